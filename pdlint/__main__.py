@@ -1,0 +1,5 @@
+"""Run pdlint as ``python -m pdlint``."""
+
+from pdlint.cli import main
+
+main()
