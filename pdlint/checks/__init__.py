@@ -1,0 +1,1 @@
+"""The checks: each reads the program model and yields findings with paths."""

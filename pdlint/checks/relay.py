@@ -1,0 +1,368 @@
+"""PDL001 dispatch-gap and PDL101 relay-state-missing (case 1 of the brief).
+
+A builder returns None for some members of a variant; the relay stores its
+result in an attribute; a consumer reached from a decode entry point
+dereferences that attribute while the variant is such a member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pdlint.facts import CallFact, Expr, FunctionFacts, Guards, Span
+from pdlint.findings import Finding, Location, Related, Step
+from pdlint.graph import CallGraph
+from pdlint.model import Model
+from pdlint.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A dispatch function and, per member, whether it builds a value."""
+
+    qualname: str
+    variant: Variant
+    gaps: tuple[int, ...]  # members it returns None for
+    none_spans: tuple[Span, ...]  # where, for each gap (same order)
+
+
+@dataclass(frozen=True)
+class Relay:
+    """Where a builder's result is stored into an attribute (the relay state)."""
+
+    state: str
+    builder: Builder
+    function: str
+    store_span: Span
+
+
+def render(expr: Expr) -> str:
+    """Source-like text of an expression IR (names and attributes only)."""
+    if expr[0] == "name":
+        return str(expr[1])
+    if expr[0] == "attr":
+        return f"{render(expr[1])}.{expr[2]}"
+    if expr[0] == "call":
+        return f"{render(expr[1])}(...)"
+    return "..."
+
+
+def mentions_name(expr: Expr, name: str) -> bool:
+    """Whether ``name`` occurs as a variable or attribute name in ``expr``."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if (node[0] == "name" and node[1] == name) or (node[0] == "attr" and node[2] == name):
+            return True
+        stack.extend(p for p in node[1:] if isinstance(p, tuple))
+    return False
+
+
+def guards_mention(guards: Guards, name: str) -> bool:
+    return any(mentions_name(expr, name) for expr, _ in guards)
+
+
+class RelayCheck:
+    """Finds builders, relays and consumers; yields PDL001 and PDL101."""
+
+    def __init__(
+        self,
+        model: Model,
+        variants: Variants,
+        graph: CallGraph,
+        entries: list[str],
+        validators: tuple[str, ...] = (),
+    ) -> None:
+        self.model = model
+        self.variants = variants
+        self.graph = graph
+        self.entries = entries
+        self.validator_patterns = validators
+        self._builders: dict[str, Builder | None] = {}
+
+    # builders -----------------------------------------------------------------
+    def builder(self, qualname: str) -> Builder | None:
+        if qualname not in self._builders:
+            self._builders[qualname] = self._find_builder(self.model.functions[qualname])
+        return self._builders[qualname]
+
+    def _candidate_variants(self, fn: FunctionFacts) -> list[tuple[Variant, frozenset[str]]]:
+        out: list[tuple[Variant, frozenset[str]]] = []
+        if fn.cls in self.variants.by_name:
+            out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
+        module = self.model.module_of(fn)
+        for name, ann in fn.params:
+            variant = self.variants.variant_of_annotation(ann, module, fn)
+            if variant is not None and all(v is not variant for v, _ in out):
+                out.append((variant, frozenset({name})))
+        for ret in fn.returns:
+            for expr, _ in ret.guards:
+                for node in _attrs(expr):
+                    variant = self.variants.carriers.get(node[2])
+                    if variant is not None and all(v is not variant for v, _ in out):
+                        out.append((variant, frozenset()))
+        return out
+
+    def _find_builder(self, fn: FunctionFacts) -> Builder | None:
+        for variant, bound in self._candidate_variants(fn):
+            if not any(
+                self.variants.mentions(expr, fn, variant, bound)
+                for ret in fn.returns
+                for expr, _ in ret.guards
+            ):
+                continue
+            gaps, spans, covered = [], [], False
+            for member in range(len(variant.members)):
+                outcome = self._outcome(fn, variant, member, bound)
+                if outcome is None:
+                    continue
+                kind, span = outcome
+                if kind == "value":
+                    covered = True
+                elif kind == "none":
+                    gaps.append(member)
+                    spans.append(span)
+            if gaps and covered:
+                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans))
+        return None
+
+    def _outcome(
+        self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> tuple[str, Span] | None:
+        """("value"|"none"|"raise", span) for the member; None when unknown."""
+        kinds: dict[str, Span] = {}
+        for ret in fn.returns:
+            reach = self.variants.guards_truth(ret.guards, fn, variant, member, bound)
+            if reach is F:
+                continue
+            if reach is UNKNOWN:
+                return None
+            kind = self._return_kind(ret.value, fn, variant, member, bound)
+            if kind is None:
+                return None
+            kinds.setdefault(kind, ret.span)
+        for span, guards in fn.raises:
+            reach = self.variants.guards_truth(guards, fn, variant, member, bound)
+            if reach is UNKNOWN:
+                return None
+            if reach is not F:
+                kinds.setdefault("raise", span)
+        for kind in ("value", "none", "raise"):
+            if kind in kinds:
+                return kind, kinds[kind]
+        return None
+
+    def _return_kind(
+        self, value: Expr | None, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> str | None:
+        if value is None or value == ("const", None):
+            return "none"
+        if value[0] == "call" and value[1][0] == "attr" and value[1][2] == "get" and value[2]:
+            table = self.model.resolve_dotted(fn, self.model.module_of(fn), value[1][1])
+            dict_expr = self.model.module_assigns.get(table or "")
+            if dict_expr is not None and dict_expr[0] == "dict":
+                if not self.variants.denotes(value[2][0], fn, variant, bound):
+                    return None
+                keys = []
+                for key in dict_expr[1]:
+                    found = self.variants.member_of(key, fn, variant)
+                    if found is None:
+                        return None
+                    keys.extend(found)
+                default = value[2][1] if len(value[2]) > 1 else ("const", None)
+                if member in keys or default != ("const", None):
+                    return "value"
+                return "none"
+        return "value"
+
+    # relays -------------------------------------------------------------------
+    def relays(self, reachable: set[str]) -> list[Relay]:
+        out: list[Relay] = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            for call in fn.calls:
+                for target in self.model.call_targets(fn, call.func):
+                    builder = self.builder(target)
+                    if builder is None:
+                        continue
+                    for store in fn.stores:
+                        if store.target[0] != "attr":
+                            continue
+                        from_call = store.value == ("call", call.func, call.args, call.kwargs)
+                        from_local = call.target is not None and store.value == ("name", call.target)
+                        if from_call or from_local:
+                            out.append(Relay(store.target[2], builder, qual, store.span))
+        return out
+
+    def rejected(self, variant: Variant) -> set[int]:
+        """Members a startup validator rejects under disaggregation decode mode."""
+        out: set[int] = set()
+        named = set()
+        from pdlint.graph import match_entries
+
+        if self.validator_patterns:
+            named = set(match_entries(self.model, self.validator_patterns))
+        for fn in self.model.functions.values():
+            for _span, guards in fn.raises:
+                flat = _flatten(guards)
+                decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
+                if not decode and fn.qualname not in named:
+                    continue
+                rest = tuple(g for g in flat if g not in decode)
+                if not rest:
+                    continue
+                for member in range(len(variant.members)):
+                    if self.variants.guards_truth(rest, fn, variant, member) is T:
+                        out.add(member)
+        return out
+
+    # findings -----------------------------------------------------------------
+    def run(self) -> Iterator[Finding]:
+        reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
+        relays = self.relays(reachable)
+        reported_builders: set[str] = set()
+        for relay in relays:
+            builder = relay.builder
+            variant = builder.variant
+            if builder.qualname not in reported_builders:
+                reported_builders.add(builder.qualname)
+                yield self._gap_finding(relay)
+            rejected = self.rejected(variant)
+            for member, none_span in zip(builder.gaps, builder.none_spans):
+                if member in rejected:
+                    continue
+                yield from self._consumers(relay, member, none_span)
+
+    def _loc(self, qual: str, span: Span) -> Location:
+        module = self.model.function_module[qual]
+        path = self.model.modules[module].path
+        return Location(path, *span)
+
+    def _gap_finding(self, relay: Relay) -> Finding:
+        builder = relay.builder
+        fn = self.model.functions[builder.qualname]
+        names = [builder.variant.members[m] for m in builder.gaps]
+        message = (
+            f"`{fn.name}` returns None for {', '.join(names)} ({builder.variant.name}); "
+            f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"
+        )
+        return Finding(
+            "PDL001",
+            message,
+            self._loc(builder.qualname, fn.span),
+            related=(Related(self._loc(relay.function, relay.store_span), f"relay stores `{relay.state}`"),),
+            member=",".join(names),
+            key=("PDL001", builder.qualname, relay.state),
+        )
+
+    def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
+        variant = relay.builder.variant
+        state = relay.state
+
+        def allowed(fn: FunctionFacts, site: CallFact) -> bool:
+            if guards_mention(site.guards, state):
+                return False
+            return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
+
+        parents = self.graph.reach(self.entries, allowed)
+        for qual in sorted(parents):
+            fn = self.model.functions[qual]
+            for deref in fn.derefs:
+                if deref.attr != state or guards_mention(deref.guards, state):
+                    continue
+                if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
+                    continue
+                yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+
+    def _finding(
+        self,
+        relay: Relay,
+        member: int,
+        none_span: Span,
+        consumer: str,
+        obj: Expr,
+        span: Span,
+        parents: dict[str, tuple[str, CallFact] | None],
+    ) -> Finding:
+        builder = relay.builder
+        name = builder.variant.members[member]
+        chain: list[tuple[str, CallFact | None]] = []
+        node: str | None = consumer
+        while node is not None:
+            link = parents[node]
+            chain.append((node, link[1] if link else None))
+            node = link[0] if link else None
+        chain.reverse()
+        entry = chain[0][0]
+        steps = [Step(self._loc(entry, self.model.functions[entry].span), entry, f"entry point `{_short(entry)}`")]
+        for i in range(1, len(chain)):
+            caller = chain[i - 1][0]
+            callee, site = chain[i]
+            assert site is not None
+            steps.append(Step(self._loc(caller, site.span), caller, f"calls `{_short(callee)}`"))
+        steps.append(Step(self._loc(consumer, span), consumer, f"dereferences `{render(obj)}`"))
+        builder_fn = self.model.functions[builder.qualname]
+        message = (
+            f"{name} reaches `{render(obj)}` but `{builder_fn.name}` returns None for {name}, "
+            f"so `{relay.state}` is never built on the decode relay from `{_short(entry)}`; "
+            f"build it for {name} or raise for {name} (in the builder or a startup validator)"
+        )
+        related = (
+            Related(self._loc(builder.qualname, none_span), f"`{builder_fn.name}` returns None for {name}"),
+            Related(self._loc(relay.function, relay.store_span), f"relay stores `{relay.state}` only when built"),
+            Related(self._loc(entry, self.model.functions[entry].span), f"decode entry point `{_short(entry)}`"),
+        )
+        return Finding(
+            "PDL101",
+            message,
+            self._loc(consumer, span),
+            related=related,
+            path=tuple(steps),
+            member=name,
+            key=("PDL101", entry, name, consumer, render(obj)),
+        )
+
+
+def _short(qual: str) -> str:
+    parts = qual.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 else qual
+
+
+def _attrs(expr: Expr) -> Iterator[Expr]:
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if node[0] == "attr":
+            yield node
+        stack.extend(p for p in node[1:] if isinstance(p, tuple))
+
+
+def _flatten(guards: Guards) -> Guards:
+    out = []
+    for expr, polarity in guards:
+        if polarity and expr[0] == "and":
+            out.extend((e, True) for e in expr[1])
+        else:
+            out.append((expr, polarity))
+    return tuple(out)
+
+
+def _is_decode_test(expr: Expr) -> bool:
+    """A test that the disaggregation mode is decode (``mode == "decode"``...)."""
+    if expr[0] == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("==", "is"):
+        sides = (expr[1], expr[3][0])
+        for side in sides:
+            if side[0] == "const" and isinstance(side[1], str) and side[1].lower() == "decode":
+                return True
+            if side[0] == "attr" and side[2].upper() == "DECODE" and "disagg" in render(side[1]).lower():
+                return True
+        return False
+    if expr[0] in ("call", "attr", "name"):
+        text = render(expr).lower()
+        return "disagg" in text and "decode" in text
+    return False

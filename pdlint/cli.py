@@ -1,0 +1,185 @@
+"""The ``pdlint`` command line (ruff's verbs, flags and exit codes)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from typing import Any
+
+import click
+
+from pdlint import __version__
+from pdlint.api import Result, analyze
+from pdlint.config import OUTPUT_FORMATS, ConfigError, Settings, check_codes, resolve_settings
+from pdlint.discover import DiscoveryError
+from pdlint.report import concise, full, statistics, to_json
+from pdlint.rules import RULES, get_rule
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(v.strip() for item in values for v in item.split(",") if v.strip())
+
+
+def _per_file(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    out = []
+    for item in values:
+        for pair in item.split(";") if ";" in item else [item]:
+            if ":" not in pair:
+                raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got '{pair}'")
+            glob, codes = pair.rsplit(":", 1)
+            out.append((glob.strip(), check_codes(_split((codes,)), "--per-file-ignores")))
+    return tuple(out)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"pdlint: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="pdlint")
+def cli() -> None:
+    """pdlint: find prefill/decode disaggregation gaps in LLM serving engines."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), help="How findings are printed.")
+@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
+@click.option("--extend-select", multiple=True, help="Codes to enable on top of --select.")
+@click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
+@click.option("--per-file-ignores", multiple=True, help="GLOB:CODES[,CODES] pairs.")
+@click.option("--exclude", multiple=True, help="Globs to skip (replaces the defaults).")
+@click.option("--extend-exclude", multiple=True, help="Globs to skip on top of the defaults.")
+@click.option("--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
+@click.option("--config", "config_path", type=str, help="A TOML config file (pyproject.toml or bare).")
+@click.option("--stdin-filename", type=str, help="Name of the file read from '-'.")
+@click.option("--packs", "packs", multiple=True, help="Rule packs (bundled names or TOML paths).")
+@click.option("--no-packs", is_flag=True, help="Use no rule pack: the generic engine only.")
+@click.option("--entry-point", "entry_points", multiple=True, help="Qualified names or globs of decode entry points.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the fact cache.")
+@click.option("--verbose", "-v", is_flag=True, help="After the findings, print what stayed unresolved.")
+def check(  # noqa: PLR0913
+    paths: tuple[str, ...],
+    output_format: str | None,
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    per_file_ignores: tuple[str, ...],
+    exclude: tuple[str, ...],
+    extend_exclude: tuple[str, ...],
+    exit_zero: bool | None,
+    show_statistics: bool,
+    config_path: str | None,
+    stdin_filename: str | None,
+    packs: tuple[str, ...],
+    no_packs: bool,
+    entry_points: tuple[str, ...],
+    no_cache: bool,
+    verbose: bool,
+) -> None:
+    """Analyse PATHS (default: the current directory; '-' reads stdin)."""
+    targets = list(paths) or ["."]
+    try:
+        settings = resolve_settings(targets, config_path)
+        changes: dict[str, Any] = {}
+        if select:
+            changes["select"] = check_codes(_split(select), "--select")
+        if extend_select:
+            changes["extend_select"] = settings.extend_select + check_codes(
+                _split(extend_select), "--extend-select"
+            )
+        if ignore:
+            changes["ignore"] = settings.ignore + check_codes(_split(ignore), "--ignore")
+        if per_file_ignores:
+            changes["per_file_ignores"] = settings.per_file_ignores + _per_file(per_file_ignores)
+        if exclude:
+            changes["exclude"] = _split(exclude)
+        if extend_exclude:
+            changes["extend_exclude"] = settings.extend_exclude + _split(extend_exclude)
+        if output_format:
+            changes["output_format"] = output_format
+        if exit_zero:
+            changes["exit_zero"] = True
+        if packs:
+            changes["packs"] = _split(packs)
+        if entry_points:
+            changes["entry_points"] = settings.entry_points + _split(entry_points)
+        if no_cache:
+            changes["cache"] = False
+        settings = replace(settings, **changes)
+        stdin = sys.stdin.buffer.read() if "-" in targets else None
+        result = analyze(
+            targets,
+            settings,
+            stdin=stdin,
+            stdin_filename=stdin_filename,
+            use_packs=not no_packs,
+        )
+    except (ConfigError, DiscoveryError) as exc:
+        _fail(str(exc))
+        return
+    for warning in result.warnings:
+        click.echo(f"pdlint: warning: {warning}", err=True)
+    _emit(result, settings)
+    if show_statistics and settings.output_format in ("concise", "full"):
+        click.echo(statistics(result.findings), nl=False)
+    if verbose:
+        for name, count in sorted(result.stats.items()):
+            click.echo(f"pdlint: {name}: {count}", err=True)
+    if result.findings and not settings.exit_zero:
+        sys.exit(EXIT_FINDINGS)
+    sys.exit(EXIT_OK)
+
+
+def _emit(result: Result, settings: Settings) -> None:
+    fmt = settings.output_format
+    if fmt == "json":
+        click.echo(to_json(result.findings), nl=False)
+    elif fmt == "full":
+        click.echo(full(result.findings, result.sources), nl=False)
+    elif fmt == "sarif" or fmt == "github":
+        _fail(f"output format '{fmt}' is not available in this build")
+    else:
+        click.echo(concise(result.findings), nl=False)
+        if result.findings and sys.stdout.isatty():
+            n = len(result.findings)
+            click.echo(f"Found {n} finding{'s' if n != 1 else ''}.", err=True)
+
+
+@cli.command("rules")
+def rules_command() -> None:
+    """List every rule: code, name, summary."""
+    for rule in RULES.values():
+        click.echo(f"{rule.code}  {rule.name:<26} {rule.summary}")
+
+
+@cli.command("rule")
+@click.argument("code")
+def rule_command(code: str) -> None:
+    """Explain one rule, with an example."""
+    rule = get_rule(code)
+    if rule is None:
+        _fail(f"unknown rule code '{code}' (see 'pdlint rules')")
+        return
+    click.echo(f"# {rule.name} ({rule.code})\n")
+    click.echo(f"Severity: {rule.severity}\n")
+    click.echo(f"{rule.summary}.\n")
+    click.echo(f"{rule.explanation}\n")
+    click.echo("Example:\n")
+    for line in rule.example.splitlines():
+        click.echo(f"    {line}")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli(standalone_mode=True)
+    except SystemExit:
+        raise
+    except Exception as exc:  # an internal error: exit 2, never a silent 0
+        click.echo(f"pdlint: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(EXIT_ERROR)

@@ -1,0 +1,225 @@
+"""Settings: defaults, ``[tool.pdlint]`` in pyproject.toml, ``--config`` files.
+
+Keys mirror the command-line flags in kebab-case. Every problem raises
+:class:`ConfigError` naming the file, the line where known, and the key.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from pdlint.rules import RULES
+
+OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "github")
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "__pycache__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".pdlint_cache",
+    "node_modules",
+    "site-packages",
+    "build",
+    "dist",
+    "__pypackages__",
+)
+
+
+class ConfigError(Exception):
+    """A configuration problem; the message names the file, line and key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides what a run analyses and reports."""
+
+    select: tuple[str, ...] = ("PDL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    packs: tuple[str, ...] | None = None  # None: every bundled pack
+    entry_points: tuple[str, ...] = ()
+    output_format: str = "concise"
+    exit_zero: bool = False
+    cache: bool = True
+    cache_dir: str | None = None
+    config_file: str | None = None
+    root: str = field(default=".")
+
+
+# key -> (kind, Settings attribute)
+_KEYS: dict[str, tuple[str, str]] = {
+    "select": ("codes", "select"),
+    "extend-select": ("codes", "extend_select"),
+    "ignore": ("codes", "ignore"),
+    "per-file-ignores": ("per-file", "per_file_ignores"),
+    "exclude": ("strings", "exclude"),
+    "extend-exclude": ("strings", "extend_exclude"),
+    "packs": ("strings", "packs"),
+    "entry-points": ("strings", "entry_points"),
+    "output-format": ("format", "output_format"),
+    "exit-zero": ("bool", "exit_zero"),
+    "cache": ("bool", "cache"),
+    "cache-dir": ("string", "cache_dir"),
+}
+
+_CODE_RE = re.compile(r"^[A-Z]+[0-9]*$")
+
+
+def is_known_selector(code: str) -> bool:
+    """True if ``code`` is ``ALL`` or a prefix of at least one rule code."""
+    if code == "ALL":
+        return True
+    return bool(_CODE_RE.match(code)) and any(c.startswith(code) for c in RULES)
+
+
+def check_codes(codes: list[str] | tuple[str, ...], where: str) -> tuple[str, ...]:
+    """Normalise rule selectors; raise ConfigError for an unknown one."""
+    out = []
+    for raw in codes:
+        code = raw.strip().upper()
+        if not is_known_selector(code):
+            raise ConfigError(f"{where}: unknown rule code or prefix '{raw}'")
+        out.append("PDL" if code == "ALL" else code)
+    return tuple(out)
+
+
+def _line_of(text: str, key: str) -> int | None:
+    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.M)
+    match = pattern.search(text)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def _where(path: Path, text: str, key: str, section: str) -> str:
+    line = _line_of(text, key)
+    pos = f"{path}:{line}" if line else str(path)
+    return f"{pos}: key '{key}' in {section}"
+
+
+def _convert(kind: str, value: Any, where: str) -> Any:
+    if kind == "codes":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: expected a list of rule codes")
+        return check_codes(value, where)
+    if kind == "strings":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: expected a list of strings")
+        return tuple(value)
+    if kind == "string":
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: expected a string")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: expected true or false")
+        return value
+    if kind == "format":
+        if value not in OUTPUT_FORMATS:
+            raise ConfigError(f"{where}: expected one of {', '.join(OUTPUT_FORMATS)}")
+        return value
+    if kind == "per-file":
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: expected a table of glob = [codes]")
+        pairs = []
+        for glob, codes in value.items():
+            if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+                raise ConfigError(f"{where}: '{glob}' expects a list of rule codes")
+            pairs.append((glob, check_codes(codes, where)))
+        return tuple(pairs)
+    raise AssertionError(kind)
+
+
+def settings_from_table(
+    table: dict[str, Any], path: Path, text: str, section: str, base: Settings
+) -> Settings:
+    """Apply a ``[tool.pdlint]``-style table on top of ``base``."""
+    changes: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _KEYS:
+            known = ", ".join(sorted(_KEYS))
+            raise ConfigError(
+                f"{_where(path, text, key, section)}: unknown key (known keys: {known})"
+            )
+        kind, attr = _KEYS[key]
+        changes[attr] = _convert(kind, value, _where(path, text, key, section))
+    return replace(base, config_file=str(path), **changes)
+
+
+def read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """Read a TOML file; raise ConfigError with the file and line on failure."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def load_config_file(path: Path, base: Settings) -> Settings:
+    """Load ``--config PATH``: a pyproject.toml's [tool.pdlint] or a bare table."""
+    data, text = read_toml(path)
+    if path.name == "pyproject.toml":
+        table = data.get("tool", {}).get("pdlint", {})
+        section = "[tool.pdlint]"
+    else:
+        table, section = data, "the top level"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.pdlint] must be a table")
+    return settings_from_table(table, path, text, section, base)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.pdlint] table, at or above ``start``."""
+    start = start.resolve()
+    directory = start if start.is_dir() else start.parent
+    for candidate in (directory, *directory.parents):
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                text = pyproject.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if re.search(r"^\s*\[tool\.pdlint[\].]", text, re.M):
+                return pyproject
+    return None
+
+
+def resolve_settings(
+    paths: list[str], config: str | None, base: Settings = Settings()
+) -> Settings:
+    """Settings for a run: ``--config`` if given, else the nearest pyproject.toml."""
+    if config is not None:
+        path = Path(config)
+        if not path.exists():
+            raise ConfigError(f"{config}: configuration file does not exist")
+        settings = load_config_file(path, base)
+        return replace(settings, root=str(path.resolve().parent))
+    first = next((p for p in paths if p != "-"), ".")
+    pyproject = find_pyproject(Path(first))
+    if pyproject is None:
+        return replace(base, root=str(Path.cwd()))
+    settings = load_config_file(pyproject, base)
+    return replace(settings, root=str(pyproject.resolve().parent))

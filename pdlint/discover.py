@@ -1,0 +1,96 @@
+"""Find the Python files to analyse under the given paths."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class DiscoveryError(Exception):
+    """A path given by the user does not exist or cannot be listed."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to analyse: where it is on disk and how it is shown to the user."""
+
+    path: str  # filesystem path
+    display: str  # relative to the current directory when below it, posix
+
+
+def display_path(path: str | Path, cwd: Path | None = None) -> str:
+    """Path relative to ``cwd`` when below it, else absolute; posix separators."""
+    cwd = cwd or Path.cwd()
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def matches(patterns: tuple[str, ...], relative: str) -> bool:
+    """True if a glob matches the relative path, or a name pattern its basename."""
+    name = relative.rsplit("/", 1)[-1]
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
+            relative, f"*/{pattern}"
+        ):
+            return True
+        if "/" not in pattern and fnmatch.fnmatchcase(name, pattern):
+            return True
+    return False
+
+
+def _is_virtualenv(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
+
+
+def discover(
+    paths: list[str], exclude: tuple[str, ...], cwd: Path | None = None
+) -> tuple[list[SourceFile], list[str]]:
+    """Python files under ``paths``, sorted, and warnings for skipped entries.
+
+    Files named explicitly are always included. Directories are walked without
+    following symlinked directories (so a symlink loop cannot trap the walk).
+    """
+    cwd = cwd or Path.cwd()
+    found: dict[str, SourceFile] = {}
+    warnings: list[str] = []
+    for given in paths:
+        if not os.path.lexists(given):
+            raise DiscoveryError(f"{given}: No such file or directory")
+        if not os.path.isdir(given):
+            if not os.path.exists(given):
+                warnings.append(f"{given}: broken symbolic link, skipped")
+                continue
+            found.setdefault(os.path.abspath(given), _source(given, cwd))
+            continue
+        base = os.path.abspath(given)
+
+        def on_error(err: OSError) -> None:
+            warnings.append(f"{display_path(err.filename or given, cwd)}: {err.strerror}")
+
+        for root, dirs, files in os.walk(base, onerror=on_error):
+            rel_root = os.path.relpath(root, base)
+            rel_root = "" if rel_root == "." else rel_root.replace(os.sep, "/") + "/"
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not matches(exclude, rel_root + d)
+                and not _is_virtualenv(os.path.join(root, d))
+            )
+            for name in sorted(files):
+                if not (name.endswith(".py") or name.endswith(".pyi")):
+                    continue
+                if matches(exclude, rel_root + name):
+                    continue
+                full = os.path.join(root, name)
+                found.setdefault(full, _source(full, cwd))
+    return sorted(found.values(), key=lambda s: s.display), warnings
+
+
+def _source(path: str, cwd: Path) -> SourceFile:
+    return SourceFile(path=path, display=display_path(path, cwd))

@@ -1,0 +1,568 @@
+"""The indexer: one pass over a module's syntax tree turns it into facts.
+
+Statements are walked with the guards (branch conditions, early exits,
+``assert``, short-circuit operands) under which each event runs, so later stages
+never need the tree again.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import os
+
+from pdlint.facts import (
+    OTHER,
+    CallFact,
+    ClassFacts,
+    DerefFact,
+    Expr,
+    FunctionFacts,
+    Guards,
+    ModuleFacts,
+    ReturnFact,
+    Span,
+    StoreFact,
+)
+
+MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
+
+_CMP = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+}
+
+
+@functools.lru_cache(maxsize=65536)
+def _has_init(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "__init__.py"))
+
+
+def module_name(path: str) -> str:
+    """Dotted module name of a file.
+
+    The package root is the parent of the topmost folder above the file that
+    holds an ``__init__.py``; folders in between without one are namespace
+    packages (SGLang's ``sglang/srt`` is one).
+    """
+    path = os.path.abspath(path)
+    directory, filename = os.path.split(path)
+    stem = filename.rsplit(".", 1)[0]
+    top = None
+    current = directory
+    for _ in range(64):
+        if _has_init(current):
+            top = current
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    if top is None:
+        return stem
+    rel = os.path.relpath(directory, os.path.dirname(top)).split(os.sep)
+    parts = [*rel, stem] if stem != "__init__" else rel
+    return ".".join(p for p in parts if p and p != ".")
+
+
+def resolve_relative(module: str, is_package: bool, level: int, name: str | None) -> str:
+    """Absolute module named by ``from <dots><name> import ...`` inside ``module``."""
+    if level == 0:
+        return name or ""
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    if name:
+        parts.append(name)
+    return ".".join(parts)
+
+
+class _Lines:
+    """Converts ast's UTF-8 byte columns to 1-based character columns."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def col(self, line: int, byte_col: int) -> int:
+        if 0 < line <= len(self.lines):
+            text = self.lines[line - 1]
+            if not text.isascii():
+                return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
+        return byte_col + 1
+
+    def span(self, node: ast.AST) -> Span:
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        col = self.col(line, getattr(node, "col_offset", 0))
+        end_col = self.col(end_line, getattr(node, "end_col_offset", None) or 0)
+        return (line, col, end_line, end_col)
+
+
+def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
+    """The expression IR of ``node`` (see :mod:`pdlint.facts`)."""
+    if node is None or depth > MAX_DEPTH:
+        return OTHER
+    d = depth + 1
+    if isinstance(node, ast.Name):
+        return ("name", node.id)
+    if isinstance(node, ast.Attribute):
+        return ("attr", to_expr(node.value, d), node.attr)
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            return ("const", value)
+        return OTHER
+    if isinstance(node, ast.Call):
+        args = tuple(to_expr(a, d) for a in node.args if not isinstance(a, ast.Starred))
+        kwargs = tuple((k.arg, to_expr(k.value, d)) for k in node.keywords if k.arg)
+        return ("call", to_expr(node.func, d), args, kwargs)
+    if isinstance(node, ast.Compare):
+        ops = tuple(_CMP.get(type(op), "?") for op in node.ops)
+        return ("cmp", to_expr(node.left, d), ops, tuple(to_expr(c, d) for c in node.comparators))
+    if isinstance(node, ast.BoolOp):
+        kind = "and" if isinstance(node.op, ast.And) else "or"
+        return (kind, tuple(to_expr(v, d) for v in node.values))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return ("not", to_expr(node.operand, d))
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return ("seq", tuple(to_expr(e, d) for e in node.elts))
+    if isinstance(node, ast.Subscript):
+        return ("subscript", to_expr(node.value, d), to_expr(node.slice, d))
+    if isinstance(node, ast.Dict):
+        keys = tuple(to_expr(k, d) if k is not None else OTHER for k in node.keys)
+        return ("dict", keys, tuple(to_expr(v, d) for v in node.values))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return ("union", to_expr(node.left, d), to_expr(node.right, d))
+    if isinstance(node, ast.NamedExpr):
+        return to_expr(node.value, d)
+    return OTHER
+
+
+def annotation_expr(node: ast.AST | None) -> Expr | None:
+    """Annotation IR; string annotations are parsed."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+    return to_expr(node)
+
+
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+class _FunctionWalker:
+    """Walks one function body, recording events with their guards."""
+
+    def __init__(self, indexer: _ModuleIndexer, qualname: str, cls: str | None) -> None:
+        self.ix = indexer
+        self.qualname = qualname
+        self.cls = cls
+        self.imports: list[tuple[str, str]] = []
+        self.local_defs: list[tuple[str, str]] = []
+        self.assigns: list[tuple[str, Expr]] = []
+        self.calls: list[CallFact] = []
+        self.returns: list[ReturnFact] = []
+        self.raises: list[tuple[Span, Guards]] = []
+        self.stores: list[StoreFact] = []
+        self.derefs: list[DerefFact] = []
+
+    # statements -----------------------------------------------------------
+    def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
+        """Walk statements; return (all paths terminate, guards after the block)."""
+        for stmt in stmts:
+            done, guards = self.stmt(stmt, guards)
+            if done:
+                return True, guards
+        return False, guards
+
+    def stmt(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
+        span = self.ix.lines.span
+        if isinstance(node, ast.Return):
+            if node.value is not None:
+                self.events(node.value, guards)
+            value = None if node.value is None else to_expr(node.value)
+            self.returns.append(ReturnFact(value, span(node), guards))
+            return True, guards
+        if isinstance(node, ast.Raise):
+            if node.exc is not None:
+                self.events(node.exc, guards)
+            self.raises.append((span(node), guards))
+            return True, guards
+        if isinstance(node, (ast.Continue, ast.Break)):
+            return True, guards
+        if isinstance(node, ast.If):
+            self.events(node.test, guards)
+            cond = to_expr(node.test)
+            body_done, _ = self.block(node.body, (*guards, (cond, True)))
+            else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
+            if body_done and else_done:
+                return True, guards
+            if body_done:
+                return False, (*guards, (cond, False))
+            if else_done:
+                return False, (*guards, (cond, True))
+            return False, guards
+        if isinstance(node, ast.Match):
+            return self.match(node, guards)
+        if isinstance(node, ast.Assert):
+            self.events(node.test, guards)
+            return False, (*guards, (to_expr(node.test), True))
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            self.events(node.iter, guards)
+            self.deref_of(node.iter, "iteration", guards)
+            self.target(node.target, None, guards)
+            self.block(node.body, guards)
+            self.block(node.orelse, guards)
+            return False, guards
+        if isinstance(node, ast.While):
+            self.events(node.test, guards)
+            cond = to_expr(node.test)
+            self.block(node.body, (*guards, (cond, True)))
+            self.block(node.orelse, guards)
+            return False, guards
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self.events(item.context_expr, guards)
+            return self.block(node.body, guards)
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            body_done, _ = self.block(node.body, guards)
+            handlers_done = True
+            for handler in node.handlers:
+                done, _ = self.block(handler.body, guards)
+                handlers_done = handlers_done and done
+            if not body_done:
+                self.block(node.orelse, guards)
+            self.block(node.finalbody, guards)
+            return body_done and handlers_done, guards
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = f"{self.qualname}.{node.name}"
+            self.local_defs.append((node.name, inner))
+            self.ix.function(node, inner, self.cls)
+            return False, guards
+        if isinstance(node, ast.ClassDef):
+            return False, guards
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            self.imports.extend(self.ix.import_pairs(node))
+            return False, guards
+        if isinstance(node, ast.Assign):
+            self.events(node.value, guards)
+            for tgt in node.targets:
+                self.target(tgt, node.value, guards)
+            return False, guards
+        if isinstance(node, ast.AnnAssign):
+            if node.value is not None:
+                self.events(node.value, guards)
+            self.target(node.target, node.value, guards, node.annotation)
+            return False, guards
+        if isinstance(node, ast.AugAssign):
+            self.events(node.value, guards)
+            self.events(node.target, guards)
+            return False, guards
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.events(child, guards)
+        return False, guards
+
+    def match(self, node: ast.Match, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.subject, guards)
+        subject = to_expr(node.subject)
+        previous: list[Expr] = []
+        all_done, exhaustive = True, False
+        for case in node.cases:
+            cond = _pattern_expr(subject, case.pattern)
+            case_guards = (*guards, *((p, False) for p in previous))
+            if cond is not None:
+                case_guards = (*case_guards, (cond, True))
+            if case.guard is not None:
+                case_guards = (*case_guards, (to_expr(case.guard), True))
+            done, _ = self.block(case.body, case_guards)
+            all_done = all_done and done
+            if cond is None and case.guard is None:
+                exhaustive = True
+                break
+            if cond is not None and case.guard is None:
+                previous.append(cond)
+        if all_done and exhaustive:
+            return True, guards
+        if all_done:
+            return False, (*guards, *((p, False) for p in previous))
+        return False, guards
+
+    def target(
+        self,
+        tgt: ast.expr,
+        value: ast.expr | None,
+        guards: Guards,
+        annotation: ast.expr | None = None,
+    ) -> None:
+        if isinstance(tgt, ast.Name):
+            if value is not None:
+                self.assigns.append((tgt.id, to_expr(value)))
+                if isinstance(value, ast.Call):
+                    self.name_call_result(self.ix.lines.span(value), tgt.id)
+            elif annotation is not None:
+                ann = annotation_expr(annotation)
+                if ann is not None:
+                    self.assigns.append((tgt.id, ("annotated", ann)))
+        elif isinstance(tgt, ast.Attribute):
+            self.events(tgt.value, guards)
+            self.stores.append(
+                StoreFact(
+                    to_expr(tgt),
+                    to_expr(value) if value is not None else OTHER,
+                    annotation_expr(annotation),
+                    self.ix.lines.span(tgt),
+                    guards,
+                )
+            )
+        elif isinstance(tgt, (ast.Tuple, ast.List)):
+            for elt in tgt.elts:
+                self.target(elt, None, guards)
+        else:
+            self.events(tgt, guards)
+
+    def name_call_result(self, span: Span, name: str) -> None:
+        for i in range(len(self.calls) - 1, -1, -1):
+            call = self.calls[i]
+            if call.span == span:
+                self.calls[i] = CallFact(
+                    call.func, call.args, call.kwargs, call.span, call.guards, name
+                )
+                return
+
+    # expressions ----------------------------------------------------------
+    def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> None:
+        if isinstance(node, ast.Attribute):
+            self.derefs.append(
+                DerefFact(node.attr, to_expr(node), kind, self.ix.lines.span(node), guards)
+            )
+
+    def events(self, root: ast.expr, guards: Guards) -> None:
+        """Record calls and dereferences in an expression (iteratively)."""
+        stack: list[tuple[ast.AST, Guards, int]] = [(root, guards, 0)]
+        while stack:
+            node, g, depth = stack.pop()
+            if depth > MAX_DEPTH:
+                continue
+            d = depth + 1
+            if isinstance(node, ast.BoolOp):
+                want = not isinstance(node.op, ast.And)
+                prior: Guards = ()
+                for value in node.values:
+                    stack.append((value, (*g, *prior), d))
+                    prior = (*prior, (to_expr(value), not want))
+                continue
+            if isinstance(node, ast.IfExp):
+                cond = to_expr(node.test)
+                stack.append((node.test, g, d))
+                stack.append((node.body, (*g, (cond, True)), d))
+                stack.append((node.orelse, (*g, (cond, False)), d))
+                continue
+            if isinstance(node, (ast.Lambda, ast.FunctionDef)):
+                continue
+            if isinstance(node, ast.Call):
+                span = self.ix.lines.span(node)
+                args = tuple(to_expr(a) for a in node.args if not isinstance(a, ast.Starred))
+                kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
+                self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
+                if isinstance(node.func, ast.Attribute):
+                    self.deref_of(node.func.value, "call", g)
+                elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
+                    self.deref_of(node.args[0], "len", g)
+            elif isinstance(node, ast.Attribute):
+                if not isinstance(node.ctx, ast.Store):
+                    self.deref_of(node.value, "attribute", g)
+            elif isinstance(node, ast.Subscript):
+                self.deref_of(node.value, "subscript", g)
+            elif isinstance(node, ast.comprehension):
+                self.deref_of(node.iter, "iteration", g)
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, g, d))
+
+
+def _pattern_expr(subject: Expr, pattern: ast.pattern) -> Expr | None:
+    """Guard IR for a ``case`` pattern; None for a wildcard or capture."""
+    if isinstance(pattern, ast.MatchAs) and pattern.pattern is None:
+        return None
+    values = _pattern_values(pattern)
+    if values is None:
+        return OTHER
+    return ("cmp", subject, ("in",), (("seq", tuple(values)),))
+
+
+def _pattern_values(pattern: ast.pattern) -> list[Expr] | None:
+    if isinstance(pattern, ast.MatchValue):
+        return [to_expr(pattern.value)]
+    if isinstance(pattern, ast.MatchSingleton):
+        return [("const", pattern.value)]
+    if isinstance(pattern, ast.MatchOr):
+        out: list[Expr] = []
+        for alt in pattern.patterns:
+            values = _pattern_values(alt)
+            if values is None:
+                return None
+            out.extend(values)
+        return out
+    return None
+
+
+class _ModuleIndexer:
+    """Collects the facts of one module."""
+
+    def __init__(self, path: str, module: str, is_package: bool, text: str) -> None:
+        self.path = path
+        self.module = module
+        self.is_package = is_package
+        self.lines = _Lines(text)
+        self.imports: list[tuple[str, str]] = []
+        self.assigns: list[tuple[str, Expr, Span]] = []
+        self.classes: list[ClassFacts] = []
+        self.functions: list[FunctionFacts] = []
+
+    def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
+        pairs = []
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    pairs.append((alias.asname, alias.name))
+                else:
+                    top = alias.name.split(".")[0]
+                    pairs.append((top, top))
+        else:
+            base = resolve_relative(self.module, self.is_package, node.level, node.module)
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                target = f"{base}.{alias.name}" if base else alias.name
+                pairs.append((alias.asname or alias.name, target))
+        return pairs
+
+    def body(self, stmts: list[ast.stmt], prefix: str, cls: str | None) -> None:
+        """Module or class body: definitions, imports, assignments."""
+        for node in stmts:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.function(node, f"{prefix}.{node.name}", cls)
+            elif isinstance(node, ast.ClassDef):
+                self.klass(node, f"{prefix}.{node.name}")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)) and cls is None:
+                self.imports.extend(self.import_pairs(node))
+            elif isinstance(node, ast.If) and cls is None:
+                # TYPE_CHECKING blocks, version switches: their definitions count.
+                self.body(node.body, prefix, cls)
+                if not _is_type_checking(node.test):
+                    self.body(node.orelse, prefix, cls)
+            elif isinstance(node, ast.Try) and cls is None:
+                self.body(node.body, prefix, cls)
+                for handler in node.handlers:
+                    self.body(handler.body, prefix, cls)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and cls is None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for tgt in targets:
+                    if isinstance(tgt, ast.Name) and node.value is not None:
+                        self.assigns.append((tgt.id, to_expr(node.value), self.lines.span(node)))
+
+    def klass(self, node: ast.ClassDef, qualname: str) -> None:
+        assigns: list[tuple[str, Expr, Span]] = []
+        annotations: list[tuple[str, Expr]] = []
+        for stmt in node.body:
+            if isinstance(stmt, ast.Assign):
+                for tgt in stmt.targets:
+                    if isinstance(tgt, ast.Name):
+                        assigns.append((tgt.id, to_expr(stmt.value), self.lines.span(tgt)))
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                ann = annotation_expr(stmt.annotation)
+                if ann is not None:
+                    annotations.append((stmt.target.id, ann))
+                if stmt.value is not None:
+                    assigns.append(
+                        (stmt.target.id, to_expr(stmt.value), self.lines.span(stmt.target))
+                    )
+        span = self.lines.span(node)
+        line = node.lineno
+        self.classes.append(
+            ClassFacts(
+                qualname,
+                node.name,
+                (line, span[1], line, span[1] + len("class ") + len(node.name)),
+                tuple(to_expr(b) for b in node.bases),
+                tuple(assigns),
+                tuple(annotations),
+            )
+        )
+        self.body(node.body, qualname, qualname)
+
+    def function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str, cls: str | None
+    ) -> None:
+        walker = _FunctionWalker(self, qualname, cls)
+        done, guards = walker.block(node.body, ())
+        if not done:
+            end = self.lines.span(node.body[-1])
+            walker.returns.append(ReturnFact(None, end, guards, implicit=True))
+        args = node.args
+        params = tuple(
+            (a.arg, annotation_expr(a.annotation))
+            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+        )
+        line = node.lineno
+        col = self.lines.col(line, node.col_offset)
+        self.functions.append(
+            FunctionFacts(
+                qualname=qualname,
+                name=node.name,
+                cls=cls,
+                span=(line, col, line, col + len("def ") + len(node.name)),
+                params=params,
+                returns_annotation=annotation_expr(node.returns),
+                decorators=tuple(_decorator_name(d) for d in node.decorator_list),
+                imports=tuple(walker.imports),
+                local_defs=tuple(walker.local_defs),
+                assigns=tuple(walker.assigns),
+                calls=tuple(walker.calls),
+                returns=tuple(walker.returns),
+                raises=tuple(walker.raises),
+                stores=tuple(walker.stores),
+                derefs=tuple(walker.derefs),
+            )
+        )
+
+
+def index_module(path: str, display: str, tree: ast.Module, text: str) -> ModuleFacts:
+    """Facts of one parsed module (``path`` on disk, ``display`` for output)."""
+    module = module_name(path)
+    is_package = os.path.basename(path).startswith("__init__.")
+    indexer = _ModuleIndexer(display, module, is_package, text)
+    indexer.body(tree.body, module, None)
+    return ModuleFacts(
+        path=display,
+        module=module,
+        imports=tuple(indexer.imports),
+        assigns=tuple(indexer.assigns),
+        classes=tuple(indexer.classes),
+        functions=tuple(indexer.functions),
+    )

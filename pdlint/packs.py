@@ -1,0 +1,107 @@
+"""Rule packs: framework knowledge kept as TOML data (entry points, states...).
+
+Bundled packs live in ``rules/`` (shipped in the wheel as ``pdlint/packs``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pdlint.config import ConfigError, read_toml
+
+_SECTIONS: dict[str, set[str]] = {
+    "pack": {"name", "description", "detect"},
+    "relay": {"entry-points", "states", "startup-validators", "placeholder-factories"},
+}
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One rule pack's data."""
+
+    name: str
+    path: str
+    detect: tuple[str, ...]
+    entry_points: tuple[str, ...]
+    states: tuple[str, ...]
+    startup_validators: tuple[str, ...]
+    placeholder_factories: tuple[str, ...]
+    digest: str
+
+
+def packs_dir() -> Path:
+    """Where the bundled packs are: inside the wheel, else the source tree."""
+    installed = Path(__file__).parent / "packs"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+def bundled() -> dict[str, Path]:
+    """Name -> path of every bundled pack."""
+    directory = packs_dir()
+    if not directory.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(directory.glob("*.toml"))}
+
+
+def _strings(table: dict[str, Any], key: str, path: Path, section: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: [{section}] {key}: expected a list of strings")
+    return tuple(value)
+
+
+def load_pack(path: Path) -> Pack:
+    """Read and validate a pack; ConfigError names the file and key."""
+    data, text = read_toml(path)
+    for section, value in data.items():
+        if section not in _SECTIONS:
+            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join(_SECTIONS)})")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{path}: [{section}] must be a table")
+        for key in value:
+            if key not in _SECTIONS[section]:
+                raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
+    meta = data.get("pack", {})
+    relay = data.get("relay", {})
+    name = meta.get("name", path.stem)
+    if not isinstance(name, str):
+        raise ConfigError(f"{path}: [pack] name: expected a string")
+    return Pack(
+        name=name,
+        path=str(path),
+        detect=_strings(meta, "detect", path, "pack"),
+        entry_points=_strings(relay, "entry-points", path, "relay"),
+        states=_strings(relay, "states", path, "relay"),
+        startup_validators=_strings(relay, "startup-validators", path, "relay"),
+        placeholder_factories=_strings(relay, "placeholder-factories", path, "relay"),
+        digest=hashlib.sha256(text.encode()).hexdigest(),
+    )
+
+
+def load_packs(requested: tuple[str, ...] | None, root: str) -> list[Pack]:
+    """Packs named by the settings (names of bundled packs or TOML paths).
+
+    ``None`` loads every bundled pack; each is used only when its ``detect``
+    modules are among the analysed ones.
+    """
+    available = bundled()
+    if requested is None:
+        return [load_pack(p) for p in available.values()]
+    out = []
+    for item in requested:
+        if item in available:
+            out.append(load_pack(available[item]))
+            continue
+        path = Path(item) if Path(item).is_absolute() else Path(root) / item
+        if not path.is_file():
+            known = ", ".join(available) or "none"
+            raise ConfigError(f"rule pack '{item}' is neither a bundled pack ({known}) nor a file")
+        out.append(load_pack(path))
+    return out

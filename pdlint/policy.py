@@ -1,0 +1,78 @@
+"""Decide which findings are reported: select/ignore, per-file ignores, ``# noqa``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from pdlint.config import Settings
+from pdlint.discover import matches
+from pdlint.findings import Finding
+
+# flake8's inline form: "# noqa" or "# noqa: CODE[,CODE...]" (case-insensitive).
+NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
+_SPLIT_RE = re.compile(r"[,\s]+")
+
+
+def _longest_prefix(code: str, selectors: Iterable[str]) -> str | None:
+    best = None
+    for sel in selectors:
+        if code.startswith(sel) and (best is None or len(sel) > len(best)):
+            best = sel
+    return best
+
+
+def is_enabled(code: str, settings: Settings) -> bool:
+    """Whether ``code`` is selected, the more specific selector winning.
+
+    As in flake8 and ruff: ``--select PDL1 --ignore PDL101`` keeps PDL102; with
+    selectors of equal length, ignore wins.
+    """
+    selected = _longest_prefix(code, settings.select + settings.extend_select)
+    if selected is None:
+        return False
+    ignored = _longest_prefix(code, settings.ignore)
+    return ignored is None or len(selected) > len(ignored)
+
+
+def noqa_codes(line: str) -> tuple[str, ...] | None:
+    """Codes named by a ``# noqa`` comment on ``line``: () means all, None no noqa."""
+    match = NOQA_RE.search(line)
+    if match is None:
+        return None
+    codes = match.group("codes")
+    if not codes:
+        return ()
+    return tuple(c.upper() for c in _SPLIT_RE.split(codes.strip()) if c)
+
+
+def is_suppressed(finding: Finding, lines: list[str] | None) -> bool:
+    """True if the reported line carries a ``# noqa`` matching the code (prefix)."""
+    if not lines or finding.location.line > len(lines):
+        return False
+    codes = noqa_codes(lines[finding.location.line - 1])
+    if codes is None:
+        return False
+    return not codes or finding.code.startswith(codes)
+
+
+def apply_policy(
+    findings: Iterable[Finding],
+    settings: Settings,
+    sources: Mapping[str, list[str]],
+) -> list[Finding]:
+    """Findings that survive selection, per-file ignores and noqa, sorted."""
+    kept = []
+    for finding in findings:
+        if not is_enabled(finding.code, settings):
+            continue
+        path = finding.location.path
+        if any(
+            finding.code.startswith(codes) and matches((glob,), path)
+            for glob, codes in settings.per_file_ignores
+        ):
+            continue
+        if is_suppressed(finding, sources.get(path)):
+            continue
+        kept.append(finding)
+    return sorted(set(kept), key=Finding.sort_key)

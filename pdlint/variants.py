@@ -1,0 +1,366 @@
+"""Variant sets and the per-member evaluation of predicates and guards.
+
+A variant is an Enum class or a ``Literal[...]`` alias. Conditions are
+evaluated for one member at a time to one of four answers: always true, never
+true, MAYBE (does not depend on the variant) or UNKNOWN (depends on it in a way
+pdlint cannot resolve; never produces a finding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from pdlint.facts import Expr, FunctionFacts, Guards
+from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, Model
+
+
+class Truth(Enum):
+    TRUE = "true"
+    FALSE = "false"
+    MAYBE = "maybe"
+    UNKNOWN = "unknown"
+
+
+T, F, MAYBE, UNKNOWN = Truth.TRUE, Truth.FALSE, Truth.MAYBE, Truth.UNKNOWN
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A set of members: an enum class or a Literal alias (``qualname``)."""
+
+    qualname: str
+    kind: str  # "enum" or "literal"
+    members: tuple[str, ...]
+    values: tuple[object, ...]  # enum: constant values (or None); literal: the literals
+
+    @property
+    def name(self) -> str:
+        return self.qualname.rsplit(".", 1)[-1]
+
+
+def _and(values: list[Truth]) -> Truth:
+    if F in values:
+        return F
+    if UNKNOWN in values:
+        return UNKNOWN
+    return T if all(v is T for v in values) else MAYBE
+
+
+def _or(values: list[Truth]) -> Truth:
+    if T in values:
+        return T
+    if UNKNOWN in values:
+        return UNKNOWN
+    return F if all(v is F for v in values) else MAYBE
+
+
+def _not(value: Truth) -> Truth:
+    return {T: F, F: T}.get(value, value)
+
+
+class Variants:
+    """Finds variants in the model and evaluates conditions per member."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.by_name: dict[str, Variant] = {}
+        for cls in sorted(model.classes):
+            if model.is_enum(cls):
+                facts = model.classes[cls]
+                members = [
+                    (n, v) for n, v, _ in facts.assigns if not n.startswith("_") and _member_value(v)
+                ]
+                if members:
+                    self.by_name[cls] = Variant(
+                        cls,
+                        "enum",
+                        tuple(n for n, _ in members),
+                        tuple(v[1] if v[0] == "const" else None for _, v in members),
+                    )
+        for qual, value in sorted(model.module_assigns.items()):
+            literals = self._literals(value, model.function_module.get(qual, qual.rsplit(".", 1)[0]))
+            if literals:
+                self.by_name[qual] = Variant(
+                    qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals)
+                )
+        self.carriers = self._find_carriers()
+        self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
+        self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
+
+    # discovery --------------------------------------------------------------
+    def _literals(self, value: Expr, module: str, depth: int = 0) -> list[object] | None:
+        """Members of ``Literal[...]`` (nested, Optional, Union, aliases flattened)."""
+        if depth > 10 or value[0] != "subscript":
+            if value[0] in ("name", "attr") and depth:
+                target = self.model.resolve_dotted(None, module, value)
+                inner = self.model.module_assigns.get(target or "")
+                if inner is not None:
+                    return self._literals(inner, target.rsplit(".", 1)[0], depth + 1)  # type: ignore[union-attr]
+            if value == ("const", None) and depth:
+                return [None]
+            return None
+        head = self.model.resolve_dotted(None, module, value[1]) or ""
+        items = value[2][1] if value[2][0] == "seq" else (value[2],)
+        if head in _LITERAL_NAMES or value[1] == ("name", "Literal") or head.endswith(".Literal"):
+            out: list[object] = []
+            for item in items:
+                if item[0] == "const":
+                    out.append(item[1])
+                else:
+                    nested = self._literals(item, module, depth + 1)
+                    if nested is None:
+                        return None
+                    out.extend(nested)
+            return out
+        if head in _OPTIONAL_NAMES or head.endswith(".Optional") or value[1] == ("name", "Optional"):
+            inner = self._literals(items[0], module, depth + 1)
+            return None if inner is None else [*inner, None]
+        if head.endswith("Union") or value[1] == ("name", "Union"):
+            union: list[object] = []
+            for item in items:
+                nested = self._literals(item, module, depth + 1)
+                if nested is None:
+                    return None
+                union.extend(nested)
+            return union
+        return None
+
+    def variant_of_annotation(self, ann: Expr | None, module: str, fn: FunctionFacts | None) -> Variant | None:
+        """The variant an annotation names (Optional unwrapped)."""
+        if ann is None:
+            return None
+        cls = self.model.annotation_class(ann, module, fn)
+        if cls in self.by_name:
+            return self.by_name[cls]
+        target = ann
+        if ann[0] == "subscript":
+            head = self.model.resolve_dotted(fn, module, ann[1]) or ""
+            if head in _OPTIONAL_NAMES or ann[1] == ("name", "Optional") or head.endswith(".Optional"):
+                target = ann[2]
+        elif ann[0] == "union":
+            parts = [p for p in (ann[1], ann[2]) if p != ("const", None)]
+            target = parts[0] if len(parts) == 1 else ann
+        if target[0] in ("name", "attr"):
+            resolved = self.model.resolve_dotted(fn, module, target)
+            if resolved in self.by_name:
+                return self.by_name[resolved]
+        return None
+
+    def _find_carriers(self) -> dict[str, Variant]:
+        """Attribute names that hold a variant, where exactly one variant fits."""
+        seen: dict[str, set[str]] = {}
+        model = self.model
+        for cls, facts in model.classes.items():
+            module = model.class_module[cls]
+            for name, ann in facts.annotations:
+                variant = self.variant_of_annotation(ann, module, None)
+                if variant is not None:
+                    seen.setdefault(name, set()).add(variant.qualname)
+        for fn in model.functions.values():
+            module = model.module_of(fn)
+            for store in fn.stores:
+                if store.target[0] != "attr":
+                    continue
+                name = store.target[2]
+                variant = None
+                if store.annotation is not None:
+                    variant = self.variant_of_annotation(store.annotation, module, fn)
+                elif store.value[0] == "attr":
+                    owner = model.resolve_dotted(fn, module, store.value[1])
+                    if owner in self.by_name:
+                        variant = self.by_name[owner]
+                elif store.value[0] == "call" and store.value[1][0] == "attr":
+                    owner = model.resolve_dotted(fn, module, store.value[1][1])
+                    if owner in self.by_name and store.value[1][2] in ("from_string", "from_str"):
+                        variant = self.by_name[owner]
+                if variant is not None:
+                    seen.setdefault(name, set()).add(variant.qualname)
+        return {
+            name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
+        }
+
+    # evaluation -------------------------------------------------------------
+    def denotes(self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
+        """Whether ``expr`` is the variant value in ``fn``."""
+        kind = expr[0]
+        if kind == "name":
+            name = expr[1]
+            if name in bound:
+                return True
+            if name == "self" and fn.cls == variant.qualname:
+                return True
+            for pname, ann in fn.params:
+                if pname == name:
+                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
+            values = [v for n, v in fn.assigns if n == name]
+            return len(values) == 1 and values[0][0] == "attr" and self.denotes(values[0], fn, variant, bound)
+        if kind == "attr":
+            return self.carriers.get(expr[2]) is variant
+        return False
+
+    def mentions(self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
+        """Whether the variant value occurs anywhere in ``expr``."""
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, tuple) or not node:
+                continue
+            if node[0] in ("name", "attr") and self.denotes(node, fn, variant, bound):
+                return True
+            for part in node[1:]:
+                if isinstance(part, tuple):
+                    stack.append(part)
+        return False
+
+    def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:
+        """Indices of members a constant-like expression names (``E.X``, ``"x"``)."""
+        kind = expr[0]
+        if kind == "seq":
+            out: list[int] = []
+            for elt in expr[1]:
+                found = self.member_of(elt, fn, variant)
+                if found is None:
+                    return None
+                out.extend(found)
+            return out
+        if kind == "call" and expr[1][0] == "name" and expr[1][1] in ("frozenset", "set", "tuple", "list") and len(expr[2]) == 1:
+            return self.member_of(expr[2][0], fn, variant)
+        if kind == "const":
+            return [i for i, v in enumerate(variant.values) if v == expr[1] and type(v) is type(expr[1])] or (
+                [] if variant.kind == "literal" else None
+            )
+        if kind == "attr" and variant.kind == "enum":
+            owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
+            if owner == variant.qualname:
+                return [i for i, m in enumerate(variant.members) if m == expr[2]]
+        return None
+
+    def truth(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str] = frozenset(), depth: int = 0) -> Truth:
+        """Truth of ``expr`` in ``fn`` when the variant is member number ``member``."""
+        if depth > 40:
+            return UNKNOWN
+        kind = expr[0]
+        d = depth + 1
+        if kind == "and":
+            return _and([self.truth(e, fn, variant, member, bound, d) for e in expr[1]])
+        if kind == "or":
+            return _or([self.truth(e, fn, variant, member, bound, d) for e in expr[1]])
+        if kind == "not":
+            return _not(self.truth(expr[1], fn, variant, member, bound, d))
+        if kind == "const":
+            return T if expr[1] else F
+        if kind == "cmp":
+            return self._compare(expr, fn, variant, member, bound)
+        if kind == "call":
+            result = self._call_truth(expr, fn, variant, member, bound, d)
+            if result is not None:
+                return result
+        return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
+
+    def _compare(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]) -> Truth:
+        left, ops, rights = expr[1], expr[2], expr[3]
+        if len(ops) != 1:
+            return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
+        op, right = ops[0], rights[0]
+        if self.denotes(left, fn, variant, bound):
+            other = right
+        elif self.denotes(right, fn, variant, bound) and op in ("==", "!=", "is", "is not"):
+            other = left
+        else:
+            return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
+        if other == ("const", None) and variant.kind == "enum":
+            hit = False
+        else:
+            members = self.member_of(other, fn, variant)
+            if members is None:
+                return UNKNOWN
+            hit = member in members
+        if op in ("==", "is", "in"):
+            return T if hit else F
+        if op in ("!=", "is not", "not in"):
+            return F if hit else T
+        return UNKNOWN
+
+    def _call_truth(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str], depth: int) -> Truth | None:
+        func, args = expr[1], expr[2]
+        model = self.model
+        targets: tuple[str, ...] = ()
+        inner_bound: set[str] = set()
+        if func[0] == "attr" and self.denotes(func[1], fn, variant, bound):
+            method = f"{variant.qualname}.{func[2]}"
+            if method in model.functions:
+                targets = (method,)
+                inner_bound.add("self")
+        else:
+            targets = model.call_targets(fn, func)
+        if len(targets) != 1:
+            return None
+        target = model.functions[targets[0]]
+        params = [p for p, _ in target.params]
+        offset = 1 if params and params[0] in ("self", "cls") and (func[0] == "attr") else 0
+        for i, arg in enumerate(args):
+            if offset + i < len(params) and self.denotes(arg, fn, variant, bound):
+                inner_bound.add(params[offset + i])
+        return self.function_truth(target, variant, member, frozenset(inner_bound), depth)
+
+    def function_truth(self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str], depth: int = 0) -> Truth:
+        """What ``fn`` returns for the member, read as a condition."""
+        key = (fn.qualname, variant.qualname, str(member), tuple(sorted(bound)))
+        if key in self._pred_cache:
+            return self._pred_cache[key]
+        if key in self._active:
+            self.model.stats["predicate cycles"] += 1
+            return UNKNOWN
+        self._active.add(key)
+        try:
+            outcomes: list[Truth] = []
+            for ret in fn.returns:
+                reach = self.guards_truth(ret.guards, fn, variant, member, bound, depth + 1)
+                if reach is F:
+                    continue
+                if reach is UNKNOWN:
+                    outcomes.append(UNKNOWN)
+                    continue
+                value = ret.value if ret.value is not None else ("const", None)
+                outcomes.append(self.truth(value, fn, variant, member, bound, depth + 1))
+            if not outcomes or UNKNOWN in outcomes:
+                result = UNKNOWN if outcomes else MAYBE
+            elif all(o is T for o in outcomes):
+                result = T
+            elif all(o is F for o in outcomes):
+                result = F
+            else:
+                result = MAYBE
+            if result is UNKNOWN:
+                self.model.stats["unknown predicates"] += 1
+        finally:
+            self._active.discard(key)
+        if result is not UNKNOWN or depth == 0:
+            self._pred_cache[key] = result
+        return result
+
+    def guards_truth(self, guards: Guards, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str] = frozenset(), depth: int = 0) -> Truth:
+        """Whether code under ``guards`` can run for the member."""
+        values = []
+        for expr, polarity in guards:
+            value = self.truth(expr, fn, variant, member, bound, depth)
+            values.append(value if polarity else _not(value))
+            if values[-1] is F:
+                return F
+        return _and(values) if values else T
+
+
+def _member_value(value: Expr) -> bool:
+    """Enum class-level assignments that are members (not methods or descriptors)."""
+    if value[0] == "const":
+        return True
+    if value[0] == "call":
+        func = value[1]
+        name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
+        return name in ("auto", "member")
+    return value[0] == "seq"
+
+
+def _literal_name(value: object) -> str:
+    return "None" if value is None else str(value)
