@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pdlint.facts import CallFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
 from pdlint.graph import CallGraph
 from pdlint.model import Model
@@ -270,8 +270,12 @@ class RelayCheck:
         parents = self.graph.reach(self.entries, allowed)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
-            for deref in fn.derefs:
-                if deref.attr != state or guards_mention(deref.guards, state):
+            seen: set[Span] = set()
+            for deref in sorted(fn.derefs, key=lambda d: d.span):
+                if deref.attr != state or deref.span in seen:
+                    continue
+                seen.add(deref.span)
+                if guards_mention(deref.guards, state) or _stored_before(fn, deref):
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
@@ -324,6 +328,16 @@ class RelayCheck:
             member=name,
             key=("PDL101", entry, name, consumer, render(obj)),
         )
+
+
+def _stored_before(fn: FunctionFacts, deref: DerefFact) -> bool:
+    """The function itself set the attribute earlier, on a path to the deref."""
+    for store in fn.stores:
+        if store.target != deref.obj or store.span >= deref.span:
+            continue
+        if deref.guards[: len(store.guards)] == store.guards:
+            return True
+    return False
 
 
 def _short(qual: str) -> str:
