@@ -1,0 +1,163 @@
+"""Baselines: record today's findings so that only new ones are reported.
+
+A finding is recorded by its code and logical fingerprint (from its key, never
+its line), so edits that move code keep it baselined. Matching counts: each
+entry absorbs one finding, so a second copy of a baselined problem is new.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pdlint.findings import Finding
+from pdlint.fingerprints import logical_fingerprint
+
+BASELINE_VERSION = 1
+_FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be read or is not a pdlint baseline."""
+
+
+@dataclass(frozen=True, order=True)
+class BaselineEntry:
+    """One recorded finding; ``file`` and ``message`` are hints for people."""
+
+    code: str
+    fingerprint: str
+    file: str = ""
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The entries of a baseline file, in file order."""
+
+    entries: tuple[BaselineEntry, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def entry_for(finding: Finding) -> BaselineEntry:
+    """The baseline entry that records ``finding``."""
+    return BaselineEntry(
+        code=finding.code,
+        fingerprint=logical_fingerprint(finding),
+        file=finding.location.path,
+        message=finding.message,
+    )
+
+
+def write_baseline(findings: Iterable[Finding], path: Path) -> None:
+    """Write a baseline of ``findings`` to ``path`` (stable, sorted JSON)."""
+    entries = sorted(
+        (entry_for(f) for f in findings),
+        key=lambda e: (e.file, e.code, e.fingerprint, e.message),
+    )
+    document = {
+        "version": BASELINE_VERSION,
+        "tool": "pdlint",
+        "entries": [
+            {
+                "code": e.code,
+                "fingerprint": e.fingerprint,
+                "file": e.file,
+                "message": e.message,
+            }
+            for e in entries
+        ],
+    }
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    path = Path(path)
+    # Write beside the target, then rename: a crash never leaves half a file.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def load_baseline(path: Path) -> Baseline:
+    """Read a baseline file; raise BaselineError naming the file and the problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"{path}: cannot read baseline: {exc}") from exc
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BaselineError(
+            f"{path}:{exc.lineno}:{exc.colno}: baseline is not valid JSON: {exc.msg}"
+        ) from exc
+    return Baseline(tuple(_parse(document, path)))
+
+
+def _parse(document: Any, path: Path) -> list[BaselineEntry]:
+    if not isinstance(document, dict):
+        raise BaselineError(f"{path}: baseline must be a JSON object")
+    version = document.get("version")
+    if version != BASELINE_VERSION:
+        raise BaselineError(
+            f"{path}: unsupported baseline version {version!r}"
+            f" (expected {BASELINE_VERSION})"
+        )
+    raw_entries = document.get("entries")
+    if not isinstance(raw_entries, list):
+        raise BaselineError(f"{path}: 'entries' must be a list")
+    entries = []
+    for i, raw in enumerate(raw_entries):
+        where = f"{path}: entries[{i}]"
+        if not isinstance(raw, dict):
+            raise BaselineError(f"{where} must be an object")
+        code = raw.get("code")
+        fingerprint = raw.get("fingerprint")
+        if not isinstance(code, str) or not code:
+            raise BaselineError(f"{where}: 'code' must be a non-empty string")
+        if not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint):
+            raise BaselineError(
+                f"{where}: 'fingerprint' must be 64 lowercase hex digits"
+            )
+        hints = {}
+        for name in ("file", "message"):
+            value = raw.get(name, "")
+            if not isinstance(value, str):
+                raise BaselineError(f"{where}: '{name}' must be a string")
+            hints[name] = value
+        entries.append(BaselineEntry(code, fingerprint, **hints))
+    return entries
+
+
+def apply_baseline(
+    findings: Sequence[Finding], baseline: Baseline
+) -> tuple[list[Finding], int, int]:
+    """Drop baselined findings.
+
+    Returns ``(kept, matched, stale)``: the findings not in the baseline (in
+    their input order), how many were matched, and how many baseline entries
+    matched nothing.
+    """
+    remaining = Counter((e.code, e.fingerprint) for e in baseline.entries)
+    matched: set[int] = set()
+    # Decide in a fixed order, so which duplicate stays does not depend on
+    # the order the findings arrived in.
+    order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
+    for i in order:
+        ident = (findings[i].code, logical_fingerprint(findings[i]))
+        if remaining[ident] > 0:
+            remaining[ident] -= 1
+            matched.add(i)
+    kept = [f for i, f in enumerate(findings) if i not in matched]
+    return kept, len(matched), sum(remaining.values())

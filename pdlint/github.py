@@ -1,0 +1,48 @@
+"""GitHub Actions workflow commands: one annotation line per finding.
+
+``::error file=pkg/x.py,line=4,col=5,endLine=4,endColumn=37,title=PDL101::message``
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pdlint.findings import Finding
+from pdlint.rules import RULES
+
+_COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message (``%``, CR and LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property value: data escapes, ``:``, ``,``."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding: Finding) -> str:
+    """The workflow command line (without newline) that annotates ``finding``."""
+    rule = RULES.get(finding.code)
+    command = _COMMAND.get(rule.severity if rule else "warning", "warning")
+    loc = finding.location
+    properties = [("file", loc.path)]
+    if loc.line >= 1:
+        properties.append(("line", str(loc.line)))
+        if loc.column >= 1:
+            properties.append(("col", str(loc.column)))
+        if loc.end_line >= loc.line:
+            properties.append(("endLine", str(loc.end_line)))
+            if loc.end_column >= 1:
+                properties.append(("endColumn", str(loc.end_column)))
+    properties.append(("title", finding.code))
+    rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    return f"::{command} {rendered}::{escape_data(finding.message)}"
+
+
+def to_github(findings: Iterable[Finding]) -> str:
+    """Render findings as workflow commands, one per line, sorted by location."""
+    lines = [annotation(f) for f in sorted(findings, key=lambda f: f.sort_key())]
+    return "".join(line + "\n" for line in lines)

@@ -1,0 +1,251 @@
+"""SARIF 2.1.0 output for GitHub code scanning and other SARIF consumers.
+
+One run, the whole rule catalogue in ``tool.driver.rules``, one result per
+finding with its related locations (linked from the message), its call path as
+a code flow, and fingerprints that survive edits which move lines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from pdlint.findings import Finding, Location, Step
+from pdlint.fingerprints import line_hashes, logical_fingerprint
+from pdlint.rules import RULES, Rule
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+    "sarif-schema-2.1.0.json"
+)
+INFORMATION_URI = "https://github.com/pdlint/pdlint"
+SRCROOT = "%SRCROOT%"
+AUTOMATION_ID = "pdlint/"
+LOGICAL_FINGERPRINT = "pdlintLogicalFingerprint/v1"
+LINE_HASH_FINGERPRINT = "primaryLocationLineHash"
+
+# GitHub rejects or truncates past these (its documented upload limits).
+MAX_RELATED_LOCATIONS = 1000
+MAX_THREAD_FLOW_LOCATIONS = 10000
+MAX_TAGS = 20
+
+_PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
+
+
+def to_sarif(
+    findings: Sequence[Finding],
+    *,
+    root: Path,
+    sources: Mapping[str, str] | None,
+    version: str,
+) -> dict[str, Any]:
+    """Build a SARIF 2.1.0 log (a JSON-ready dict) for ``findings`` under ``root``.
+
+    ``Finding.location.path`` is relative to ``root`` (posix). ``sources`` maps
+    such a path to the file's text (decoded UTF-8); files missing from it are
+    read from ``root / path``. The output is the same for the same input, in
+    whatever order the findings come.
+    """
+    rules = list(RULES.values())
+    rule_index = {rule.code: i for i, rule in enumerate(rules)}
+    hashes = _LineHashes(root, sources)
+    results = [
+        _result(finding, rule_index, hashes) for finding in sorted(findings, key=_order)
+    ]
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "pdlint",
+                "version": version,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule_descriptor(rule) for rule in rules],
+            }
+        },
+        "automationDetails": {"id": AUTOMATION_ID},
+        "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def dumps(log: Mapping[str, Any]) -> str:
+    """Serialize a SARIF log as stable, indented JSON text ending in a newline."""
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def escape_message(text: str) -> str:
+    """Escape ``\\``, ``[`` and ``]`` so a consumer never reads them as a link.
+
+    SARIF 2.1.0 section 3.11.6 (messages with embedded links).
+    """
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _order(finding: Finding) -> tuple[Any, ...]:
+    loc = finding.location
+    return (
+        finding.sort_key(),
+        loc.end_line,
+        loc.end_column,
+        finding.key,
+        finding.member or "",
+    )
+
+
+def _unwrap(text: str) -> str:
+    """Join hard-wrapped lines into paragraphs separated by blank lines."""
+    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _rule_descriptor(rule: Rule) -> dict[str, Any]:
+    explanation = _unwrap(rule.explanation)
+    example = rule.example.rstrip("\n")
+    markdown = (
+        f"## {rule.code} {rule.name}\n\n{_sentence(rule.summary)}\n\n{explanation}"
+        f"\n\n### Example\n\n```python\n{example}\n```\n"
+    )
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": _sentence(rule.summary)},
+        "fullDescription": {"text": explanation},
+        "help": {
+            "text": f"{explanation}\n\nExample:\n\n{example}\n",
+            "markdown": markdown,
+        },
+        "helpUri": rule.help_uri,
+        "defaultConfiguration": {"level": rule.severity},
+        "properties": {
+            "tags": list(rule.tags[:MAX_TAGS]),
+            "precision": rule.precision,
+            "problem.severity": _PROBLEM_SEVERITY.get(rule.severity, "warning"),
+        },
+    }
+
+
+def _root_uri(root: Path) -> str:
+    uri = root.resolve().as_uri()
+    return uri if uri.endswith("/") else uri + "/"
+
+
+def _region(loc: Location) -> dict[str, int]:
+    # SARIF lines and columns start at 1; an unknown position (0) means the
+    # start of the file or line. endColumn is exclusive, like Location's.
+    line = max(loc.line, 1)
+    column = max(loc.column, 1)
+    end_line = max(loc.end_line, line)
+    end_column = max(loc.end_column, 1)
+    if end_line == line:
+        end_column = max(end_column, column)
+    return {
+        "startLine": line,
+        "startColumn": column,
+        "endLine": end_line,
+        "endColumn": end_column,
+    }
+
+
+def _physical(loc: Location) -> dict[str, Any]:
+    return {
+        "artifactLocation": {"uri": quote(loc.path, safe="/"), "uriBaseId": SRCROOT},
+        "region": _region(loc),
+    }
+
+
+def _message(finding: Finding, related_count: int) -> str:
+    text = escape_message(finding.message)
+    if not related_count:
+        return text
+    links = ", ".join(
+        f"[{escape_message(related.message)}]({i})"
+        for i, related in enumerate(finding.related[:related_count], start=1)
+    )
+    return f"{_sentence(text)} See {links}."
+
+
+def _thread_flow_location(step: Step) -> dict[str, Any]:
+    return {
+        "location": {
+            "physicalLocation": _physical(step.location),
+            "message": {"text": escape_message(step.message or step.function)},
+            "logicalLocations": [
+                {"fullyQualifiedName": step.function, "kind": "function"}
+            ],
+        }
+    }
+
+
+def _result(
+    finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
+) -> dict[str, Any]:
+    rule = RULES.get(finding.code)
+    related = finding.related[:MAX_RELATED_LOCATIONS]
+    result: dict[str, Any] = {"ruleId": finding.code}
+    if rule is not None:
+        result["ruleIndex"] = rule_index[finding.code]
+        result["level"] = rule.severity
+    else:
+        result["level"] = "warning"
+    result["message"] = {"text": _message(finding, len(related))}
+    result["locations"] = [{"physicalLocation": _physical(finding.location)}]
+    if related:
+        result["relatedLocations"] = [
+            {
+                "id": i,
+                "physicalLocation": _physical(item.location),
+                "message": {"text": escape_message(item.message)},
+            }
+            for i, item in enumerate(related, start=1)
+        ]
+    if finding.path:
+        steps = finding.path[:MAX_THREAD_FLOW_LOCATIONS]
+        flow = {"locations": [_thread_flow_location(step) for step in steps]}
+        result["codeFlows"] = [{"threadFlows": [flow]}]
+    fingerprints = {LOGICAL_FINGERPRINT: logical_fingerprint(finding)}
+    line_hash = hashes.get(finding.location.path, max(finding.location.line, 1))
+    if line_hash is not None:
+        fingerprints[LINE_HASH_FINGERPRINT] = line_hash
+    result["partialFingerprints"] = dict(sorted(fingerprints.items()))
+    if finding.member is not None:
+        result["properties"] = {"member": finding.member}
+    return result
+
+
+class _LineHashes:
+    """Per-file line hashes, computed once per file and only when asked for."""
+
+    def __init__(self, root: Path, sources: Mapping[str, str] | None) -> None:
+        self._root = root
+        self._sources = sources or {}
+        self._cache: dict[str, list[str] | None] = {}
+
+    def get(self, path: str, line: int) -> str | None:
+        if path not in self._cache:
+            self._cache[path] = self._compute(path)
+        hashes = self._cache[path]
+        if hashes is None or line > len(hashes):
+            return None
+        return hashes[line - 1]
+
+    def _compute(self, path: str) -> list[str] | None:
+        text = self._sources.get(path)
+        if text is None:
+            try:
+                data = (self._root / path).read_bytes()
+            except OSError:
+                # codeql-action leaves such results without a line hash too.
+                return None
+            # Node's Buffer.toString(): UTF-8, bad bytes become U+FFFD, BOM kept.
+            text = data.decode("utf-8", errors="replace")
+        return line_hashes(text)

@@ -1,0 +1,81 @@
+"""GitHub Actions workflow-command output."""
+
+from __future__ import annotations
+
+import pytest
+
+from pdlint.findings import Finding, Location
+from pdlint.github import annotation, escape_data, escape_property, to_github
+
+
+def finding(code: str, message: str, path: str = "pkg/x.py", line: int = 4) -> Finding:
+    return Finding(code, message, Location(path, line, 5, line, 37))
+
+
+def test_annotation_line_carries_position_and_rule_code():
+    assert annotation(finding("PDL101", "DFLASH reaches prepare()")) == (
+        "::error file=pkg/x.py,line=4,col=5,endLine=4,endColumn=37,title=PDL101"
+        "::DFLASH reaches prepare()"
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "command"),
+    [("PDL101", "error"), ("PDL103", "warning"), ("PDL001", "notice")],
+)
+def test_rule_severity_picks_the_command(code: str, command: str):
+    assert annotation(finding(code, "m")).startswith(f"::{command} ")
+
+
+@pytest.mark.parametrize(
+    ("raw", "escaped"),
+    [
+        ("100% sure", "100%25 sure"),
+        ("a\nb", "a%0Ab"),
+        ("a\r\nb", "a%0D%0Ab"),
+        ("%0A is not a newline", "%250A is not a newline"),
+        ("keeps: colons, commas", "keeps: colons, commas"),
+    ],
+)
+def test_message_escaping(raw: str, escaped: str):
+    assert escape_data(raw) == escaped
+
+
+@pytest.mark.parametrize(
+    ("raw", "escaped"),
+    [
+        ("pkg/a,b.py", "pkg/a%2Cb.py"),
+        ("C:pkg", "C%3Apkg"),
+        ("50%", "50%25"),
+        ("a\nb", "a%0Ab"),
+        ("%3A", "%253A"),
+    ],
+)
+def test_property_escaping(raw: str, escaped: str):
+    assert escape_property(raw) == escaped
+
+
+def test_properties_and_message_are_escaped_in_the_command():
+    line = annotation(finding("PDL102", "IDLE: 100%\nno guard", path="pkg/a,b:c.py"))
+    assert line == (
+        "::error file=pkg/a%2Cb%3Ac.py,line=4,col=5,endLine=4,endColumn=37,"
+        "title=PDL102::IDLE: 100%25%0Ano guard"
+    )
+
+
+def test_unknown_position_leaves_out_line_and_columns():
+    unknown = Finding("PDL900", "cannot read file", Location("pkg/x.py", 0, 0, 0, 0))
+    assert annotation(unknown) == "::error file=pkg/x.py,title=PDL900::cannot read file"
+
+
+def test_output_is_sorted_one_command_per_line():
+    out = to_github(
+        [
+            finding("PDL101", "second", line=9),
+            finding("PDL001", "first", line=2),
+        ]
+    )
+    lines = out.splitlines()
+    assert out.endswith("\n")
+    assert [line.rsplit("::", 1)[1] for line in lines] == ["first", "second"]
+    assert to_github([]) == ""
