@@ -295,6 +295,19 @@ class Model:
         return None
 
     def attribute_class(self, cls: str, attr: str, depth: int = 0) -> str | None:
+        """The class of ``obj.attr`` for ``obj`` of class ``cls``.
+
+        Looked up over the MRO; for a mixin that does not declare it, over the
+        classes that inherit the mixin, when they agree.
+        """
+        found = self._attribute_class(cls, attr, depth)
+        if found is not None:
+            return found
+        below = {self._attribute_class(sub, attr, depth) for sub in self.descendants(cls)[:50]}
+        below.discard(None)
+        return below.pop() if len(below) == 1 else None
+
+    def _attribute_class(self, cls: str, attr: str, depth: int) -> str | None:
         for klass in self.mro(cls):
             entries = self.attribute_types(klass).get(attr)
             if not entries:

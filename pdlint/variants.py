@@ -87,6 +87,7 @@ class Variants:
         self.carriers = self._find_carriers()
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
+        self._cyclic: set[str] = set()
 
     # discovery --------------------------------------------------------------
     def _literals(self, value: Expr, module: str, depth: int = 0) -> list[object] | None:
@@ -310,7 +311,9 @@ class Variants:
         if key in self._pred_cache:
             return self._pred_cache[key]
         if key in self._active:
+            # Every predicate on the cycle is unknown, whatever short-circuits.
             self.model.stats["predicate cycles"] += 1
+            self._cyclic.update(k[0] for k in self._active)
             return UNKNOWN
         self._active.add(key)
         try:
@@ -332,6 +335,8 @@ class Variants:
                 result = F
             else:
                 result = MAYBE
+            if fn.qualname in self._cyclic:
+                result = UNKNOWN
             if result is UNKNOWN:
                 self.model.stats["unknown predicates"] += 1
         finally:
