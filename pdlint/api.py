@@ -6,7 +6,11 @@ The CLI, the language server, the flake8 plugin and the tests all call
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +25,11 @@ from pdlint.index import index_module
 from pdlint.model import Model
 from pdlint.packs import Pack, load_packs
 from pdlint.policy import apply_policy
-from pdlint.source import ParsedFile, parse_source, read_file
+from pdlint.source import decode_source, parse_error, parse_source, read_file
 from pdlint.variants import Variants
+
+
+PARALLEL_THRESHOLD = 200  # files; below this, workers cost more than they save
 
 
 @dataclass
@@ -60,48 +67,82 @@ def analyze(
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
     files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])
-    parsed: list[tuple[SourceFile, ParsedFile]] = []
     overlay_text = {str(Path(k).resolve()): v for k, v in (overlays or {}).items()}
+    jobs: list[tuple[SourceFile, bytes | None]] = []
     for source in files:
         text = overlay_text.get(str(Path(source.path).resolve()))
-        if text is not None:
-            parsed.append((source, parse_source(source.display, text.encode("utf-8"))))
-        else:
-            parsed.append((source, read_file(source.path, source.display)))
+        jobs.append((source, text.encode("utf-8") if text is not None else None))
     if "-" in paths:
         name = stdin_filename or "-"
         source = SourceFile(path=name, display=display_path(name) if stdin_filename else "-")
-        parsed.append((source, parse_source(source.display, stdin or b"")))
+        jobs.append((source, stdin or b""))
 
     findings: list[Finding] = []
     modules: list[ModuleFacts] = []
-    sources: dict[str, list[str]] = {}
     stats: Counter[str] = Counter()
-    for source, result in parsed:
-        sources[source.display] = result.text.splitlines()
-        if result.error is not None:
-            findings.append(result.error)
+    for facts, error in _index_all(jobs):
+        if error is not None:
+            findings.append(error)
             stats["files not parsed"] += 1
-            continue
-        assert result.tree is not None
-        try:
-            modules.append(index_module(source.path, source.display, result.tree, result.text))
-        except RecursionError:
-            findings.append(
-                Finding(
-                    "PDL900",
-                    "cannot index: too deeply nested",
-                    Location(source.display, 1, 1, 1, 1),
-                    key=("PDL900", source.display),
-                )
-            )
-    stats["files"] = len(parsed)
+        elif facts is not None:
+            modules.append(facts)
+    stats["files"] = len(jobs)
     stats["modules indexed"] = len(modules)
 
     packs = load_packs(settings.packs, settings.root) if use_packs else []
     active = _active_packs(packs, modules, explicit=settings.packs is not None)
     findings.extend(_relay_findings(modules, active, settings, stats))
-    return Result(apply_policy(findings, settings, sources), sources, len(parsed), warnings, stats)
+    texts = {source.display: data for source, data in jobs if data is not None}
+    paths_on_disk = {source.display: source.path for source, _ in jobs}
+    sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)
+    return Result(apply_policy(findings, settings, sources), sources, len(jobs), warnings, stats)
+
+
+def _index_one(job: tuple[SourceFile, bytes | None]) -> tuple[ModuleFacts | None, Finding | None]:
+    """Parse and index one file (runs in a worker process)."""
+    source, data = job
+    if data is None:
+        parsed = read_file(source.path, source.display)
+    else:
+        parsed = parse_source(source.display, data)
+    if parsed.error is not None or parsed.tree is None:
+        return None, parsed.error
+    try:
+        return index_module(source.path, source.display, parsed.tree, parsed.text), None
+    except RecursionError:
+        return None, parse_error(source.display, "cannot index: too deeply nested")
+
+
+def _index_all(
+    jobs: list[tuple[SourceFile, bytes | None]],
+) -> list[tuple[ModuleFacts | None, Finding | None]]:
+    """Index every file, in worker processes when there are many."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(jobs) < PARALLEL_THRESHOLD or workers < 2:
+        return [_index_one(job) for job in jobs]
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(_index_one, jobs, chunksize=16))
+
+
+def _lines_of(
+    wanted: set[str], texts: Mapping[str, bytes], paths: Mapping[str, str]
+) -> dict[str, list[str]]:
+    """Source lines of the files that have findings (for noqa and ``full``)."""
+    out: dict[str, list[str]] = {}
+    for display in sorted(wanted):
+        data = texts.get(display)
+        if data is None and display in paths:
+            try:
+                with open(paths[display], "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                data = b""
+        try:
+            out[display] = decode_source(data or b"").splitlines()
+        except (SyntaxError, LookupError, UnicodeDecodeError):
+            out[display] = []
+    return out
 
 
 def _relay_findings(

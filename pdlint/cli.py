@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import click
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
+from pdlint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from pdlint.config import OUTPUT_FORMATS, ConfigError, Settings, check_codes, resolve_settings
 from pdlint.discover import DiscoveryError
+from pdlint.github import to_github
 from pdlint.report import concise, full, statistics, to_json
+from pdlint.sarif import dumps as sarif_dumps
+from pdlint.sarif import to_sarif
 from pdlint.rules import RULES, get_rule
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -61,6 +66,8 @@ def cli() -> None:
 @click.option("--no-packs", is_flag=True, help="Use no rule pack: the generic engine only.")
 @click.option("--entry-point", "entry_points", multiple=True, help="Qualified names or globs of decode entry points.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the fact cache.")
+@click.option("--baseline", "baseline_path", type=str, help="Report only findings not in this baseline.")
+@click.option("--write-baseline", "write_baseline_path", type=str, help="Record the current findings as a baseline.")
 @click.option("--verbose", "-v", is_flag=True, help="After the findings, print what stayed unresolved.")
 def check(  # noqa: PLR0913
     paths: tuple[str, ...],
@@ -79,6 +86,8 @@ def check(  # noqa: PLR0913
     no_packs: bool,
     entry_points: tuple[str, ...],
     no_cache: bool,
+    baseline_path: str | None,
+    write_baseline_path: str | None,
     verbose: bool,
 ) -> None:
     """Analyse PATHS (default: the current directory; '-' reads stdin)."""
@@ -122,6 +131,23 @@ def check(  # noqa: PLR0913
     except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
         return
+    if write_baseline_path:
+        write_baseline(result.findings, Path(write_baseline_path))
+        n = len(result.findings)
+        click.echo(f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}", err=True)
+        sys.exit(EXIT_OK)
+    if baseline_path:
+        try:
+            baseline = load_baseline(Path(baseline_path))
+        except BaselineError as exc:
+            _fail(str(exc))
+            return
+        result.findings, matched, stale = apply_baseline(result.findings, baseline)
+        click.echo(
+            f"pdlint: baseline {baseline_path}: {matched} known, {stale} stale, "
+            f"{len(result.findings)} new",
+            err=True,
+        )
     for warning in result.warnings:
         click.echo(f"pdlint: warning: {warning}", err=True)
     _emit(result, settings)
@@ -141,8 +167,11 @@ def _emit(result: Result, settings: Settings) -> None:
         click.echo(to_json(result.findings), nl=False)
     elif fmt == "full":
         click.echo(full(result.findings, result.sources), nl=False)
-    elif fmt == "sarif" or fmt == "github":
-        _fail(f"output format '{fmt}' is not available in this build")
+    elif fmt == "sarif":
+        log = to_sarif(result.findings, root=Path.cwd(), sources=None, version=__version__)
+        click.echo(sarif_dumps(log), nl=False)
+    elif fmt == "github":
+        click.echo(to_github(result.findings), nl=False)
     else:
         click.echo(concise(result.findings), nl=False)
         if result.findings and sys.stdout.isatty():
