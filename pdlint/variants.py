@@ -84,6 +84,8 @@ class Variants:
                 self.by_name[qual] = Variant(
                     qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals)
                 )
+        self.carrier_names: dict[str, set[str]] = {}
+        self._attr_cache: dict[tuple[str, int], Variant | None] = {}
         self.carriers = self._find_carriers()
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
@@ -177,6 +179,7 @@ class Variants:
                         variant = self.by_name[owner]
                 if variant is not None:
                     seen.setdefault(name, set()).add(variant.qualname)
+        self.carrier_names = seen
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
@@ -197,8 +200,37 @@ class Variants:
             values = [v for n, v in fn.assigns if n == name]
             return len(values) == 1 and values[0][0] == "attr" and self.denotes(values[0], fn, variant, bound)
         if kind == "attr":
-            return self.carriers.get(expr[2]) is variant
+            return self.attr_variant(fn, expr) is variant
         return False
+
+    def attr_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
+        """The variant ``X.attr`` holds: from X's class when known, else by name."""
+        key = (fn.qualname, id(expr))
+        if key in self._attr_cache:
+            return self._attr_cache[key]
+        found: Variant | None = None
+        name = expr[2]
+        if name in self.carrier_names:
+            cls = self.model.type_of(fn, expr[1])
+            if cls is not None:
+                found = self._class_attr_variant(cls, name)
+            if found is None:
+                found = self.carriers.get(name)
+        self._attr_cache[key] = found
+        return found
+
+    def _class_attr_variant(self, cls: str, name: str) -> Variant | None:
+        for klass in (*self.model.mro(cls), *self.model.descendants(cls)[:50]):
+            facts = self.model.classes.get(klass)
+            if facts is None:
+                continue
+            module = self.model.class_module[klass]
+            for attr, ann in facts.annotations:
+                if attr == name:
+                    variant = self.variant_of_annotation(ann, module, None)
+                    if variant is not None:
+                        return variant
+        return None
 
     def mentions(self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
         """Whether the variant value occurs anywhere in ``expr``."""
@@ -209,6 +241,8 @@ class Variants:
                 continue
             if node[0] in ("name", "attr") and self.denotes(node, fn, variant, bound):
                 return True
+            if node[0] == "attr" and variant.qualname in self.carrier_names.get(node[2], ()):
+                return True  # a name that holds this variant somewhere: cannot rule it out
             for part in node[1:]:
                 if isinstance(part, tuple):
                     stack.append(part)

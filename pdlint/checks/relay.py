@@ -82,6 +82,7 @@ class RelayCheck:
         self.entries = entries
         self.validator_patterns = validators
         self._builders: dict[str, Builder | None] = {}
+        self._reach_cache: dict[str, set[str]] = {}
 
     # builders -----------------------------------------------------------------
     def builder(self, qualname: str) -> Builder | None:
@@ -267,7 +268,10 @@ class RelayCheck:
                 return False
             return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
 
-        parents = self.graph.reach(self.entries, allowed)
+        # Only entries whose calls reach the relay hand requests to this state.
+        entries = [e for e in self.entries if relay.function in self._reach_all(e)]
+        relay_cls = self.model.self_class(self.model.functions[relay.function])
+        parents = self.graph.reach(entries, allowed)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
@@ -277,9 +281,25 @@ class RelayCheck:
                 seen.add(deref.span)
                 if guards_mention(deref.guards, state) or _stored_before(fn, deref):
                     continue
+                if not self._same_class(fn, deref.obj[1], relay_cls):
+                    continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
                 yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+
+    def _reach_all(self, entry: str) -> set[str]:
+        if entry not in self._reach_cache:
+            self._reach_cache[entry] = set(self.graph.reach([entry], lambda fn, site: True))
+        return self._reach_cache[entry]
+
+    def _same_class(self, fn: FunctionFacts, base: Expr, relay_cls: str | None) -> bool:
+        """False only when the dereferenced object is known to be another class."""
+        if relay_cls is None:
+            return True
+        found = self.model.type_of(fn, base)
+        if found is None:
+            return True
+        return relay_cls in self.model.mro(found) or found in self.model.mro(relay_cls)
 
     def _finding(
         self,

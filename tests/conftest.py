@@ -1,0 +1,35 @@
+"""Shared helpers: run the real CLI and read its JSON output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+
+
+def run_pdlint(*args: str, cwd: Path | str | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m pdlint ARGS`` and return the completed process (text)."""
+    return subprocess.run(
+        [sys.executable, "-m", "pdlint", *args],
+        cwd=cwd,
+        input=stdin.decode("latin-1") if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def json_findings(*args: str, cwd: Path | str | None = None) -> list[dict]:
+    """Findings of a JSON run (exit 0 or 1 expected)."""
+    proc = run_pdlint("check", "--output-format", "json", *args, cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def summary(findings: list[dict]) -> list[str]:
+    """``CODE path:line MEMBER`` lines, sorted (the expected.txt format)."""
+    return sorted(f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings)

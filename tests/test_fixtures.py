@@ -1,0 +1,50 @@
+"""Every fixture package gives exactly the findings in its expected.txt."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES, json_findings, summary
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+
+
+def test_there_are_fixtures() -> None:
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fixture_findings(name: str) -> None:
+    folder = FIXTURES / name
+    expected = sorted(line for line in (folder / "expected.txt").read_text().splitlines() if line.strip())
+    assert summary(json_findings(".", cwd=folder)) == expected
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fixture_readme_says_what_it_imitates(name: str) -> None:
+    assert (FIXTURES / name / "README.md").read_text().strip()
+
+
+def test_pdl101_carries_path_and_related() -> None:
+    findings = [f for f in json_findings(".", cwd=FIXTURES / "relay_gap") if f["code"] == "PDL101"]
+    assert len(findings) == 1
+    finding = findings[0]
+    steps = [s["message"] for s in finding["path"]]
+    assert steps[0].startswith("entry point") and "event_loop_disagg_decode" in steps[0]
+    assert steps[-1] == "dereferences `batch.draft_input`"
+    assert any("spec_prepare_decode" in s for s in steps)
+    related = [r["message"] for r in finding["related"]]
+    assert any("returns None for DFLASH" in r for r in related)
+    assert any("relay stores" in r for r in related)
+    assert "raise for DFLASH" in finding["message"]
+
+
+def test_whole_demo_folder() -> None:
+    """Analysing all fixtures at once gives the union of their findings."""
+    expected = []
+    for name in CASES:
+        for line in (FIXTURES / name / "expected.txt").read_text().splitlines():
+            if line.strip():
+                code, loc, member = line.split()
+                expected.append(f"{code} fixtures/{name}/{loc} {member}")
+    assert summary(json_findings("fixtures", cwd=FIXTURES.parent)) == sorted(expected)
