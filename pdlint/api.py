@@ -10,8 +10,8 @@ import multiprocessing
 import os
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
 from pdlint.discover import SourceFile, discover, display_path
 from pdlint.facts import ModuleFacts
-from pdlint.findings import Finding, Location
+from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
 from pdlint.index import index_module
 from pdlint.model import Model
@@ -27,7 +27,6 @@ from pdlint.packs import Pack, load_packs
 from pdlint.policy import apply_policy
 from pdlint.source import decode_source, parse_error, parse_source, read_file
 from pdlint.variants import Variants
-
 
 PARALLEL_THRESHOLD = 200  # files; below this, workers cost more than they save
 
@@ -98,7 +97,9 @@ def analyze(
     return Result(apply_policy(findings, settings, sources), sources, len(jobs), warnings, stats)
 
 
-def _index_one(job: tuple[SourceFile, bytes | None]) -> tuple[ModuleFacts | None, Finding | None]:
+def _index_one(
+    job: tuple[SourceFile, bytes | None],
+) -> tuple[ModuleFacts | None, Finding | None]:
     """Parse and index one file (runs in a worker process)."""
     source, data = job
     if data is None:
@@ -146,7 +147,10 @@ def _lines_of(
 
 
 def _relay_findings(
-    modules: list[ModuleFacts], packs: list[Pack], settings: Settings, stats: Counter[str]
+    modules: list[ModuleFacts],
+    packs: list[Pack],
+    settings: Settings,
+    stats: Counter[str],
 ) -> list[Finding]:
     model = Model(modules)
     variants = Variants(model)

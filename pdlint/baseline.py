@@ -111,8 +111,7 @@ def _parse(document: Any, path: Path) -> list[BaselineEntry]:
     version = document.get("version")
     if version != BASELINE_VERSION:
         raise BaselineError(
-            f"{path}: unsupported baseline version {version!r}"
-            f" (expected {BASELINE_VERSION})"
+            f"{path}: unsupported baseline version {version!r} (expected {BASELINE_VERSION})"
         )
     raw_entries = document.get("entries")
     if not isinstance(raw_entries, list):
@@ -127,9 +126,7 @@ def _parse(document: Any, path: Path) -> list[BaselineEntry]:
         if not isinstance(code, str) or not code:
             raise BaselineError(f"{where}: 'code' must be a non-empty string")
         if not isinstance(fingerprint, str) or not _FINGERPRINT.fullmatch(fingerprint):
-            raise BaselineError(
-                f"{where}: 'fingerprint' must be 64 lowercase hex digits"
-            )
+            raise BaselineError(f"{where}: 'fingerprint' must be 64 lowercase hex digits")
         hints = {}
         for name in ("file", "message"):
             value = raw.get(name, "")

@@ -12,13 +12,19 @@ import click
 from pdlint import __version__
 from pdlint.api import Result, analyze
 from pdlint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
-from pdlint.config import OUTPUT_FORMATS, ConfigError, Settings, check_codes, resolve_settings
+from pdlint.config import (
+    OUTPUT_FORMATS,
+    ConfigError,
+    Settings,
+    check_codes,
+    resolve_settings,
+)
 from pdlint.discover import DiscoveryError
 from pdlint.github import to_github
 from pdlint.report import concise, full, statistics, to_json
+from pdlint.rules import RULES, get_rule
 from pdlint.sarif import dumps as sarif_dumps
 from pdlint.sarif import to_sarif
-from pdlint.rules import RULES, get_rule
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -51,8 +57,16 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1)
-@click.option("--output-format", type=click.Choice(OUTPUT_FORMATS), help="How findings are printed.")
-@click.option("--select", multiple=True, help="Rule codes or prefixes to enable (comma-separated).")
+@click.option(
+    "--output-format",
+    type=click.Choice(OUTPUT_FORMATS),
+    help="How findings are printed.",
+)
+@click.option(
+    "--select",
+    multiple=True,
+    help="Rule codes or prefixes to enable (comma-separated).",
+)
 @click.option("--extend-select", multiple=True, help="Codes to enable on top of --select.")
 @click.option("--ignore", multiple=True, help="Rule codes or prefixes to disable.")
 @click.option("--per-file-ignores", multiple=True, help="GLOB:CODES[,CODES] pairs.")
@@ -60,15 +74,40 @@ def cli() -> None:
 @click.option("--extend-exclude", multiple=True, help="Globs to skip on top of the defaults.")
 @click.option("--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings.")
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
-@click.option("--config", "config_path", type=str, help="A TOML config file (pyproject.toml or bare).")
+@click.option(
+    "--config",
+    "config_path",
+    type=str,
+    help="A TOML config file (pyproject.toml or bare).",
+)
 @click.option("--stdin-filename", type=str, help="Name of the file read from '-'.")
 @click.option("--packs", "packs", multiple=True, help="Rule packs (bundled names or TOML paths).")
 @click.option("--no-packs", is_flag=True, help="Use no rule pack: the generic engine only.")
-@click.option("--entry-point", "entry_points", multiple=True, help="Qualified names or globs of decode entry points.")
+@click.option(
+    "--entry-point",
+    "entry_points",
+    multiple=True,
+    help="Qualified names or globs of decode entry points.",
+)
 @click.option("--no-cache", is_flag=True, help="Do not read or write the fact cache.")
-@click.option("--baseline", "baseline_path", type=str, help="Report only findings not in this baseline.")
-@click.option("--write-baseline", "write_baseline_path", type=str, help="Record the current findings as a baseline.")
-@click.option("--verbose", "-v", is_flag=True, help="After the findings, print what stayed unresolved.")
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=str,
+    help="Report only findings not in this baseline.",
+)
+@click.option(
+    "--write-baseline",
+    "write_baseline_path",
+    type=str,
+    help="Record the current findings as a baseline.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="After the findings, print what stayed unresolved.",
+)
 def check(  # noqa: PLR0913
     paths: tuple[str, ...],
     output_format: str | None,
@@ -134,7 +173,10 @@ def check(  # noqa: PLR0913
     if write_baseline_path:
         write_baseline(result.findings, Path(write_baseline_path))
         n = len(result.findings)
-        click.echo(f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}", err=True)
+        click.echo(
+            f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}",
+            err=True,
+        )
         sys.exit(EXIT_OK)
     if baseline_path:
         try:

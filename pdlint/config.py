@@ -207,9 +207,7 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
-def resolve_settings(
-    paths: list[str], config: str | None, base: Settings = Settings()
-) -> Settings:
+def resolve_settings(paths: list[str], config: str | None, base: Settings = Settings()) -> Settings:
     """Settings for a run: ``--config`` if given, else the nearest pyproject.toml."""
     if config is not None:
         path = Path(config)

@@ -35,9 +35,7 @@ def matches(patterns: tuple[str, ...], relative: str) -> bool:
     name = relative.rsplit("/", 1)[-1]
     for pattern in patterns:
         pattern = pattern.rstrip("/")
-        if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
-            relative, f"*/{pattern}"
-        ):
+        if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, f"*/{pattern}"):
             return True
         if "/" not in pattern and fnmatch.fnmatchcase(name, pattern):
             return True
@@ -70,7 +68,7 @@ def discover(
             continue
         base = os.path.abspath(given)
 
-        def on_error(err: OSError) -> None:
+        def on_error(err: OSError, given: str = given) -> None:
             warnings.append(f"{display_path(err.filename or given, cwd)}: {err.strerror}")
 
         for root, dirs, files in os.walk(base, onerror=on_error):
@@ -79,8 +77,7 @@ def discover(
             dirs[:] = sorted(
                 d
                 for d in dirs
-                if not matches(exclude, rel_root + d)
-                and not _is_virtualenv(os.path.join(root, d))
+                if not matches(exclude, rel_root + d) and not _is_virtualenv(os.path.join(root, d))
             )
             for name in sorted(files):
                 if not (name.endswith(".py") or name.endswith(".pyi")):

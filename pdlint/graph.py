@@ -16,9 +16,7 @@ EdgeFilter = Callable[[FunctionFacts, CallFact], bool]
 
 def heuristic_entries(model: Model) -> list[str]:
     """Functions whose qualified name has both ``disagg`` and ``decode``."""
-    return sorted(
-        q for q in model.functions if "disagg" in q.lower() and "decode" in q.lower()
-    )
+    return sorted(q for q in model.functions if "disagg" in q.lower() and "decode" in q.lower())
 
 
 def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
@@ -26,7 +24,11 @@ def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
     out = set()
     for pattern in patterns:
         for qual in model.functions:
-            if qual == pattern or fnmatch.fnmatchcase(qual, pattern) or qual.endswith("." + pattern):
+            if (
+                qual == pattern
+                or fnmatch.fnmatchcase(qual, pattern)
+                or qual.endswith("." + pattern)
+            ):
                 out.add(qual)
     return sorted(out)
 
@@ -71,7 +73,9 @@ class CallGraph:
         self, entries: list[str], allowed: EdgeFilter
     ) -> dict[str, tuple[str, CallFact] | None]:
         """Breadth-first reach over allowed call sites: node -> (caller, site)."""
-        parent: dict[str, tuple[str, CallFact] | None] = {e: None for e in entries if e in self.graph}
+        parent: dict[str, tuple[str, CallFact] | None] = {
+            e: None for e in entries if e in self.graph
+        }
         queue = deque(parent)
         while queue:
             caller = queue.popleft()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+from typing import cast
 
 from pdlint.facts import (
     OTHER,
@@ -25,6 +26,7 @@ from pdlint.facts import (
     StoreFact,
 )
 
+_TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
 
 _CMP = {
@@ -127,7 +129,12 @@ def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
         return ("call", to_expr(node.func, d), args, kwargs)
     if isinstance(node, ast.Compare):
         ops = tuple(_CMP.get(type(op), "?") for op in node.ops)
-        return ("cmp", to_expr(node.left, d), ops, tuple(to_expr(c, d) for c in node.comparators))
+        return (
+            "cmp",
+            to_expr(node.left, d),
+            ops,
+            tuple(to_expr(c, d) for c in node.comparators),
+        )
     if isinstance(node, ast.BoolOp):
         kind = "and" if isinstance(node.op, ast.And) else "or"
         return (kind, tuple(to_expr(v, d) for v in node.values))
@@ -249,7 +256,8 @@ class _FunctionWalker:
             for item in node.items:
                 self.events(item.context_expr, guards)
             return self.block(node.body, guards)
-        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        if isinstance(node, _TRY_NODES):
+            node = cast(ast.Try, node)  # TryStar has the same fields
             body_done, _ = self.block(node.body, guards)
             handlers_done = True
             for handler in node.handlers:
@@ -500,7 +508,11 @@ class _ModuleIndexer:
                     annotations.append((stmt.target.id, ann))
                 if stmt.value is not None:
                     assigns.append(
-                        (stmt.target.id, to_expr(stmt.value), self.lines.span(stmt.target))
+                        (
+                            stmt.target.id,
+                            to_expr(stmt.value),
+                            self.lines.span(stmt.target),
+                        )
                     )
         span = self.lines.span(node)
         line = node.lineno
@@ -517,7 +529,10 @@ class _ModuleIndexer:
         self.body(node.body, qualname, qualname)
 
     def function(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str, cls: str | None
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        qualname: str,
+        cls: str | None,
     ) -> None:
         walker = _FunctionWalker(self, qualname, cls)
         done, guards = walker.block(node.body, ())

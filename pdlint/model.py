@@ -107,9 +107,9 @@ class Model:
                     return self.canonical(target)
             parent = scope.qualname.rsplit(".", 1)[0]
             scope = self.functions.get(parent)
-        target = self.symbols.get(module, {}).get(name)
-        if target is not None:
-            return self.canonical(target)
+        found = self.symbols.get(module, {}).get(name)
+        if found is not None:
+            return self.canonical(found)
         return None
 
     def resolve_dotted(self, fn: FunctionFacts | None, module: str, expr: Expr) -> str | None:
@@ -213,7 +213,9 @@ class Model:
         return table
 
     # types ------------------------------------------------------------------
-    def annotation_class(self, ann: Expr | None, module: str, fn: FunctionFacts | None = None) -> str | None:
+    def annotation_class(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+    ) -> str | None:
         """The class an annotation names (Optional and ``X | None`` unwrapped)."""
         if ann is None:
             return None
@@ -225,7 +227,11 @@ class Model:
             return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
         if kind == "subscript":
             head = self.resolve_dotted(fn, module, ann[1]) or ""
-            if head in _OPTIONAL_NAMES or head.endswith(".Optional") or ann[1] == ("name", "Optional"):
+            if (
+                head in _OPTIONAL_NAMES
+                or head.endswith(".Optional")
+                or ann[1] == ("name", "Optional")
+            ):
                 return self.annotation_class(ann[2], module, fn)
             if head in _UNION_NAMES or ann[1] == ("name", "Union"):
                 inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
@@ -285,7 +291,9 @@ class Model:
             func = expr[1]
             if func == ("name", "cls") and fn.cls is not None:
                 return self.self_class(fn)
-            resolved = self.resolve_dotted(fn, module, func) if func[0] in ("name", "attr") else None
+            resolved = (
+                self.resolve_dotted(fn, module, func) if func[0] in ("name", "attr") else None
+            )
             if resolved in self.classes:
                 return resolved
             targets = self.call_targets(fn, func)
@@ -326,7 +334,9 @@ class Model:
                     return found
         return None
 
-    def return_class(self, target: str, caller: FunctionFacts, func: Expr, depth: int) -> str | None:
+    def return_class(
+        self, target: str, caller: FunctionFacts, func: Expr, depth: int
+    ) -> str | None:
         fn = self.functions[target]
         if fn.name == "__init__" and fn.cls:
             return fn.cls

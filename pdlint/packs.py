@@ -62,7 +62,9 @@ def load_pack(path: Path) -> Pack:
     data, text = read_toml(path)
     for section, value in data.items():
         if section not in _SECTIONS:
-            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join(_SECTIONS)})")
+            raise ConfigError(
+                f"{path}: unknown section [{section}] (known: {', '.join(_SECTIONS)})"
+            )
         if not isinstance(value, dict):
             raise ConfigError(f"{path}: [{section}] must be a table")
         for key in value:

@@ -19,8 +19,7 @@ from pdlint.rules import RULES, Rule
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (
-    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
-    "sarif-schema-2.1.0.json"
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 INFORMATION_URI = "https://github.com/pdlint/pdlint"
 SRCROOT = "%SRCROOT%"
@@ -53,9 +52,7 @@ def to_sarif(
     rules = list(RULES.values())
     rule_index = {rule.code: i for i, rule in enumerate(rules)}
     hashes = _LineHashes(root, sources)
-    results = [
-        _result(finding, rule_index, hashes) for finding in sorted(findings, key=_order)
-    ]
+    results = [_result(finding, rule_index, hashes) for finding in sorted(findings, key=_order)]
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -179,16 +176,12 @@ def _thread_flow_location(step: Step) -> dict[str, Any]:
         "location": {
             "physicalLocation": _physical(step.location),
             "message": {"text": escape_message(step.message or step.function)},
-            "logicalLocations": [
-                {"fullyQualifiedName": step.function, "kind": "function"}
-            ],
+            "logicalLocations": [{"fullyQualifiedName": step.function, "kind": "function"}],
         }
     }
 
 
-def _result(
-    finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
-) -> dict[str, Any]:
+def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes) -> dict[str, Any]:
     rule = RULES.get(finding.code)
     related = finding.related[:MAX_RELATED_LOCATIONS]
     result: dict[str, Any] = {"ruleId": finding.code}

@@ -69,7 +69,9 @@ class Variants:
             if model.is_enum(cls):
                 facts = model.classes[cls]
                 members = [
-                    (n, v) for n, v, _ in facts.assigns if not n.startswith("_") and _member_value(v)
+                    (n, v)
+                    for n, v, _ in facts.assigns
+                    if not n.startswith("_") and _member_value(v)
                 ]
                 if members:
                     self.by_name[cls] = Variant(
@@ -79,10 +81,15 @@ class Variants:
                         tuple(v[1] if v[0] == "const" else None for _, v in members),
                     )
         for qual, value in sorted(model.module_assigns.items()):
-            literals = self._literals(value, model.function_module.get(qual, qual.rsplit(".", 1)[0]))
+            literals = self._literals(
+                value, model.function_module.get(qual, qual.rsplit(".", 1)[0])
+            )
             if literals:
                 self.by_name[qual] = Variant(
-                    qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals)
+                    qual,
+                    "literal",
+                    tuple(_literal_name(v) for v in literals),
+                    tuple(literals),
                 )
         self.carrier_names: dict[str, set[str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
@@ -116,9 +123,13 @@ class Variants:
                         return None
                     out.extend(nested)
             return out
-        if head in _OPTIONAL_NAMES or head.endswith(".Optional") or value[1] == ("name", "Optional"):
-            inner = self._literals(items[0], module, depth + 1)
-            return None if inner is None else [*inner, None]
+        if (
+            head in _OPTIONAL_NAMES
+            or head.endswith(".Optional")
+            or value[1] == ("name", "Optional")
+        ):
+            optional = self._literals(items[0], module, depth + 1)
+            return None if optional is None else [*optional, None]
         if head.endswith("Union") or value[1] == ("name", "Union"):
             union: list[object] = []
             for item in items:
@@ -129,7 +140,9 @@ class Variants:
             return union
         return None
 
-    def variant_of_annotation(self, ann: Expr | None, module: str, fn: FunctionFacts | None) -> Variant | None:
+    def variant_of_annotation(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None
+    ) -> Variant | None:
         """The variant an annotation names (Optional unwrapped)."""
         if ann is None:
             return None
@@ -139,7 +152,11 @@ class Variants:
         target = ann
         if ann[0] == "subscript":
             head = self.model.resolve_dotted(fn, module, ann[1]) or ""
-            if head in _OPTIONAL_NAMES or ann[1] == ("name", "Optional") or head.endswith(".Optional"):
+            if (
+                head in _OPTIONAL_NAMES
+                or ann[1] == ("name", "Optional")
+                or head.endswith(".Optional")
+            ):
                 target = ann[2]
         elif ann[0] == "union":
             parts = [p for p in (ann[1], ann[2]) if p != ("const", None)]
@@ -175,7 +192,10 @@ class Variants:
                         variant = self.by_name[owner]
                 elif store.value[0] == "call" and store.value[1][0] == "attr":
                     owner = model.resolve_dotted(fn, module, store.value[1][1])
-                    if owner in self.by_name and store.value[1][2] in ("from_string", "from_str"):
+                    if owner in self.by_name and store.value[1][2] in (
+                        "from_string",
+                        "from_str",
+                    ):
                         variant = self.by_name[owner]
                 if variant is not None:
                     seen.setdefault(name, set()).add(variant.qualname)
@@ -185,7 +205,9 @@ class Variants:
         }
 
     # evaluation -------------------------------------------------------------
-    def denotes(self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
+    def denotes(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> bool:
         """Whether ``expr`` is the variant value in ``fn``."""
         kind = expr[0]
         if kind == "name":
@@ -198,7 +220,11 @@ class Variants:
                 if pname == name:
                     return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
             values = [v for n, v in fn.assigns if n == name]
-            return len(values) == 1 and values[0][0] == "attr" and self.denotes(values[0], fn, variant, bound)
+            return (
+                len(values) == 1
+                and values[0][0] == "attr"
+                and self.denotes(values[0], fn, variant, bound)
+            )
         if kind == "attr":
             return self.attr_variant(fn, expr) is variant
         return False
@@ -232,7 +258,9 @@ class Variants:
                         return variant
         return None
 
-    def mentions(self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
+    def mentions(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> bool:
         """Whether the variant value occurs anywhere in ``expr``."""
         stack = [expr]
         while stack:
@@ -259,19 +287,32 @@ class Variants:
                     return None
                 out.extend(found)
             return out
-        if kind == "call" and expr[1][0] == "name" and expr[1][1] in ("frozenset", "set", "tuple", "list") and len(expr[2]) == 1:
+        if (
+            kind == "call"
+            and expr[1][0] == "name"
+            and expr[1][1] in ("frozenset", "set", "tuple", "list")
+            and len(expr[2]) == 1
+        ):
             return self.member_of(expr[2][0], fn, variant)
         if kind == "const":
-            return [i for i, v in enumerate(variant.values) if v == expr[1] and type(v) is type(expr[1])] or (
-                [] if variant.kind == "literal" else None
-            )
+            return [
+                i for i, v in enumerate(variant.values) if v == expr[1] and type(v) is type(expr[1])
+            ] or ([] if variant.kind == "literal" else None)
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
             if owner == variant.qualname:
                 return [i for i, m in enumerate(variant.members) if m == expr[2]]
         return None
 
-    def truth(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str] = frozenset(), depth: int = 0) -> Truth:
+    def truth(
+        self,
+        expr: Expr,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str] = frozenset(),
+        depth: int = 0,
+    ) -> Truth:
         """Truth of ``expr`` in ``fn`` when the variant is member number ``member``."""
         if depth > 40:
             return UNKNOWN
@@ -293,14 +334,26 @@ class Variants:
                 return result
         return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
 
-    def _compare(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]) -> Truth:
+    def _compare(
+        self,
+        expr: Expr,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
+    ) -> Truth:
         left, ops, rights = expr[1], expr[2], expr[3]
         if len(ops) != 1:
             return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
         op, right = ops[0], rights[0]
         if self.denotes(left, fn, variant, bound):
             other = right
-        elif self.denotes(right, fn, variant, bound) and op in ("==", "!=", "is", "is not"):
+        elif self.denotes(right, fn, variant, bound) and op in (
+            "==",
+            "!=",
+            "is",
+            "is not",
+        ):
             other = left
         else:
             return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
@@ -317,7 +370,15 @@ class Variants:
             return F if hit else T
         return UNKNOWN
 
-    def _call_truth(self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str], depth: int) -> Truth | None:
+    def _call_truth(
+        self,
+        expr: Expr,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
+        depth: int,
+    ) -> Truth | None:
         func, args = expr[1], expr[2]
         model = self.model
         targets: tuple[str, ...] = ()
@@ -339,7 +400,14 @@ class Variants:
                 inner_bound.add(params[offset + i])
         return self.function_truth(target, variant, member, frozenset(inner_bound), depth)
 
-    def function_truth(self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str], depth: int = 0) -> Truth:
+    def function_truth(
+        self,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
+        depth: int = 0,
+    ) -> Truth:
         """What ``fn`` returns for the member, read as a condition."""
         key = (fn.qualname, variant.qualname, str(member), tuple(sorted(bound)))
         if key in self._pred_cache:
@@ -379,7 +447,15 @@ class Variants:
             self._pred_cache[key] = result
         return result
 
-    def guards_truth(self, guards: Guards, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str] = frozenset(), depth: int = 0) -> Truth:
+    def guards_truth(
+        self,
+        guards: Guards,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str] = frozenset(),
+        depth: int = 0,
+    ) -> Truth:
         """Whether code under ``guards`` can run for the member."""
         values = []
         for expr, polarity in guards:

@@ -11,7 +11,9 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 
 
-def run_pdlint(*args: str, cwd: Path | str | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+def run_pdlint(
+    *args: str, cwd: Path | str | None = None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m pdlint ARGS`` and return the completed process (text)."""
     return subprocess.run(
         [sys.executable, "-m", "pdlint", *args],
@@ -32,4 +34,6 @@ def json_findings(*args: str, cwd: Path | str | None = None) -> list[dict]:
 
 def summary(findings: list[dict]) -> list[str]:
     """``CODE path:line MEMBER`` lines, sorted (the expected.txt format)."""
-    return sorted(f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings)
+    return sorted(
+        f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings
+    )

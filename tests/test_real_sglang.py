@@ -10,7 +10,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import json_findings
 
 CACHE = Path(os.environ.get("PDLINT_TEST_CACHE", Path.home() / ".cache" / "pdlint-test"))
@@ -26,7 +25,16 @@ def sglang_tree(version: str) -> Path:
     found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
     if not found:
         proc = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", f"sglang=={version}", "-d", str(wheels)],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                f"sglang=={version}",
+                "-d",
+                str(wheels),
+            ],
             capture_output=True,
             text=True,
         )
@@ -72,6 +80,7 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
             assert last["filename"] == "sglang/srt/speculative/spec_utils.py"
     pdl001 = [f for f in findings if f["code"] == "PDL001"]
     assert any(
-        f["filename"] == "sglang/srt/speculative/spec_info.py" and "DFLASH" in f["member"] for f in pdl001
+        f["filename"] == "sglang/srt/speculative/spec_info.py" and "DFLASH" in f["member"]
+        for f in pdl001
     )
     assert elapsed < 60

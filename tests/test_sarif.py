@@ -204,9 +204,7 @@ def tree(tmp_path: Path) -> Path:
 def build(root: Path, findings: list[Finding] | None = None, **kw: Any) -> dict:
     kw.setdefault("sources", None)
     kw.setdefault("version", "0.1.0")
-    return to_sarif(
-        sample_findings() if findings is None else findings, root=root, **kw
-    )
+    return to_sarif(sample_findings() if findings is None else findings, root=root, **kw)
 
 
 def result_for(log: dict, code: str) -> dict:
@@ -265,9 +263,7 @@ def test_result_carries_rule_level_locations_links_and_flow(tree: Path):
     }
     related = result["relatedLocations"]
     assert [r["id"] for r in related] == [1, 2]
-    assert related[0]["message"]["text"] == (
-        "Algo.build_draft_input returns None for DFLASH"
-    )
+    assert related[0]["message"]["text"] == ("Algo.build_draft_input returns None for DFLASH")
     assert related[0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/spec.py"
     text = result["message"]["text"]
     assert text.startswith("DFLASH reaches batch.draft_input.prepare()")
@@ -313,13 +309,8 @@ def test_primary_line_hash_is_codeql_actions_hash_of_the_line(tree: Path):
 def test_sources_are_used_instead_of_disk(tree: Path):
     edited = "# a new first line\n" + SCHEDULER
     from_disk = result_for(build(tree), "PDL101")
-    from_sources = result_for(
-        build(tree, sources={"pkg/scheduler.py": edited}), "PDL101"
-    )
-    assert (
-        from_sources["partialFingerprints"]["primaryLocationLineHash"]
-        == line_hashes(edited)[10]
-    )
+    from_sources = result_for(build(tree, sources={"pkg/scheduler.py": edited}), "PDL101")
+    assert from_sources["partialFingerprints"]["primaryLocationLineHash"] == line_hashes(edited)[10]
     assert (
         from_disk["partialFingerprints"]["primaryLocationLineHash"]
         != from_sources["partialFingerprints"]["primaryLocationLineHash"]
@@ -328,9 +319,7 @@ def test_sources_are_used_instead_of_disk(tree: Path):
 
 def test_no_line_hash_when_the_file_cannot_be_read(tmp_path: Path):
     finding = Finding("PDL900", "cannot read", loc("gone.py", 1, 1, 1, 1))
-    result = to_sarif([finding], root=tmp_path, sources=None, version="0")["runs"][0][
-        "results"
-    ][0]
+    result = to_sarif([finding], root=tmp_path, sources=None, version="0")["runs"][0]["results"][0]
     assert "primaryLocationLineHash" not in result["partialFingerprints"]
     assert "pdlintLogicalFingerprint/v1" in result["partialFingerprints"]
 
@@ -348,8 +337,7 @@ def test_logical_fingerprint_ignores_lines(tree: Path):
     )
     expected = hashlib.sha256("\0".join(finding.key).encode()).hexdigest()
     prints = [
-        result_for(build(tree, [f]), "PDL101")["partialFingerprints"]
-        for f in (finding, moved)
+        result_for(build(tree, [f]), "PDL101")["partialFingerprints"] for f in (finding, moved)
     ]
     assert prints[0]["pdlintLogicalFingerprint/v1"] == expected
     assert prints[1]["pdlintLogicalFingerprint/v1"] == expected
@@ -371,8 +359,7 @@ def test_output_is_deterministic(tree: Path):
         random.Random(seed).shuffle(shuffled)
         assert dumps(build(tree, shuffled)) == first
     locations = [
-        r["locations"][0]["physicalLocation"]
-        for r in json.loads(first)["runs"][0]["results"]
+        r["locations"][0]["physicalLocation"] for r in json.loads(first)["runs"][0]["results"]
     ]
     keys = [(p["artifactLocation"]["uri"], p["region"]["startLine"]) for p in locations]
     assert keys == sorted(keys)
@@ -429,9 +416,7 @@ def _multitool_errors(directory: Path, log: dict) -> list[str]:
         _unavailable(str(exc))
     env = dict(os.environ)
     env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
-    proc = subprocess.run(
-        argv, capture_output=True, text=True, timeout=300, env=env, check=False
-    )
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env, check=False)
     output = proc.stdout + proc.stderr
     assert report.is_file(), output
     validation = json.loads(report.read_text(encoding="utf-8-sig"))

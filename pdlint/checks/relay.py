@@ -157,7 +157,12 @@ class RelayCheck:
         return None
 
     def _return_kind(
-        self, value: Expr | None, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+        self,
+        value: Expr | None,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
     ) -> str | None:
         if value is None or value == ("const", None):
             return "none"
@@ -192,8 +197,16 @@ class RelayCheck:
                     for store in fn.stores:
                         if store.target[0] != "attr":
                             continue
-                        from_call = store.value == ("call", call.func, call.args, call.kwargs)
-                        from_local = call.target is not None and store.value == ("name", call.target)
+                        from_call = store.value == (
+                            "call",
+                            call.func,
+                            call.args,
+                            call.kwargs,
+                        )
+                        from_local = call.target is not None and store.value == (
+                            "name",
+                            call.target,
+                        )
                         if from_call or from_local:
                             out.append(Relay(store.target[2], builder, qual, store.span))
         return out
@@ -232,7 +245,7 @@ class RelayCheck:
                 reported_builders.add(builder.qualname)
                 yield self._gap_finding(relay)
             rejected = self.rejected(variant)
-            for member, none_span in zip(builder.gaps, builder.none_spans):
+            for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
                     continue
                 yield from self._consumers(relay, member, none_span)
@@ -254,7 +267,12 @@ class RelayCheck:
             "PDL001",
             message,
             self._loc(builder.qualname, fn.span),
-            related=(Related(self._loc(relay.function, relay.store_span), f"relay stores `{relay.state}`"),),
+            related=(
+                Related(
+                    self._loc(relay.function, relay.store_span),
+                    f"relay stores `{relay.state}`",
+                ),
+            ),
             member=",".join(names),
             key=("PDL001", builder.qualname, relay.state),
         )
@@ -266,7 +284,10 @@ class RelayCheck:
         def allowed(fn: FunctionFacts, site: CallFact) -> bool:
             if guards_mention(site.guards, state):
                 return False
-            return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
+            return self.variants.guards_truth(site.guards, fn, variant, member) in (
+                T,
+                MAYBE,
+            )
 
         # Only entries whose calls reach the relay hand requests to this state.
         entries = [e for e in self.entries if relay.function in self._reach_all(e)]
@@ -321,7 +342,13 @@ class RelayCheck:
             node = link[0] if link else None
         chain.reverse()
         entry = chain[0][0]
-        steps = [Step(self._loc(entry, self.model.functions[entry].span), entry, f"entry point `{_short(entry)}`")]
+        steps = [
+            Step(
+                self._loc(entry, self.model.functions[entry].span),
+                entry,
+                f"entry point `{_short(entry)}`",
+            )
+        ]
         for i in range(1, len(chain)):
             caller = chain[i - 1][0]
             callee, site = chain[i]
@@ -335,9 +362,18 @@ class RelayCheck:
             f"build it for {name} or raise for {name} (in the builder or a startup validator)"
         )
         related = (
-            Related(self._loc(builder.qualname, none_span), f"`{builder_fn.name}` returns None for {name}"),
-            Related(self._loc(relay.function, relay.store_span), f"relay stores `{relay.state}` only when built"),
-            Related(self._loc(entry, self.model.functions[entry].span), f"decode entry point `{_short(entry)}`"),
+            Related(
+                self._loc(builder.qualname, none_span),
+                f"`{builder_fn.name}` returns None for {name}",
+            ),
+            Related(
+                self._loc(relay.function, relay.store_span),
+                f"relay stores `{relay.state}` only when built",
+            ),
+            Related(
+                self._loc(entry, self.model.functions[entry].span),
+                f"decode entry point `{_short(entry)}`",
+            ),
         )
         return Finding(
             "PDL101",
@@ -377,7 +413,7 @@ def _attrs(expr: Expr) -> Iterator[Expr]:
 
 
 def _flatten(guards: Guards) -> Guards:
-    out = []
+    out: list[tuple[Expr, bool]] = []
     for expr, polarity in guards:
         if polarity and expr[0] == "and":
             out.extend((e, True) for e in expr[1])
@@ -393,7 +429,11 @@ def _is_decode_test(expr: Expr) -> bool:
         for side in sides:
             if side[0] == "const" and isinstance(side[1], str) and side[1].lower() == "decode":
                 return True
-            if side[0] == "attr" and side[2].upper() == "DECODE" and "disagg" in render(side[1]).lower():
+            if (
+                side[0] == "attr"
+                and side[2].upper() == "DECODE"
+                and "disagg" in render(side[1]).lower()
+            ):
                 return True
         return False
     if expr[0] in ("call", "attr", "name"):
