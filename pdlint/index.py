@@ -189,6 +189,7 @@ class _FunctionWalker:
         self.ix = indexer
         self.qualname = qualname
         self.cls = cls
+        self.params: set[str] = set()
         self.imports: list[tuple[str, str]] = []
         self.local_defs: list[tuple[str, str]] = []
         self.assigns: list[tuple[str, Expr]] = []
@@ -369,6 +370,11 @@ class _FunctionWalker:
             self.derefs.append(
                 DerefFact(node.attr, to_expr(node), kind, self.ix.lines.span(node), guards)
             )
+        elif isinstance(node, ast.Name) and node.id in self.params:
+            # a parameter dereferenced: callers passing relay state reach it (attr "")
+            self.derefs.append(
+                DerefFact("", ("name", node.id), kind, self.ix.lines.span(node), guards)
+            )
 
     def events(self, root: ast.expr, guards: Guards) -> None:
         """Record calls and dereferences in an expression (iteratively)."""
@@ -535,6 +541,8 @@ class _ModuleIndexer:
         cls: str | None,
     ) -> None:
         walker = _FunctionWalker(self, qualname, cls)
+        every = (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
+        walker.params = {a.arg for a in every if a.arg not in ("self", "cls")}
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])

@@ -7,7 +7,7 @@ dereferences that attribute while the variant is such a member.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
@@ -307,6 +307,49 @@ class RelayCheck:
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
                 yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+            yield from self._passed_on(relay, member, none_span, fn, parents, allowed)
+
+    def _passed_on(
+        self,
+        relay: Relay,
+        member: int,
+        none_span: Span,
+        fn: FunctionFacts,
+        parents: dict[str, tuple[str, CallFact] | None],
+        allowed: Callable[[FunctionFacts, CallFact], bool],
+    ) -> Iterator[Finding]:
+        """Relay state passed as an argument to a callee that dereferences it."""
+        variant = relay.builder.variant
+        for call in fn.calls:
+            indices = [
+                i for i, arg in enumerate(call.args) if arg[0] == "attr" and arg[2] == relay.state
+            ]
+            if not indices or not allowed(fn, call):
+                continue
+            for target in self.model.call_targets(fn, call.func):
+                callee = self.model.functions[target]
+                params = [p for p, _ in callee.params]
+                skip = 1 if params and params[0] in ("self", "cls") else 0
+                for index in indices:
+                    if skip + index >= len(params):
+                        continue
+                    param = params[skip + index]
+                    for deref in callee.derefs:
+                        if deref.attr or deref.obj != ("name", param):
+                            continue
+                        if guards_mention(deref.guards, param):
+                            continue
+                        truth = self.variants.guards_truth(deref.guards, callee, variant, member)
+                        if truth not in (T, MAYBE):
+                            continue
+                        extended = dict(parents)
+                        extended.setdefault(target, (fn.qualname, call))
+                        if extended[target] != (fn.qualname, call):
+                            extended[target] = (fn.qualname, call)
+                        yield self._finding(
+                            relay, member, none_span, target, deref.obj, deref.span, extended
+                        )
+                        break
 
     def _reach_all(self, entry: str) -> set[str]:
         if entry not in self._reach_cache:
@@ -336,7 +379,9 @@ class RelayCheck:
         name = builder.variant.members[member]
         chain: list[tuple[str, CallFact | None]] = []
         node: str | None = consumer
-        while node is not None:
+        visited: set[str] = set()
+        while node is not None and node not in visited:
+            visited.add(node)
             link = parents[node]
             chain.append((node, link[1] if link else None))
             node = link[0] if link else None
