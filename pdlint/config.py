@@ -52,7 +52,9 @@ class ConfigError(Exception):
 class Settings:
     """Everything that decides what a run analyses and reports."""
 
-    select: tuple[str, ...] = ("PDL",)
+    # None: not given, every PDL code is selected *implicitly* (flake8's
+    # extended default select), so any explicit ignore prefix beats it.
+    select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -105,14 +107,27 @@ def check_codes(codes: list[str] | tuple[str, ...], where: str) -> tuple[str, ..
     return tuple(out)
 
 
-def _line_of(text: str, key: str) -> int | None:
-    pattern = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", re.M)
-    match = pattern.search(text)
+_PDLINT_HEADER_RE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*pdlint[ \t]*\]", re.M)
+
+
+def _line_of(text: str, key: str, section: str) -> int | None:
+    """The line of ``key = ...`` in ``section`` (searched from its header on).
+
+    Only spaces and tabs may precede the key, so a blank line before it does not
+    pull the reported line up; and a same-named key in an earlier table
+    (``[tool.ruff]``'s ``select``) is not the one reported.
+    """
+    start = 0
+    if section == "[tool.pdlint]":
+        header = _PDLINT_HEADER_RE.search(text)
+        start = header.end() if header else 0
+    pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
+    match = pattern.search(text, start)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
 def _where(path: Path, text: str, key: str, section: str) -> str:
-    line = _line_of(text, key)
+    line = _line_of(text, key, section)
     pos = f"{path}:{line}" if line else str(path)
     return f"{pos}: key '{key}' in {section}"
 

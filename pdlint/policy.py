@@ -9,6 +9,8 @@ from pdlint.config import Settings
 from pdlint.discover import matches
 from pdlint.findings import Finding
 
+DEFAULT_SELECT = "PDL"
+
 # flake8's inline form: "# noqa" or "# noqa: CODE[,CODE...]" (case-insensitive).
 NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
 _SPLIT_RE = re.compile(r"[,\s]+")
@@ -23,16 +25,20 @@ def _longest_prefix(code: str, selectors: Iterable[str]) -> str | None:
 
 
 def is_enabled(code: str, settings: Settings) -> bool:
-    """Whether ``code`` is selected, the more specific selector winning.
+    """Whether ``code`` is selected, with flake8's ``DecisionEngine`` semantics.
 
-    As in flake8 and ruff: ``--select PDL1 --ignore PDL101`` keeps PDL102; with
-    selectors of equal length, ignore wins.
+    Explicit selectors (``select``, ``extend-select``) and ``ignore`` compete by
+    length, the more specific winning and ignore winning a tie, so
+    ``--select PDL1 --ignore PDL101`` keeps PDL102. When ``select`` is not given,
+    every code is selected only implicitly, and any matching ``ignore`` wins
+    (``--ignore PD`` turns everything off, as in flake8).
     """
-    selected = _longest_prefix(code, settings.select + settings.extend_select)
-    if selected is None:
-        return False
+    explicit = _longest_prefix(code, (settings.select or ()) + settings.extend_select)
+    implicit = settings.select is None and code.startswith(DEFAULT_SELECT)
     ignored = _longest_prefix(code, settings.ignore)
-    return ignored is None or len(selected) > len(ignored)
+    if ignored is None:
+        return explicit is not None or implicit
+    return explicit is not None and len(explicit) > len(ignored)
 
 
 def noqa_codes(line: str) -> tuple[str, ...] | None:
@@ -43,7 +49,9 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
     codes = match.group("codes")
     if not codes:
         return ()
-    return tuple(c.upper() for c in _SPLIT_RE.split(codes.strip()) if c)
+    # Codes are case-sensitive, as in flake8: a lower-case "pdl101" after the
+    # colon names no rule, so it suppresses nothing (nor is it a blanket noqa).
+    return tuple(c for c in _SPLIT_RE.split(codes.strip()) if c)
 
 
 def is_suppressed(finding: Finding, lines: list[str] | None) -> bool:

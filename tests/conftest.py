@@ -1,4 +1,4 @@
-"""Shared helpers: run the real CLI and read its JSON output."""
+"""Shared helpers and fixtures: run the real CLI, read its JSON output."""
 
 from __future__ import annotations
 
@@ -6,6 +6,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from pdlint_helpers import copy_relay_gap
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -37,3 +40,9 @@ def summary(findings: list[dict]) -> list[str]:
     return sorted(
         f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings
     )
+
+
+@pytest.fixture
+def relay_gap(tmp_path: Path) -> Path:
+    """A fresh copy of the relay_gap fixture in tmp_path (``tmp_path/relay_gap``)."""
+    return copy_relay_gap(tmp_path / "relay_gap")

@@ -1,0 +1,137 @@
+"""``pip install .`` into a fresh virtualenv gives a working ``pdlint`` with its packs.
+
+One venv for the whole module (about 15 to 60 s: it builds the wheel); it runs
+in CI with the rest of the suite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdlint_helpers import REPO
+
+import pdlint
+
+BIN = "Scripts" if os.name == "nt" else "bin"
+
+
+def clean_env() -> dict[str, str]:
+    """The environment without anything that could point back at the source tree."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"}
+    }
+    env["PYTHONNOUSERSITE"] = "1"
+    return env
+
+
+def run(argv: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with ``pip install <repo>`` (not editable); returns its root."""
+    root = tmp_path_factory.mktemp("install")
+    venv = root / "venv"
+    made = run([sys.executable, "-m", "venv", str(venv)], cwd=root)
+    assert made.returncode == 0, made.stderr
+    python = venv / BIN / "python"
+    pip = run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check", str(REPO)],
+        cwd=root,
+    )
+    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
+    return venv
+
+
+@pytest.fixture(scope="module")
+def elsewhere(installed: Path) -> Path:
+    """A working directory far from the source tree."""
+    cwd = installed.parent / "elsewhere"
+    cwd.mkdir()
+    return cwd
+
+
+def site_packages(venv: Path, cwd: Path) -> Path:
+    res = run(
+        [
+            str(venv / BIN / "python"),
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        ],
+        cwd=cwd,
+    )
+    assert res.returncode == 0, res.stderr
+    return Path(res.stdout.strip()).resolve()
+
+
+def test_installed_package_is_not_the_source_tree(installed, elsewhere):
+    res = run(
+        [
+            str(installed / BIN / "python"),
+            "-c",
+            "import pdlint; print(pdlint.__file__)",
+        ],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 0, res.stderr
+    location = Path(res.stdout.strip()).resolve()
+    assert location.is_relative_to(site_packages(installed, elsewhere))
+    assert not location.is_relative_to(REPO)
+
+
+def test_installed_pdlint_finds_the_relay_gap(installed, elsewhere):
+    target = REPO / "fixtures" / "relay_gap"
+
+    res = run(
+        [
+            str(installed / BIN / "pdlint"),
+            "check",
+            str(target),
+            "--output-format",
+            "json",
+        ],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 1, res.stderr
+    findings = json.loads(res.stdout)
+    gaps = [f for f in findings if f["code"] == "PDL101"]
+    assert len(gaps) == 1
+    consumer = target.resolve() / "relay_gap_engine" / "spec_utils.py"
+    assert gaps[0]["filename"] == consumer.as_posix()
+    assert gaps[0]["location"] == {"row": 20, "column": 9}
+    assert gaps[0]["name"] == "relay-state-missing"
+
+
+def test_installed_pdlint_ships_the_sglang_pack(installed, elsewhere):
+    code = "from pdlint.packs import bundled; b = bundled(); print(sorted(b)); print(b['sglang'])"
+
+    res = run([str(installed / BIN / "python"), "-c", code], cwd=elsewhere)
+
+    assert res.returncode == 0, res.stderr
+    names, path = res.stdout.splitlines()
+    assert names == "['sglang']"
+    pack = Path(path).resolve()
+    assert pack.is_relative_to(site_packages(installed, elsewhere))
+    assert pack.read_bytes() == (REPO / "rules" / "sglang.toml").read_bytes()
+
+
+@pytest.mark.parametrize("argv", [["pdlint"], ["python", "-m", "pdlint"]])
+def test_installed_version(installed, elsewhere, argv):
+    exe = [str(installed / BIN / argv[0]), *argv[1:]]
+
+    res = run([*exe, "--version"], cwd=elsewhere)
+
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == f"pdlint, version {pdlint.__version__}\n"
