@@ -11,7 +11,7 @@ from pdlint.findings import Finding
 
 DEFAULT_SELECT = "PDL"
 
-# flake8's inline form: "# noqa" or "# noqa: CODE[,CODE...]" (case-insensitive).
+# flake8's inline suppression comment, bare or with a colon and a list of codes.
 NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
 _SPLIT_RE = re.compile(r"[,\s]+")
 
