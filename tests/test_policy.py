@@ -9,16 +9,15 @@ from __future__ import annotations
 import argparse
 import itertools
 
+import flake8.defaults as flake8_defaults
+import flake8.style_guide as flake8_style_guide
+import flake8.utils as flake8_utils
+import flake8.violation as flake8_violation
 import pytest
 
 from pdlint.config import Settings, check_codes
 from pdlint.findings import Finding, Location
 from pdlint.policy import NOQA_RE, apply_policy, is_enabled, is_suppressed, noqa_codes
-
-flake8_defaults = pytest.importorskip("flake8.defaults")
-flake8_style_guide = pytest.importorskip("flake8.style_guide")
-flake8_utils = pytest.importorskip("flake8.utils")
-flake8_violation = pytest.importorskip("flake8.violation")
 
 CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900")
 
