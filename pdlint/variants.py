@@ -271,9 +271,8 @@ class Variants:
                 return True
             if node[0] == "attr" and variant.qualname in self.carrier_names.get(node[2], ()):
                 return True  # a name that holds this variant somewhere: cannot rule it out
-            for part in node[1:]:
-                if isinstance(part, tuple):
-                    stack.append(part)
+            parts = node[1:] if isinstance(node[0], str) else node
+            stack.extend(p for p in parts if isinstance(p, tuple))
         return False
 
     def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:

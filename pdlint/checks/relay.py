@@ -57,12 +57,37 @@ def mentions_name(expr: Expr, name: str) -> bool:
             continue
         if (node[0] == "name" and node[1] == name) or (node[0] == "attr" and node[2] == name):
             return True
-        stack.extend(p for p in node[1:] if isinstance(p, tuple))
+        parts = node[1:] if isinstance(node[0], str) else node
+        stack.extend(p for p in parts if isinstance(p, tuple))
+    return False
+
+
+def _is_state(expr: Expr, name: str) -> bool:
+    return (expr[0] == "name" and expr[1] == name) or (expr[0] == "attr" and expr[2] == name)
+
+
+def none_check(expr: Expr, name: str) -> bool:
+    """Whether ``expr`` tests ``name`` for None or truthiness (``x is None``, ``x``...)."""
+    kind = expr[0]
+    if _is_state(expr, name):
+        return True
+    if kind == "not":
+        return none_check(expr[1], name)
+    if kind in ("and", "or"):
+        return any(none_check(v, name) for v in expr[1])
+    if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
+        left, right = expr[1], expr[3][0]
+        return (right == ("const", None) and _is_state(left, name)) or (
+            left == ("const", None) and _is_state(right, name)
+        )
+    if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
+        return _is_state(expr[2][0], name)
     return False
 
 
 def guards_mention(guards: Guards, name: str) -> bool:
-    return any(mentions_name(expr, name) for expr, _ in guards)
+    """Whether a guard checks ``name`` for None or truthiness."""
+    return any(none_check(expr, name) for expr, _ in guards)
 
 
 class RelayCheck:
@@ -109,11 +134,12 @@ class RelayCheck:
 
     def _find_builder(self, fn: FunctionFacts) -> Builder | None:
         for variant, bound in self._candidate_variants(fn):
-            if not any(
+            branches = any(
                 self.variants.mentions(expr, fn, variant, bound)
                 for ret in fn.returns
-                for expr, _ in ret.guards
-            ):
+                for expr, _ in [*ret.guards, *([(ret.value, True)] if ret.value else [])]
+            )
+            if not branches:
                 continue
             gaps, spans, covered = [], [], False
             for member in range(len(variant.members)):
@@ -454,7 +480,8 @@ def _attrs(expr: Expr) -> Iterator[Expr]:
             continue
         if node[0] == "attr":
             yield node
-        stack.extend(p for p in node[1:] if isinstance(p, tuple))
+        parts = node[1:] if isinstance(node[0], str) else node
+        stack.extend(p for p in parts if isinstance(p, tuple))
 
 
 def _flatten(guards: Guards) -> Guards:
