@@ -85,6 +85,8 @@ class FunctionFacts:
     raises: tuple[tuple[Span, Guards], ...]
     stores: tuple[StoreFact, ...]
     derefs: tuple[DerefFact, ...]
+    # (subject, strings) of each comparison of a name or attribute with string constants
+    string_compares: tuple[tuple[Expr, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -198,6 +198,7 @@ class _FunctionWalker:
         self.raises: list[tuple[Span, Guards]] = []
         self.stores: list[StoreFact] = []
         self.derefs: list[DerefFact] = []
+        self.string_compares: list[tuple[Expr, tuple[str, ...]]] = []
 
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
@@ -213,8 +214,8 @@ class _FunctionWalker:
         if isinstance(node, ast.Return):
             if node.value is not None:
                 self.events(node.value, guards)
-            value = None if node.value is None else to_expr(node.value)
-            self.returns.append(ReturnFact(value, span(node), guards))
+            for value, branch in _return_branches(node.value, guards):
+                self.returns.append(ReturnFact(value, span(node), branch))
             return True, guards
         if isinstance(node, ast.Raise):
             if node.exc is not None:
@@ -304,6 +305,12 @@ class _FunctionWalker:
         all_done, exhaustive = True, False
         for case in node.cases:
             cond = _pattern_expr(subject, case.pattern)
+            if cond is not None and cond[0] == "cmp" and subject[0] in ("attr", "name"):
+                strings = tuple(
+                    v[1] for v in cond[3][0][1] if v[0] == "const" and isinstance(v[1], str)
+                )
+                if strings:
+                    self.string_compares.append((subject, strings))
             case_guards = (*guards, *((p, False) for p in previous))
             if cond is not None:
                 case_guards = (*case_guards, (cond, True))
@@ -364,6 +371,16 @@ class _FunctionWalker:
                 )
                 return
 
+    def string_compare(self, node: ast.Compare) -> None:
+        """Record ``x.attr == "s"`` / ``name in ("a", "b")``: string variants are made of these."""
+        if len(node.ops) != 1 or not isinstance(node.ops[0], _STRING_OPS):
+            return
+        for subject, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+            if isinstance(subject, (ast.Attribute, ast.Name)):
+                strings = _string_constants(other)
+                if strings:
+                    self.string_compares.append((to_expr(subject), strings))
+
     # expressions ----------------------------------------------------------
     def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> None:
         if isinstance(node, ast.Attribute):
@@ -413,10 +430,43 @@ class _FunctionWalker:
                     self.deref_of(node.value, "attribute", g)
             elif isinstance(node, ast.Subscript):
                 self.deref_of(node.value, "subscript", g)
+            elif isinstance(node, ast.Compare):
+                self.string_compare(node)
             elif isinstance(node, ast.comprehension):
                 self.deref_of(node.iter, "iteration", g)
             for child in ast.iter_child_nodes(node):
                 stack.append((child, g, d))
+
+
+_STRING_OPS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+
+
+def _string_constants(node: ast.expr) -> tuple[str, ...]:
+    """The strings of a str constant or a tuple/list/set of them (else empty)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return (node.value,)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and node.elts:
+        items = [
+            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+        if len(items) == len(node.elts):
+            return tuple(items)
+    return ()
+
+
+def _return_branches(node: ast.expr | None, guards: Guards) -> list[tuple[Expr | None, Guards]]:
+    """A returned value, split on conditional expressions (``a if c else None``)."""
+    out: list[tuple[Expr | None, Guards]] = []
+    stack: list[tuple[ast.expr | None, Guards]] = [(node, guards)]
+    while stack:
+        value, g = stack.pop()
+        if isinstance(value, ast.IfExp) and len(out) + len(stack) < 16:
+            cond = to_expr(value.test)
+            stack.append((value.orelse, (*g, (cond, False))))
+            stack.append((value.body, (*g, (cond, True))))
+        else:
+            out.append((None if value is None else to_expr(value), g))
+    return out
 
 
 def _pattern_expr(subject: Expr, pattern: ast.pattern) -> Expr | None:
@@ -571,6 +621,7 @@ class _ModuleIndexer:
                 raises=tuple(walker.raises),
                 stores=tuple(walker.stores),
                 derefs=tuple(walker.derefs),
+                string_compares=tuple(walker.string_compares),
             )
         )
 

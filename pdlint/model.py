@@ -47,6 +47,10 @@ class Model:
             for base in self.bases(cls):
                 self.subclasses.setdefault(base, set()).add(cls)
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
+        self.methods_of: dict[str, list[FunctionFacts]] = {}
+        for fn in self.functions.values():
+            if fn.cls is not None:
+                self.methods_of.setdefault(fn.cls, []).append(fn)
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._type_depth = 0
 
@@ -198,10 +202,7 @@ class Model:
         if facts is not None:
             for name, ann in facts.annotations:
                 table.setdefault(name, []).append(ann)
-            prefix = cls + "."
-            for qual, fn in self.functions.items():
-                if not qual.startswith(prefix) or fn.cls != cls:
-                    continue
+            for fn in self.methods_of.get(cls, ()):
                 for store in fn.stores:
                     tgt = store.target
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
@@ -209,6 +210,11 @@ class Model:
                             table.setdefault(tgt[2], []).append(store.annotation)
                         elif store.value[0] == "call":
                             table.setdefault(tgt[2], []).append(("value", store.value))
+                        elif store.value[0] == "name":
+                            # ``self.x = x`` from an annotated parameter
+                            for pname, pann in fn.params:
+                                if pname == store.value[1] and pann is not None:
+                                    table.setdefault(tgt[2], []).append(pann)
         self._attr_types[cls] = table
         return table
 

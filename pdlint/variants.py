@@ -30,12 +30,14 @@ class Variant:
     """A set of members: an enum class or a Literal alias (``qualname``)."""
 
     qualname: str
-    kind: str  # "enum" or "literal"
+    kind: str  # "enum", "literal" or "string" (constants compared against an attribute)
     members: tuple[str, ...]
     values: tuple[object, ...]  # enum: constant values (or None); literal: the literals
 
     @property
     def name(self) -> str:
+        if self.kind == "string":
+            return f"values of `{self.qualname[4:]}`"
         return self.qualname.rsplit(".", 1)[-1]
 
 
@@ -94,6 +96,8 @@ class Variants:
         self.carrier_names: dict[str, set[str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
         self.carriers = self._find_carriers()
+        self._string_names: set[str] = set()
+        self._add_string_variants()
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         self._cyclic: set[str] = set()
@@ -204,6 +208,97 @@ class Variants:
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
 
+    def _add_string_variants(self) -> None:
+        """String constants compared against an attribute (``x.method == "eagle"``).
+
+        An attribute name that holds no Enum or Literal member and is compared
+        against two or more distinct strings anywhere becomes a variant whose
+        members are those strings.
+        """
+        compared: dict[tuple[str, str], set[str]] = {}
+        by_param: dict[str, dict[str, set[str]]] = {}  # function -> parameter -> strings
+        for fn in self.model.functions.values():
+            names = {p for p, _ in fn.params}
+            for subject, strings in fn.string_compares:
+                if subject[0] == "attr":
+                    owner = self._string_owner(fn, subject)
+                    if owner is not None:
+                        compared.setdefault((owner, subject[2]), set()).update(strings)
+                elif subject[1] in names:
+                    by_param.setdefault(fn.qualname, {}).setdefault(subject[1], set()).update(
+                        strings
+                    )
+        # A parameter compared against strings takes them into the attribute passed to it.
+        callee_names = {q.rsplit(".", 1)[-1] for q in by_param}
+        for fn in self.model.functions.values():
+            for call in fn.calls:
+                func = call.func
+                name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
+                if name not in callee_names:
+                    continue
+                for target in self.model.call_targets(fn, func):
+                    wanted = by_param.get(target)
+                    if wanted is None:
+                        continue
+                    params = [p for p, _ in self.model.functions[target].params]
+                    skip = 1 if params and params[0] in ("self", "cls") else 0
+                    for i, arg in enumerate(call.args):
+                        if arg[0] != "attr" or skip + i >= len(params):
+                            continue
+                        passed = wanted.get(params[skip + i])
+                        owner = self._string_owner(fn, arg) if passed else None
+                        if passed and owner is not None:
+                            compared.setdefault((owner, arg[2]), set()).update(passed)
+        for (owner, attr), found in sorted(compared.items()):
+            if len(found) < 2:
+                continue
+            ordered = tuple(sorted(found))
+            key = f"{owner}.{attr}" if owner else attr
+            variant = Variant(f"str:{key}", "string", ordered, ordered)
+            self.by_name[variant.qualname] = variant
+            self._string_names.add(attr)
+            if not owner:
+                self.carriers[attr] = variant
+
+    def _string_owner(self, fn: FunctionFacts, subject: Expr) -> str | None:
+        """Class of ``X`` in ``X.attr`` ("" when unknown); None when the attribute holds
+        an Enum or Literal variant."""
+        cls = self.model.type_of(fn, subject[1])
+        if subject[2] in self.carrier_names:
+            if cls is None or self._class_attr_variant(cls, subject[2]) is not None:
+                return None
+        return cls or ""
+
+    def _string_attr_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
+        """The string variant of ``X.attr``: by X's class when known, else by name."""
+        attr = expr[2]
+        cls = self.model.type_of(fn, expr[1])
+        if cls is not None:
+            for klass in (*self.model.mro(cls), *self.model.descendants(cls)[:50]):
+                found = self.by_name.get(f"str:{klass}.{attr}")
+                if found is not None:
+                    return found
+            return None
+        return self.carriers.get(attr)
+
+    def string_params(self, fn: FunctionFacts) -> list[tuple[Variant, str]]:
+        """Parameters compared against strings that all belong to one string variant."""
+        compared: dict[str, set[str]] = {}
+        for subject, strings in fn.string_compares:
+            if subject[0] == "name":
+                compared.setdefault(subject[1], set()).update(strings)
+        params = {p for p, _ in fn.params}
+        out: list[tuple[Variant, str]] = []
+        for name, found in sorted(compared.items()):
+            if name not in params:
+                continue
+            fits = [
+                v for v in self.by_name.values() if v.kind == "string" and found <= set(v.members)
+            ]
+            if len(fits) == 1:
+                out.append((fits[0], name))
+        return out
+
     # evaluation -------------------------------------------------------------
     def denotes(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -236,7 +331,9 @@ class Variants:
             return self._attr_cache[key]
         found: Variant | None = None
         name = expr[2]
-        if name in self.carrier_names:
+        if name in self._string_names:
+            found = self._string_attr_variant(fn, expr)
+        if found is None and name in self.carrier_names:
             cls = self.model.type_of(fn, expr[1])
             if cls is not None:
                 found = self._class_attr_variant(cls, name)
@@ -269,8 +366,16 @@ class Variants:
                 continue
             if node[0] in ("name", "attr") and self.denotes(node, fn, variant, bound):
                 return True
+            if node[0] == "name" and self.local_lookup(node, fn, variant, bound) is not None:
+                return True
             if node[0] == "attr" and variant.qualname in self.carrier_names.get(node[2], ()):
                 return True  # a name that holds this variant somewhere: cannot rule it out
+            if (
+                node[0] == "attr"
+                and variant.kind == "string"
+                and variant.qualname[4:].rsplit(".", 1)[-1] == node[2]
+            ):
+                return True
             parts = node[1:] if isinstance(node[0], str) else node
             stack.extend(p for p in parts if isinstance(p, tuple))
         return False
@@ -296,12 +401,51 @@ class Variants:
         if kind == "const":
             return [
                 i for i, v in enumerate(variant.values) if v == expr[1] and type(v) is type(expr[1])
-            ] or ([] if variant.kind == "literal" else None)
+            ] or ([] if variant.kind in ("literal", "string") else None)
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
             if owner == variant.qualname:
                 return [i for i, m in enumerate(variant.members) if m == expr[2]]
         return None
+
+    def table_lookup(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> set[int] | None:
+        """Members for which ``TABLE.get(v)`` finds a value; None when not such a lookup.
+
+        ``TABLE`` is a module-level dict literal keyed by members; a non-None
+        default covers every member.
+        """
+        if not (expr[0] == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]):
+            return None
+        table = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1][1])
+        dict_expr = self.model.module_assigns.get(table or "")
+        if dict_expr is None or dict_expr[0] != "dict":
+            return None
+        if not self.denotes(expr[2][0], fn, variant, bound):
+            return None
+        keys: set[int] = set()
+        for key, value in zip(dict_expr[1], dict_expr[2], strict=True):
+            found = self.member_of(key, fn, variant)
+            if found is None or value == ("const", None):
+                return None
+            keys.update(found)
+        default = expr[2][1] if len(expr[2]) > 1 else ("const", None)
+        if default != ("const", None):
+            return set(range(len(variant.members)))
+        return keys
+
+    def local_lookup(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> tuple[Expr, set[int]] | None:
+        """A local assigned once from ``TABLE.get(v)``: (that call, members with a value)."""
+        if expr[0] != "name":
+            return None
+        values = [v for n, v in fn.assigns if n == expr[1]]
+        if len(values) != 1:
+            return None
+        found = self.table_lookup(values[0], fn, variant, bound)
+        return None if found is None else (values[0], found)
 
     def truth(
         self,
@@ -331,6 +475,10 @@ class Variants:
             result = self._call_truth(expr, fn, variant, member, bound, d)
             if result is not None:
                 return result
+        if kind == "name":
+            lookup = self.local_lookup(expr, fn, variant, bound)
+            if lookup is not None:
+                return T if member in lookup[1] else F
         return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
 
     def _compare(
@@ -345,6 +493,12 @@ class Variants:
         if len(ops) != 1:
             return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
         op, right = ops[0], rights[0]
+        if op in ("is", "is not", "==", "!=") and ("const", None) in (left, right):
+            other_side = right if left == ("const", None) else left
+            lookup = self.local_lookup(other_side, fn, variant, bound)
+            if lookup is not None:
+                found = member in lookup[1]
+                return T if found == (op in ("is not", "!=")) else F
         if self.denotes(left, fn, variant, bound):
             other = right
         elif self.denotes(right, fn, variant, bound) and op in (

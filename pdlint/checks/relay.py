@@ -35,6 +35,7 @@ class Relay:
     builder: Builder
     function: str
     store_span: Span
+    target: Expr  # the attribute stored into (``batch.spec_info``)
 
 
 def render(expr: Expr) -> str:
@@ -124,10 +125,13 @@ class RelayCheck:
             variant = self.variants.variant_of_annotation(ann, module, fn)
             if variant is not None and all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({name})))
+        for variant, param in self.variants.string_params(fn):
+            if all(v is not variant for v, _ in out):
+                out.append((variant, frozenset({param})))
         for ret in fn.returns:
             for expr, _ in ret.guards:
                 for node in _attrs(expr):
-                    variant = self.variants.carriers.get(node[2])
+                    variant = self.variants.attr_variant(fn, node)
                     if variant is not None and all(v is not variant for v, _ in out):
                         out.append((variant, frozenset()))
         return out
@@ -192,22 +196,14 @@ class RelayCheck:
     ) -> str | None:
         if value is None or value == ("const", None):
             return "none"
-        if value[0] == "call" and value[1][0] == "attr" and value[1][2] == "get" and value[2]:
-            table = self.model.resolve_dotted(fn, self.model.module_of(fn), value[1][1])
-            dict_expr = self.model.module_assigns.get(table or "")
-            if dict_expr is not None and dict_expr[0] == "dict":
-                if not self.variants.denotes(value[2][0], fn, variant, bound):
-                    return None
-                keys = []
-                for key in dict_expr[1]:
-                    found = self.variants.member_of(key, fn, variant)
-                    if found is None:
-                        return None
-                    keys.extend(found)
-                default = value[2][1] if len(value[2]) > 1 else ("const", None)
-                if member in keys or default != ("const", None):
-                    return "value"
-                return "none"
+        if value[0] == "call":
+            found = self.variants.table_lookup(value, fn, variant, bound)
+            if found is not None:
+                return "value" if member in found else "none"
+        if value[0] == "name":
+            lookup = self.variants.local_lookup(value, fn, variant, bound)
+            if lookup is not None:
+                return "value" if member in lookup[1] else "none"
         return "value"
 
     # relays -------------------------------------------------------------------
@@ -234,7 +230,9 @@ class RelayCheck:
                             call.target,
                         )
                         if from_call or from_local:
-                            out.append(Relay(store.target[2], builder, qual, store.span))
+                            out.append(
+                                Relay(store.target[2], builder, qual, store.span, store.target)
+                            )
         return out
 
     def rejected(self, variant: Variant) -> set[int]:
@@ -317,7 +315,8 @@ class RelayCheck:
 
         # Only entries whose calls reach the relay hand requests to this state.
         entries = [e for e in self.entries if relay.function in self._reach_all(e)]
-        relay_cls = self.model.self_class(self.model.functions[relay.function])
+        relay_fn = self.model.functions[relay.function]
+        relay_cls = self.model.type_of(relay_fn, relay.target[1])
         parents = self.graph.reach(entries, allowed)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
