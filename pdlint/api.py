@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
 from pdlint.discover import SourceFile, discover, display_path
@@ -169,6 +170,12 @@ def _relay_findings(
     validators = tuple(v for pack in packs for v in pack.startup_validators)
     check = RelayCheck(model, variants, graph, entries, validators)
     out = list(check.run())
+    modes = ModeCheck(
+        check,
+        bypass_modes=tuple(m for pack in packs for m in pack.bypass_modes),
+        placeholder_factories=tuple(f for pack in packs for f in pack.placeholder_factories),
+    )
+    out.extend(modes.run(check.found_relays(), entries))
     stats["functions reachable"] = graph.graph.number_of_nodes()
     stats["calls dropped (unresolved)"] = graph.dropped
     stats.update(model.stats)

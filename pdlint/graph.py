@@ -40,24 +40,58 @@ class CallGraph:
         self.model = model
         self.graph: nx.DiGraph = nx.DiGraph()
         self.dropped = 0
-        queue = deque(sorted(set(roots)))
-        self.graph.add_nodes_from(queue)
-        seen = set(queue)
-        while queue:
-            caller = queue.popleft()
+        # A parameter called inside its function (``get_batch()``) resolves to
+        # the functions callers pass for it (``get_batch=self.make_batch``).
+        self._bound: dict[tuple[str, str], set[str]] = {}
+        self._param_calls: dict[tuple[str, str], list[CallFact]] = {}
+        self._queue = deque(sorted(set(roots)))
+        self.graph.add_nodes_from(self._queue)
+        self._seen = set(self._queue)
+        while self._queue:
+            caller = self._queue.popleft()
             fn = model.functions[caller]
+            params = {p for p, _ in fn.params}
             for call in fn.calls:
-                targets = model.call_targets(fn, call.func)
+                targets: tuple[str, ...] | set[str] = model.call_targets(fn, call.func)
+                if not targets and call.func[0] == "name" and call.func[1] in params:
+                    key = (caller, call.func[1])
+                    self._param_calls.setdefault(key, []).append(call)
+                    targets = self._bound.get(key, set())
                 if not targets:
                     self.dropped += 1
-                for target in targets:
-                    if self.graph.has_edge(caller, target):
-                        self.graph[caller][target]["sites"].append(call)
-                    else:
-                        self.graph.add_edge(caller, target, sites=[call])
-                    if target not in seen:
-                        seen.add(target)
-                        queue.append(target)
+                for target in sorted(targets):
+                    self._edge(caller, target, call)
+                    self._bind(fn, call, target)
+
+    def _edge(self, caller: str, target: str, call: CallFact) -> None:
+        if self.graph.has_edge(caller, target):
+            self.graph[caller][target]["sites"].append(call)
+        else:
+            self.graph.add_edge(caller, target, sites=[call])
+        if target not in self._seen:
+            self._seen.add(target)
+            self._queue.append(target)
+
+    def _bind(self, fn: FunctionFacts, call: CallFact, target: str) -> None:
+        """Record functions passed as arguments (not called) for ``target``'s parameters."""
+        callee = self.model.functions[target]
+        params = [p for p, _ in callee.params]
+        skip = 1 if params and params[0] in ("self", "cls") and call.func[0] == "attr" else 0
+        pairs = [
+            (params[skip + i], arg) for i, arg in enumerate(call.args) if skip + i < len(params)
+        ]
+        pairs.extend((k, v) for k, v in call.kwargs if k in params)
+        for param, arg in pairs:
+            if arg[0] not in ("name", "attr"):
+                continue
+            refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
+            key = (target, param)
+            for ref in refs:
+                if ref in self._bound.setdefault(key, set()):
+                    continue
+                self._bound[key].add(ref)
+                for site in self._param_calls.get(key, ()):
+                    self._edge(target, ref, site)
 
     def roots_only(self, entries: list[str]) -> list[str]:
         """Entries not reachable from another entry (the outermost loops)."""

@@ -14,7 +14,13 @@ from pdlint.config import ConfigError, read_toml
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
-    "relay": {"entry-points", "states", "startup-validators", "placeholder-factories"},
+    "relay": {
+        "entry-points",
+        "states",
+        "startup-validators",
+        "placeholder-factories",
+        "bypass-modes",
+    },
 }
 
 
@@ -30,6 +36,7 @@ class Pack:
     startup_validators: tuple[str, ...]
     placeholder_factories: tuple[str, ...]
     digest: str
+    bypass_modes: tuple[str, ...] = ()
 
 
 def packs_dir() -> Path:
@@ -84,6 +91,7 @@ def load_pack(path: Path) -> Pack:
         startup_validators=_strings(relay, "startup-validators", path, "relay"),
         placeholder_factories=_strings(relay, "placeholder-factories", path, "relay"),
         digest=hashlib.sha256(text.encode()).hexdigest(),
+        bypass_modes=_strings(relay, "bypass-modes", path, "relay"),
     )
 
 

@@ -265,7 +265,7 @@ class Variants:
         an Enum or Literal variant."""
         cls = self.model.type_of(fn, subject[1])
         if subject[2] in self.carrier_names:
-            if cls is None or self._class_attr_variant(cls, subject[2]) is not None:
+            if cls is None or self.class_attr_variant(cls, subject[2]) is not None:
                 return None
         return cls or ""
 
@@ -336,13 +336,13 @@ class Variants:
         if found is None and name in self.carrier_names:
             cls = self.model.type_of(fn, expr[1])
             if cls is not None:
-                found = self._class_attr_variant(cls, name)
+                found = self.class_attr_variant(cls, name)
             if found is None:
                 found = self.carriers.get(name)
         self._attr_cache[key] = found
         return found
 
-    def _class_attr_variant(self, cls: str, name: str) -> Variant | None:
+    def class_attr_variant(self, cls: str, name: str) -> Variant | None:
         for klass in (*self.model.mro(cls), *self.model.descendants(cls)[:50]):
             facts = self.model.classes.get(klass)
             if facts is None:

@@ -109,6 +109,8 @@ class RelayCheck:
         self.validator_patterns = validators
         self._builders: dict[str, Builder | None] = {}
         self._reach_cache: dict[str, set[str]] = {}
+        self._relays: list[Relay] | None = None
+        self._rejected: dict[str, set[int]] = {}
 
     # builders -----------------------------------------------------------------
     def builder(self, qualname: str) -> Builder | None:
@@ -237,6 +239,11 @@ class RelayCheck:
 
     def rejected(self, variant: Variant) -> set[int]:
         """Members a startup validator rejects under disaggregation decode mode."""
+        if variant.qualname not in self._rejected:
+            self._rejected[variant.qualname] = self._find_rejected(variant)
+        return self._rejected[variant.qualname]
+
+    def _find_rejected(self, variant: Variant) -> set[int]:
         out: set[int] = set()
         named = set()
         from pdlint.graph import match_entries
@@ -258,9 +265,15 @@ class RelayCheck:
         return out
 
     # findings -----------------------------------------------------------------
+    def found_relays(self) -> list[Relay]:
+        """Every relay reachable from the entry points (computed once)."""
+        if self._relays is None:
+            reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
+            self._relays = self.relays(reachable)
+        return self._relays
+
     def run(self) -> Iterator[Finding]:
-        reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
-        relays = self.relays(reachable)
+        relays = self.found_relays()
         reported_builders: set[str] = set()
         for relay in relays:
             builder = relay.builder
@@ -274,7 +287,7 @@ class RelayCheck:
                     continue
                 yield from self._consumers(relay, member, none_span)
 
-    def _loc(self, qual: str, span: Span) -> Location:
+    def loc(self, qual: str, span: Span) -> Location:
         module = self.model.function_module[qual]
         path = self.model.modules[module].path
         return Location(path, *span)
@@ -290,10 +303,10 @@ class RelayCheck:
         return Finding(
             "PDL001",
             message,
-            self._loc(builder.qualname, fn.span),
+            self.loc(builder.qualname, fn.span),
             related=(
                 Related(
-                    self._loc(relay.function, relay.store_span),
+                    self.loc(relay.function, relay.store_span),
                     f"relay stores `{relay.state}`",
                 ),
             ),
@@ -314,7 +327,7 @@ class RelayCheck:
             )
 
         # Only entries whose calls reach the relay hand requests to this state.
-        entries = [e for e in self.entries if relay.function in self._reach_all(e)]
+        entries = [e for e in self.entries if relay.function in self.reach_all(e)]
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
         parents = self.graph.reach(entries, allowed)
@@ -325,9 +338,9 @@ class RelayCheck:
                 if deref.attr != state or deref.span in seen:
                     continue
                 seen.add(deref.span)
-                if guards_mention(deref.guards, state) or _stored_before(fn, deref):
+                if guards_mention(deref.guards, state) or stored_before(fn, deref, self.model):
                     continue
-                if not self._same_class(fn, deref.obj[1], relay_cls):
+                if not self.same_class(fn, deref.obj[1], relay_cls):
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
@@ -347,7 +360,13 @@ class RelayCheck:
         variant = relay.builder.variant
         for call in fn.calls:
             indices = [
-                i for i, arg in enumerate(call.args) if arg[0] == "attr" and arg[2] == relay.state
+                i
+                for i, arg in enumerate(call.args)
+                if arg[0] == "attr"
+                and arg[2] == relay.state
+                and not stored_before(
+                    fn, DerefFact(arg[2], arg, "call", call.span, call.guards), self.model
+                )
             ]
             if not indices or not allowed(fn, call):
                 continue
@@ -376,12 +395,12 @@ class RelayCheck:
                         )
                         break
 
-    def _reach_all(self, entry: str) -> set[str]:
+    def reach_all(self, entry: str) -> set[str]:
         if entry not in self._reach_cache:
             self._reach_cache[entry] = set(self.graph.reach([entry], lambda fn, site: True))
         return self._reach_cache[entry]
 
-    def _same_class(self, fn: FunctionFacts, base: Expr, relay_cls: str | None) -> bool:
+    def same_class(self, fn: FunctionFacts, base: Expr, relay_cls: str | None) -> bool:
         """False only when the dereferenced object is known to be another class."""
         if relay_cls is None:
             return True
@@ -414,41 +433,41 @@ class RelayCheck:
         entry = chain[0][0]
         steps = [
             Step(
-                self._loc(entry, self.model.functions[entry].span),
+                self.loc(entry, self.model.functions[entry].span),
                 entry,
-                f"entry point `{_short(entry)}`",
+                f"entry point `{short(entry)}`",
             )
         ]
         for i in range(1, len(chain)):
             caller = chain[i - 1][0]
             callee, site = chain[i]
             assert site is not None
-            steps.append(Step(self._loc(caller, site.span), caller, f"calls `{_short(callee)}`"))
-        steps.append(Step(self._loc(consumer, span), consumer, f"dereferences `{render(obj)}`"))
+            steps.append(Step(self.loc(caller, site.span), caller, f"calls `{short(callee)}`"))
+        steps.append(Step(self.loc(consumer, span), consumer, f"dereferences `{render(obj)}`"))
         builder_fn = self.model.functions[builder.qualname]
         message = (
             f"{name} reaches `{render(obj)}` but `{builder_fn.name}` returns None for {name}, "
-            f"so `{relay.state}` is never built on the decode relay from `{_short(entry)}`; "
+            f"so `{relay.state}` is never built on the decode relay from `{short(entry)}`; "
             f"build it for {name} or raise for {name} (in the builder or a startup validator)"
         )
         related = (
             Related(
-                self._loc(builder.qualname, none_span),
+                self.loc(builder.qualname, none_span),
                 f"`{builder_fn.name}` returns None for {name}",
             ),
             Related(
-                self._loc(relay.function, relay.store_span),
+                self.loc(relay.function, relay.store_span),
                 f"relay stores `{relay.state}` only when built",
             ),
             Related(
-                self._loc(entry, self.model.functions[entry].span),
-                f"decode entry point `{_short(entry)}`",
+                self.loc(entry, self.model.functions[entry].span),
+                f"decode entry point `{short(entry)}`",
             ),
         )
         return Finding(
             "PDL101",
             message,
-            self._loc(consumer, span),
+            self.loc(consumer, span),
             related=related,
             path=tuple(steps),
             member=name,
@@ -456,17 +475,66 @@ class RelayCheck:
         )
 
 
-def _stored_before(fn: FunctionFacts, deref: DerefFact) -> bool:
-    """The function itself set the attribute earlier, on a path to the deref."""
+def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = None) -> bool:
+    """The state was set earlier on every path to the deref.
+
+    Set by the function itself (a store under ``if x.state is None:`` counts:
+    after that block the state is set on both branches), or, with ``model``, by
+    an earlier call that receives the object and sets its state on every path.
+    """
     for store in fn.stores:
         if store.target != deref.obj or store.span >= deref.span:
             continue
-        if deref.guards[: len(store.guards)] == store.guards:
+        if _dominates(store.guards, deref.guards, deref.attr):
+            return True
+    if model is None or deref.obj[0] != "attr":
+        return False
+    base = deref.obj[1]
+    for call in fn.calls:
+        if call.span >= deref.span or not _dominates(call.guards, deref.guards, deref.attr):
+            continue
+        targets = model.call_targets(fn, call.func)
+        if targets and all(
+            _sets_state(model.functions[t], call, base, deref.attr) for t in targets
+        ):
             return True
     return False
 
 
-def _short(qual: str) -> str:
+def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
+    """Code under ``store_guards`` runs on every path to code under ``guards``."""
+    while store_guards and none_check(store_guards[-1][0], state):
+        store_guards = store_guards[:-1]
+    # Every condition the store runs under also holds at the later code (the
+    # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
+    return all(g in guards for g in store_guards)
+
+
+def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
+    """``callee`` sets ``<param>.state`` before each of its returns, for the param
+    that receives ``base`` at ``call``."""
+    params = [p for p, _ in callee.params]
+    method = bool(params) and params[0] in ("self", "cls") and call.func[0] == "attr"
+    skip = 1 if method else 0
+    names = [
+        params[skip + i]
+        for i, arg in enumerate(call.args)
+        if arg == base and skip + i < len(params)
+    ]
+    names.extend(k for k, v in call.kwargs if v == base and k in params)
+    if method and call.func[1] == base:
+        names.append(params[0])
+    for name in names:
+        stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
+        if stores and all(
+            any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
+            for r in callee.returns
+        ):
+            return True
+    return False
+
+
+def short(qual: str) -> str:
     parts = qual.split(".")
     return ".".join(parts[-2:]) if len(parts) > 1 else qual
 
