@@ -2,7 +2,8 @@
 
 One run, the whole rule catalogue in ``tool.driver.rules``, one result per
 finding with its related locations (linked from the message), its call path as
-a code flow, and fingerprints that survive edits which move lines.
+a code flow, and fingerprints that survive edits which move lines. Artifact
+URIs are relative to the repository root (``%SRCROOT%``), as GitHub reads them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from urllib.parse import quote
 
 from pdlint.findings import Finding, Location, Step
 from pdlint.fingerprints import line_hashes, logical_fingerprint
+from pdlint.repository import rebase, repository_root
 from pdlint.rules import RULES, Rule
 
 SARIF_VERSION = "2.1.0"
@@ -35,24 +37,44 @@ MAX_TAGS = 20
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
 
 
+def render(findings: Sequence[Finding], *, cwd: Path, version: str, category: str = "") -> str:
+    """The SARIF text of a run in ``cwd``, whose finding paths are relative to it.
+
+    URIs are relative to the enclosing repository's root (else to ``cwd``);
+    ``category`` is the code-scanning category (``automationDetails.id``).
+    """
+    root = repository_root(cwd) or cwd
+    log = to_sarif(findings, root=root, cwd=cwd, sources=None, version=version, category=category)
+    return dumps(log)
+
+
 def to_sarif(
     findings: Sequence[Finding],
     *,
     root: Path,
     sources: Mapping[str, str] | None,
     version: str,
+    cwd: Path | None = None,
+    category: str = "",
 ) -> dict[str, Any]:
     """Build a SARIF 2.1.0 log (a JSON-ready dict) for ``findings`` under ``root``.
 
-    ``Finding.location.path`` is relative to ``root`` (posix). ``sources`` maps
-    such a path to the file's text (decoded UTF-8); files missing from it are
-    read from ``root / path``. The output is the same for the same input, in
-    whatever order the findings come.
+    ``Finding.location.path`` is relative to ``cwd`` (default ``root``), posix,
+    or absolute; URIs are made relative to ``root``, and a file outside it gets
+    an absolute ``file:`` URI. ``sources`` maps a finding's path to the file's
+    text (decoded UTF-8); files missing from it are read from ``cwd / path``.
+    ``category`` sets ``automationDetails.id`` (a ``/`` is appended as GitHub
+    does; empty means ``pdlint/``). The output is the same for the same input,
+    in whatever order the findings come.
     """
+    cwd = root if cwd is None else cwd
     rules = list(RULES.values())
     rule_index = {rule.code: i for i, rule in enumerate(rules)}
-    hashes = _LineHashes(root, sources)
-    results = [_result(finding, rule_index, hashes) for finding in sorted(findings, key=_order)]
+    hashes = _LineHashes(cwd, sources)
+    artifacts = _Artifacts(root, cwd)
+    results = [
+        _result(finding, rule_index, hashes, artifacts) for finding in sorted(findings, key=_order)
+    ]
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -62,12 +84,19 @@ def to_sarif(
                 "rules": [_rule_descriptor(rule) for rule in rules],
             }
         },
-        "automationDetails": {"id": AUTOMATION_ID},
+        "automationDetails": {"id": automation_id(category)},
         "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def automation_id(category: str) -> str:
+    """``automationDetails.id`` for a code-scanning category, as GitHub's upload
+    action builds it: the category with a trailing ``/``."""
+    category = category.strip() or AUTOMATION_ID
+    return category if category.endswith("/") else category + "/"
 
 
 def dumps(log: Mapping[str, Any]) -> str:
@@ -153,11 +182,27 @@ def _region(loc: Location) -> dict[str, int]:
     }
 
 
-def _physical(loc: Location) -> dict[str, Any]:
-    return {
-        "artifactLocation": {"uri": quote(loc.path, safe="/"), "uriBaseId": SRCROOT},
-        "region": _region(loc),
-    }
+class _Artifacts:
+    """Artifact locations: repository-relative where possible."""
+
+    def __init__(self, root: Path, cwd: Path) -> None:
+        self._root = root
+        self._cwd = cwd
+        self._cache: dict[str, dict[str, str]] = {}
+
+    def location(self, path: str) -> dict[str, str]:
+        if path not in self._cache:
+            self._cache[path] = self._compute(path)
+        return dict(self._cache[path])
+
+    def _compute(self, path: str) -> dict[str, str]:
+        relative = rebase(path, self._cwd, self._root)
+        if relative is None:
+            return {"uri": (self._cwd / path).resolve().as_uri()}
+        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+
+    def physical(self, loc: Location) -> dict[str, Any]:
+        return {"artifactLocation": self.location(loc.path), "region": _region(loc)}
 
 
 def _message(finding: Finding, related_count: int) -> str:
@@ -171,17 +216,22 @@ def _message(finding: Finding, related_count: int) -> str:
     return f"{_sentence(text)} See {links}."
 
 
-def _thread_flow_location(step: Step) -> dict[str, Any]:
+def _thread_flow_location(step: Step, artifacts: _Artifacts) -> dict[str, Any]:
     return {
         "location": {
-            "physicalLocation": _physical(step.location),
+            "physicalLocation": artifacts.physical(step.location),
             "message": {"text": escape_message(step.message or step.function)},
             "logicalLocations": [{"fullyQualifiedName": step.function, "kind": "function"}],
         }
     }
 
 
-def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes) -> dict[str, Any]:
+def _result(
+    finding: Finding,
+    rule_index: Mapping[str, int],
+    hashes: _LineHashes,
+    artifacts: _Artifacts,
+) -> dict[str, Any]:
     rule = RULES.get(finding.code)
     related = finding.related[:MAX_RELATED_LOCATIONS]
     result: dict[str, Any] = {"ruleId": finding.code}
@@ -191,19 +241,19 @@ def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
     else:
         result["level"] = "warning"
     result["message"] = {"text": _message(finding, len(related))}
-    result["locations"] = [{"physicalLocation": _physical(finding.location)}]
+    result["locations"] = [{"physicalLocation": artifacts.physical(finding.location)}]
     if related:
         result["relatedLocations"] = [
             {
                 "id": i,
-                "physicalLocation": _physical(item.location),
+                "physicalLocation": artifacts.physical(item.location),
                 "message": {"text": escape_message(item.message)},
             }
             for i, item in enumerate(related, start=1)
         ]
     if finding.path:
         steps = finding.path[:MAX_THREAD_FLOW_LOCATIONS]
-        flow = {"locations": [_thread_flow_location(step) for step in steps]}
+        flow = {"locations": [_thread_flow_location(step, artifacts) for step in steps]}
         result["codeFlows"] = [{"threadFlows": [flow]}]
     fingerprints = {LOGICAL_FINGERPRINT: logical_fingerprint(finding)}
     line_hash = hashes.get(finding.location.path, max(finding.location.line, 1))
@@ -218,8 +268,8 @@ def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
 class _LineHashes:
     """Per-file line hashes, computed once per file and only when asked for."""
 
-    def __init__(self, root: Path, sources: Mapping[str, str] | None) -> None:
-        self._root = root
+    def __init__(self, cwd: Path, sources: Mapping[str, str] | None) -> None:
+        self._cwd = cwd
         self._sources = sources or {}
         self._cache: dict[str, list[str] | None] = {}
 
@@ -235,7 +285,7 @@ class _LineHashes:
         text = self._sources.get(path)
         if text is None:
             try:
-                data = (self._root / path).read_bytes()
+                data = (self._cwd / path).read_bytes()
             except OSError:
                 # codeql-action leaves such results without a line hash too.
                 return None
