@@ -17,6 +17,7 @@ from urllib.parse import quote
 from pdlint.findings import Finding, Location, Step
 from pdlint.fingerprints import line_hashes, logical_fingerprint
 from pdlint.repository import rebase, repository_root
+from pdlint.ruledocs import rule_markdown, sentence, unwrap
 from pdlint.rules import RULES, Rule
 
 SARIF_VERSION = "2.1.0"
@@ -123,32 +124,17 @@ def _order(finding: Finding) -> tuple[Any, ...]:
     )
 
 
-def _unwrap(text: str) -> str:
-    """Join hard-wrapped lines into paragraphs separated by blank lines."""
-    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
-    return "\n\n".join(p for p in paragraphs if p)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
 def _rule_descriptor(rule: Rule) -> dict[str, Any]:
-    explanation = _unwrap(rule.explanation)
+    explanation = unwrap(rule.explanation)
     example = rule.example.rstrip("\n")
-    markdown = (
-        f"## {rule.code} {rule.name}\n\n{_sentence(rule.summary)}\n\n{explanation}"
-        f"\n\n### Example\n\n```python\n{example}\n```\n"
-    )
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": _sentence(rule.summary)},
+        "shortDescription": {"text": sentence(rule.summary)},
         "fullDescription": {"text": explanation},
         "help": {
             "text": f"{explanation}\n\nExample:\n\n{example}\n",
-            "markdown": markdown,
+            "markdown": rule_markdown(rule),
         },
         "helpUri": rule.help_uri,
         "defaultConfiguration": {"level": rule.severity},
@@ -213,7 +199,7 @@ def _message(finding: Finding, related_count: int) -> str:
         f"[{escape_message(related.message)}]({i})"
         for i, related in enumerate(finding.related[:related_count], start=1)
     )
-    return f"{_sentence(text)} See {links}."
+    return f"{sentence(text)} See {links}."
 
 
 def _thread_flow_location(step: Step, artifacts: _Artifacts) -> dict[str, Any]:
