@@ -2,13 +2,16 @@
 
 One run, the whole rule catalogue in ``tool.driver.rules``, one result per
 finding with its related locations (linked from the message), its call path as
-a code flow, and fingerprints that survive edits which move lines. Artifact
-URIs are relative to the repository root (``%SRCROOT%``), as GitHub reads them.
+a code flow, and fingerprints that survive edits which move lines: GitHub's
+line hash, and ``<sha256 of the logical key>:<n>``, ``n`` numbering findings
+that share a key in file order. Artifact URIs are relative to the repository
+root (``%SRCROOT%``), as GitHub reads them.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -73,9 +76,15 @@ def to_sarif(
     rule_index = {rule.code: i for i, rule in enumerate(rules)}
     hashes = _LineHashes(cwd, sources)
     artifacts = _Artifacts(root, cwd)
-    results = [
-        _result(finding, rule_index, hashes, artifacts) for finding in sorted(findings, key=_order)
-    ]
+    occurrences: Counter[str] = Counter()
+    results = []
+    for finding in sorted(findings, key=_order):
+        # Findings that share a logical key (two dereferences in one consumer)
+        # are numbered in file order, as GitHub numbers equal line hashes.
+        logical = logical_fingerprint(finding)
+        occurrences[logical] += 1
+        fingerprint = f"{logical}:{occurrences[logical]}"
+        results.append(_result(finding, rule_index, hashes, artifacts, fingerprint))
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -217,6 +226,7 @@ def _result(
     rule_index: Mapping[str, int],
     hashes: _LineHashes,
     artifacts: _Artifacts,
+    fingerprint: str,
 ) -> dict[str, Any]:
     rule = RULES.get(finding.code)
     related = finding.related[:MAX_RELATED_LOCATIONS]
@@ -241,7 +251,7 @@ def _result(
         steps = finding.path[:MAX_THREAD_FLOW_LOCATIONS]
         flow = {"locations": [_thread_flow_location(step, artifacts) for step in steps]}
         result["codeFlows"] = [{"threadFlows": [flow]}]
-    fingerprints = {LOGICAL_FINGERPRINT: logical_fingerprint(finding)}
+    fingerprints = {LOGICAL_FINGERPRINT: fingerprint}
     line_hash = hashes.get(finding.location.path, max(finding.location.line, 1))
     if line_hash is not None:
         fingerprints[LINE_HASH_FINGERPRINT] = line_hash

@@ -342,9 +342,35 @@ def test_logical_fingerprint_ignores_lines(tree: Path):
     prints = [
         result_for(build(tree, [f]), "PDL101")["partialFingerprints"] for f in (finding, moved)
     ]
-    assert prints[0]["pdlintLogicalFingerprint/v1"] == expected
-    assert prints[1]["pdlintLogicalFingerprint/v1"] == expected
+    assert prints[0]["pdlintLogicalFingerprint/v1"] == expected + ":1"
+    assert prints[1]["pdlintLogicalFingerprint/v1"] == expected + ":1"
     assert logical_fingerprint(moved) == expected
+
+
+def test_findings_sharing_a_key_are_numbered_in_file_order(tree: Path):
+    first = sample_findings()[0]
+    later = Finding(
+        code=first.code,
+        message=first.message,
+        location=loc("pkg/scheduler.py", 12, 13, 12, 45),
+        member=first.member,
+        key=first.key,
+    )
+    other = sample_findings()[1]
+    for order in ([later, other, first], [first, later, other]):
+        results = build(tree, order)["runs"][0]["results"]
+        prints = {
+            (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]): r[
+                "partialFingerprints"
+            ]["pdlintLogicalFingerprint/v1"]
+            for r in results
+        }
+        key_hash = logical_fingerprint(first)
+        assert prints == {
+            ("PDL101", 11): f"{key_hash}:1",
+            ("PDL101", 12): f"{key_hash}:2",
+            ("PDL001", 5): f"{logical_fingerprint(other)}:1",
+        }
 
 
 def test_logical_fingerprint_without_key_uses_code_path_member_message():
@@ -560,6 +586,9 @@ def test_fixture_sarif_reports_the_expected_findings(logs: dict[str, dict], name
             assert all(step["message"]["text"] for step in steps)
     expected = [line for line in (folder / "expected.txt").read_text().splitlines() if line]
     assert sorted(seen) == sorted(expected)
+    # Every result is its own alert: no two share a fingerprint.
+    logical = [r["partialFingerprints"]["pdlintLogicalFingerprint/v1"] for r in run["results"]]
+    assert len(set(logical)) == len(logical)
 
 
 def test_uris_are_relative_to_the_repository_root(logs: dict[str, dict]):
