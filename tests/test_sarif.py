@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -349,13 +350,7 @@ def test_logical_fingerprint_ignores_lines(tree: Path):
 
 def test_findings_sharing_a_key_are_numbered_in_file_order(tree: Path):
     first = sample_findings()[0]
-    later = Finding(
-        code=first.code,
-        message=first.message,
-        location=loc("pkg/scheduler.py", 12, 13, 12, 45),
-        member=first.member,
-        key=first.key,
-    )
+    later = dataclasses.replace(first, location=loc("pkg/scheduler.py", 12, 13, 12, 45))
     other = sample_findings()[1]
     for order in ([later, other, first], [first, later, other]):
         results = build(tree, order)["runs"][0]["results"]
