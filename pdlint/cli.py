@@ -23,8 +23,7 @@ from pdlint.discover import DiscoveryError
 from pdlint.github import to_github
 from pdlint.report import concise, full, statistics, to_json
 from pdlint.rules import RULES, get_rule
-from pdlint.sarif import dumps as sarif_dumps
-from pdlint.sarif import to_sarif
+from pdlint.sarif import render as render_sarif
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -103,6 +102,11 @@ def cli() -> None:
     help="Record the current findings as a baseline.",
 )
 @click.option(
+    "--sarif-category",
+    default="",
+    help="Code-scanning category for SARIF output (automationDetails.id; default 'pdlint/').",
+)
+@click.option(
     "--verbose",
     "-v",
     is_flag=True,
@@ -127,6 +131,7 @@ def check(  # noqa: PLR0913
     no_cache: bool,
     baseline_path: str | None,
     write_baseline_path: str | None,
+    sarif_category: str,
     verbose: bool,
 ) -> None:
     """Analyse PATHS (default: the current directory; '-' reads stdin)."""
@@ -192,7 +197,7 @@ def check(  # noqa: PLR0913
         )
     for warning in result.warnings:
         click.echo(f"pdlint: warning: {warning}", err=True)
-    _emit(result, settings)
+    _emit(result, settings, sarif_category)
     if show_statistics and settings.output_format in ("concise", "full"):
         click.echo(statistics(result.findings), nl=False)
     if verbose:
@@ -203,17 +208,19 @@ def check(  # noqa: PLR0913
     sys.exit(EXIT_OK)
 
 
-def _emit(result: Result, settings: Settings) -> None:
+def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
     fmt = settings.output_format
     if fmt == "json":
         click.echo(to_json(result.findings), nl=False)
     elif fmt == "full":
         click.echo(full(result.findings, result.sources), nl=False)
     elif fmt == "sarif":
-        log = to_sarif(result.findings, root=Path.cwd(), sources=None, version=__version__)
-        click.echo(sarif_dumps(log), nl=False)
+        text = render_sarif(
+            result.findings, cwd=Path.cwd(), version=__version__, category=sarif_category
+        )
+        click.echo(text, nl=False)
     elif fmt == "github":
-        click.echo(to_github(result.findings), nl=False)
+        click.echo(to_github(result.findings, cwd=Path.cwd()), nl=False)
     else:
         click.echo(concise(result.findings), nl=False)
         if result.findings and sys.stdout.isatty():

@@ -1,13 +1,17 @@
 """GitHub Actions workflow commands: one annotation line per finding.
 
 ``::error file=pkg/x.py,line=4,col=5,endLine=4,endColumn=37,title=PDL101::message``
+
+GitHub places an annotation by its repository-relative ``file``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from pdlint.findings import Finding
+from pdlint.repository import rebase, repository_root
 from pdlint.rules import RULES
 
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
@@ -23,12 +27,15 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(finding: Finding) -> str:
-    """The workflow command line (without newline) that annotates ``finding``."""
+def annotation(finding: Finding, file: str | None = None) -> str:
+    """The workflow command line (without newline) that annotates ``finding``.
+
+    ``file`` overrides the finding's path (a repository-relative one).
+    """
     rule = RULES.get(finding.code)
     command = _COMMAND.get(rule.severity if rule else "warning", "warning")
     loc = finding.location
-    properties = [("file", loc.path)]
+    properties = [("file", loc.path if file is None else file)]
     if loc.line >= 1:
         properties.append(("line", str(loc.line)))
         if loc.column >= 1:
@@ -42,7 +49,17 @@ def annotation(finding: Finding) -> str:
     return f"::{command} {rendered}::{escape_data(finding.message)}"
 
 
-def to_github(findings: Iterable[Finding]) -> str:
-    """Render findings as workflow commands, one per line, sorted by location."""
-    lines = [annotation(f) for f in sorted(findings, key=lambda f: f.sort_key())]
+def to_github(findings: Iterable[Finding], cwd: Path | None = None) -> str:
+    """Render findings as workflow commands, one per line, sorted by location.
+
+    With ``cwd`` (the directory finding paths are relative to) inside a git
+    repository, ``file`` is relative to the repository root.
+    """
+    root = repository_root(cwd) if cwd is not None else None
+    lines = []
+    for finding in sorted(findings, key=lambda f: f.sort_key()):
+        file = None
+        if root is not None and cwd is not None:
+            file = rebase(finding.location.path, cwd, root)
+        lines.append(annotation(finding, file))
     return "".join(line + "\n" for line in lines)

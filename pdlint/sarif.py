@@ -2,12 +2,16 @@
 
 One run, the whole rule catalogue in ``tool.driver.rules``, one result per
 finding with its related locations (linked from the message), its call path as
-a code flow, and fingerprints that survive edits which move lines.
+a code flow, and fingerprints that survive edits which move lines: GitHub's
+line hash, and ``<sha256 of the logical key>:<n>``, ``n`` numbering findings
+that share a key in file order. Artifact URIs are relative to the repository
+root (``%SRCROOT%``), as GitHub reads them.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,6 +19,8 @@ from urllib.parse import quote
 
 from pdlint.findings import Finding, Location, Step
 from pdlint.fingerprints import line_hashes, logical_fingerprint
+from pdlint.repository import rebase, repository_root
+from pdlint.ruledocs import rule_markdown, sentence, unwrap
 from pdlint.rules import RULES, Rule
 
 SARIF_VERSION = "2.1.0"
@@ -35,24 +41,50 @@ MAX_TAGS = 20
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
 
 
+def render(findings: Sequence[Finding], *, cwd: Path, version: str, category: str = "") -> str:
+    """The SARIF text of a run in ``cwd``, whose finding paths are relative to it.
+
+    URIs are relative to the enclosing repository's root (else to ``cwd``);
+    ``category`` is the code-scanning category (``automationDetails.id``).
+    """
+    root = repository_root(cwd) or cwd
+    log = to_sarif(findings, root=root, cwd=cwd, sources=None, version=version, category=category)
+    return dumps(log)
+
+
 def to_sarif(
     findings: Sequence[Finding],
     *,
     root: Path,
     sources: Mapping[str, str] | None,
     version: str,
+    cwd: Path | None = None,
+    category: str = "",
 ) -> dict[str, Any]:
     """Build a SARIF 2.1.0 log (a JSON-ready dict) for ``findings`` under ``root``.
 
-    ``Finding.location.path`` is relative to ``root`` (posix). ``sources`` maps
-    such a path to the file's text (decoded UTF-8); files missing from it are
-    read from ``root / path``. The output is the same for the same input, in
-    whatever order the findings come.
+    ``Finding.location.path`` is relative to ``cwd`` (default ``root``), posix,
+    or absolute; URIs are made relative to ``root``, and a file outside it gets
+    an absolute ``file:`` URI. ``sources`` maps a finding's path to the file's
+    text (decoded UTF-8); files missing from it are read from ``cwd / path``.
+    ``category`` sets ``automationDetails.id`` (a ``/`` is appended as GitHub
+    does; empty means ``pdlint/``). The output is the same for the same input,
+    in whatever order the findings come.
     """
+    cwd = root if cwd is None else cwd
     rules = list(RULES.values())
     rule_index = {rule.code: i for i, rule in enumerate(rules)}
-    hashes = _LineHashes(root, sources)
-    results = [_result(finding, rule_index, hashes) for finding in sorted(findings, key=_order)]
+    hashes = _LineHashes(cwd, sources)
+    artifacts = _Artifacts(root, cwd)
+    occurrences: Counter[str] = Counter()
+    results = []
+    for finding in sorted(findings, key=_order):
+        # Findings that share a logical key (two dereferences in one consumer)
+        # are numbered in file order, as GitHub numbers equal line hashes.
+        logical = logical_fingerprint(finding)
+        occurrences[logical] += 1
+        fingerprint = f"{logical}:{occurrences[logical]}"
+        results.append(_result(finding, rule_index, hashes, artifacts, fingerprint))
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -62,12 +94,19 @@ def to_sarif(
                 "rules": [_rule_descriptor(rule) for rule in rules],
             }
         },
-        "automationDetails": {"id": AUTOMATION_ID},
+        "automationDetails": {"id": automation_id(category)},
         "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
     return {"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
+
+
+def automation_id(category: str) -> str:
+    """``automationDetails.id`` for a code-scanning category, as GitHub's upload
+    action builds it: the category with a trailing ``/``."""
+    category = category.strip() or AUTOMATION_ID
+    return category if category.endswith("/") else category + "/"
 
 
 def dumps(log: Mapping[str, Any]) -> str:
@@ -94,32 +133,17 @@ def _order(finding: Finding) -> tuple[Any, ...]:
     )
 
 
-def _unwrap(text: str) -> str:
-    """Join hard-wrapped lines into paragraphs separated by blank lines."""
-    paragraphs = [" ".join(p.split()) for p in text.strip().split("\n\n")]
-    return "\n\n".join(p for p in paragraphs if p)
-
-
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
 def _rule_descriptor(rule: Rule) -> dict[str, Any]:
-    explanation = _unwrap(rule.explanation)
+    explanation = unwrap(rule.explanation)
     example = rule.example.rstrip("\n")
-    markdown = (
-        f"## {rule.code} {rule.name}\n\n{_sentence(rule.summary)}\n\n{explanation}"
-        f"\n\n### Example\n\n```python\n{example}\n```\n"
-    )
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": _sentence(rule.summary)},
+        "shortDescription": {"text": sentence(rule.summary)},
         "fullDescription": {"text": explanation},
         "help": {
             "text": f"{explanation}\n\nExample:\n\n{example}\n",
-            "markdown": markdown,
+            "markdown": rule_markdown(rule),
         },
         "helpUri": rule.help_uri,
         "defaultConfiguration": {"level": rule.severity},
@@ -153,11 +177,27 @@ def _region(loc: Location) -> dict[str, int]:
     }
 
 
-def _physical(loc: Location) -> dict[str, Any]:
-    return {
-        "artifactLocation": {"uri": quote(loc.path, safe="/"), "uriBaseId": SRCROOT},
-        "region": _region(loc),
-    }
+class _Artifacts:
+    """Artifact locations: repository-relative where possible."""
+
+    def __init__(self, root: Path, cwd: Path) -> None:
+        self._root = root
+        self._cwd = cwd
+        self._cache: dict[str, dict[str, str]] = {}
+
+    def location(self, path: str) -> dict[str, str]:
+        if path not in self._cache:
+            self._cache[path] = self._compute(path)
+        return dict(self._cache[path])
+
+    def _compute(self, path: str) -> dict[str, str]:
+        relative = rebase(path, self._cwd, self._root)
+        if relative is None:
+            return {"uri": (self._cwd / path).resolve().as_uri()}
+        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+
+    def physical(self, loc: Location) -> dict[str, Any]:
+        return {"artifactLocation": self.location(loc.path), "region": _region(loc)}
 
 
 def _message(finding: Finding, related_count: int) -> str:
@@ -168,20 +208,26 @@ def _message(finding: Finding, related_count: int) -> str:
         f"[{escape_message(related.message)}]({i})"
         for i, related in enumerate(finding.related[:related_count], start=1)
     )
-    return f"{_sentence(text)} See {links}."
+    return f"{sentence(text)} See {links}."
 
 
-def _thread_flow_location(step: Step) -> dict[str, Any]:
+def _thread_flow_location(step: Step, artifacts: _Artifacts) -> dict[str, Any]:
     return {
         "location": {
-            "physicalLocation": _physical(step.location),
+            "physicalLocation": artifacts.physical(step.location),
             "message": {"text": escape_message(step.message or step.function)},
             "logicalLocations": [{"fullyQualifiedName": step.function, "kind": "function"}],
         }
     }
 
 
-def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes) -> dict[str, Any]:
+def _result(
+    finding: Finding,
+    rule_index: Mapping[str, int],
+    hashes: _LineHashes,
+    artifacts: _Artifacts,
+    fingerprint: str,
+) -> dict[str, Any]:
     rule = RULES.get(finding.code)
     related = finding.related[:MAX_RELATED_LOCATIONS]
     result: dict[str, Any] = {"ruleId": finding.code}
@@ -191,21 +237,21 @@ def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
     else:
         result["level"] = "warning"
     result["message"] = {"text": _message(finding, len(related))}
-    result["locations"] = [{"physicalLocation": _physical(finding.location)}]
+    result["locations"] = [{"physicalLocation": artifacts.physical(finding.location)}]
     if related:
         result["relatedLocations"] = [
             {
                 "id": i,
-                "physicalLocation": _physical(item.location),
+                "physicalLocation": artifacts.physical(item.location),
                 "message": {"text": escape_message(item.message)},
             }
             for i, item in enumerate(related, start=1)
         ]
     if finding.path:
         steps = finding.path[:MAX_THREAD_FLOW_LOCATIONS]
-        flow = {"locations": [_thread_flow_location(step) for step in steps]}
+        flow = {"locations": [_thread_flow_location(step, artifacts) for step in steps]}
         result["codeFlows"] = [{"threadFlows": [flow]}]
-    fingerprints = {LOGICAL_FINGERPRINT: logical_fingerprint(finding)}
+    fingerprints = {LOGICAL_FINGERPRINT: fingerprint}
     line_hash = hashes.get(finding.location.path, max(finding.location.line, 1))
     if line_hash is not None:
         fingerprints[LINE_HASH_FINGERPRINT] = line_hash
@@ -218,8 +264,8 @@ def _result(finding: Finding, rule_index: Mapping[str, int], hashes: _LineHashes
 class _LineHashes:
     """Per-file line hashes, computed once per file and only when asked for."""
 
-    def __init__(self, root: Path, sources: Mapping[str, str] | None) -> None:
-        self._root = root
+    def __init__(self, cwd: Path, sources: Mapping[str, str] | None) -> None:
+        self._cwd = cwd
         self._sources = sources or {}
         self._cache: dict[str, list[str] | None] = {}
 
@@ -235,7 +281,7 @@ class _LineHashes:
         text = self._sources.get(path)
         if text is None:
             try:
-                data = (self._root / path).read_bytes()
+                data = (self._cwd / path).read_bytes()
             except OSError:
                 # codeql-action leaves such results without a line hash too.
                 return None

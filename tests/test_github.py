@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
+from pdlint_helpers import copy_relay_gap, run_pdlint
 
 from pdlint.findings import Finding, Location
 from pdlint.github import annotation, escape_data, escape_property, to_github
@@ -79,3 +83,30 @@ def test_output_is_sorted_one_command_per_line():
     assert out.endswith("\n")
     assert [line.rsplit("::", 1)[1] for line in lines] == ["first", "second"]
     assert to_github([]) == ""
+
+
+def test_cli_names_files_from_the_repository_root(tmp_path: Path):
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    copy_relay_gap(repo / "service")
+    proc = run_pdlint("check", "--output-format", "github", ".", cwd=repo / "service")
+    assert proc.returncode == 1, proc.stderr
+    commands = [line.split("::")[1] for line in proc.stdout.splitlines()]
+    assert commands == [
+        "notice file=service/relay_gap_engine/spec_info.py,line=48,col=5,endLine=48,"
+        "endColumn=33,title=PDL001",
+        "error file=service/relay_gap_engine/spec_utils.py,line=20,col=9,endLine=20,"
+        "endColumn=26,title=PDL101",
+    ]
+    assert "DFLASH reaches `batch.draft_input`" in proc.stdout.splitlines()[1]
+
+
+def test_cli_outside_a_repository_keeps_paths_as_shown(tmp_path: Path):
+    copy_relay_gap(tmp_path / "service")
+    proc = run_pdlint("check", "--output-format", "github", "service", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    files = [line.split(",", 1)[0] for line in proc.stdout.splitlines()]
+    assert files == [
+        "::notice file=service/relay_gap_engine/spec_info.py",
+        "::error file=service/relay_gap_engine/spec_utils.py",
+    ]

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
 import random
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import pytest
+from conftest import FIXTURES
+from pdlint_helpers import invoke
 from sarif_assets import AssetUnavailable, multitool_argv, schema_path
 
 from pdlint.findings import Finding, Location, Related, Step
@@ -339,9 +343,29 @@ def test_logical_fingerprint_ignores_lines(tree: Path):
     prints = [
         result_for(build(tree, [f]), "PDL101")["partialFingerprints"] for f in (finding, moved)
     ]
-    assert prints[0]["pdlintLogicalFingerprint/v1"] == expected
-    assert prints[1]["pdlintLogicalFingerprint/v1"] == expected
+    assert prints[0]["pdlintLogicalFingerprint/v1"] == expected + ":1"
+    assert prints[1]["pdlintLogicalFingerprint/v1"] == expected + ":1"
     assert logical_fingerprint(moved) == expected
+
+
+def test_findings_sharing_a_key_are_numbered_in_file_order(tree: Path):
+    first = sample_findings()[0]
+    later = dataclasses.replace(first, location=loc("pkg/scheduler.py", 12, 13, 12, 45))
+    other = sample_findings()[1]
+    for order in ([later, other, first], [first, later, other]):
+        results = build(tree, order)["runs"][0]["results"]
+        prints = {
+            (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]): r[
+                "partialFingerprints"
+            ]["pdlintLogicalFingerprint/v1"]
+            for r in results
+        }
+        key_hash = logical_fingerprint(first)
+        assert prints == {
+            ("PDL101", 11): f"{key_hash}:1",
+            ("PDL101", 12): f"{key_hash}:2",
+            ("PDL001", 5): f"{logical_fingerprint(other)}:1",
+        }
 
 
 def test_logical_fingerprint_without_key_uses_code_path_member_message():
@@ -403,22 +427,21 @@ def test_sarif_validates_against_the_oasis_schema(tree: Path):
     assert _schema_errors(_broken(build(tree)))  # the check is not vacuous
 
 
-def _multitool_errors(directory: Path, log: dict) -> list[str]:
-    """Error-level results of ``sarif-multitool validate --rule-kind Gh;Sarif``."""
-    log_file = directory / "pdlint.sarif"
-    log_file.write_text(dumps(log), encoding="utf-8")
-    report = directory / "validation.sarif"
+def _multitool_errors(files: dict[str, Path], report: Path) -> dict[str, list[str]]:
+    """Error-level results of one ``sarif-multitool validate --rule-kind Gh;Sarif``
+    run over every file in ``files`` (name -> path), by name."""
     report.unlink(missing_ok=True)
     args = ["validate", "--rule-kind", "Gh;Sarif", "--output", str(report)]
     try:
-        argv = multitool_argv([*args, str(log_file)])
+        argv = multitool_argv([*args, *(str(path) for path in files.values())])
     except AssetUnavailable as exc:
         _unavailable(str(exc))
     env = dict(os.environ)
     env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env, check=False)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, check=False)
     output = proc.stdout + proc.stderr
     assert report.is_file(), output
+    assert f"Done. {len(files)} files scanned." in output, output
     validation = json.loads(report.read_text(encoding="utf-8-sig"))
     run = validation["runs"][0]
     assert run["invocations"][0]["executionSuccessful"], output
@@ -433,13 +456,176 @@ def _multitool_errors(directory: Path, log: dict) -> list[str]:
             return rules[index].get("defaultConfiguration", {}).get("level", "warning")
         return "warning"
 
-    return [
-        f"{r['ruleId']}: {r['message'].get('arguments')}"
-        for r in run.get("results", [])
-        if level(r) == "error"
-    ]
+    # Each result is located in the log it is about.
+    by_uri = {path.resolve().as_uri(): name for name, path in files.items()}
+    errors: dict[str, list[str]] = {name: [] for name in files}
+    for result in run.get("results", []):
+        if level(result) != "error":
+            continue
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        errors[by_uri[uri]].append(f"{result['ruleId']}: {result['message'].get('arguments')}")
+    return errors
 
 
-def test_sarif_passes_the_multitool_github_and_sarif_rules(tree: Path):
-    assert _multitool_errors(tree, build(tree)) == []
-    assert _multitool_errors(tree, _broken(build(tree)))  # not vacuous
+# --- the SARIF of every fixture, and of a run in a repository subdirectory ----
+
+FIXTURE_DIRS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+
+
+def _cli_sarif(cwd: Path, *args: str) -> dict:
+    proc = invoke("check", "--output-format", "sarif", *args, cwd=cwd)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _git_init(directory: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(directory)], check=True, timeout=60)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Every SARIF log the validators check, by name; ``fixture:NAME`` for each
+    folder under fixtures/, made by the real CLI in that folder."""
+    sample = tmp_path_factory.mktemp("sample")
+    for rel, text in FILES.items():
+        target = sample / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    out = {
+        "sample": build(sample),
+        "sample-empty": build(sample, []),
+        "sample-broken": _broken(build(sample)),
+        "repository-subdir": _cli_sarif(_repository_with_subdir(tmp_path_factory), "."),
+    }
+    for name in FIXTURE_DIRS:
+        out[f"fixture:{name}"] = _cli_sarif(FIXTURES / name, ".")
+    return out
+
+
+def _repository_with_subdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository whose ``service`` folder holds the relay_gap package and
+    a file that does not parse; returns that folder (where pdlint runs)."""
+    repo = tmp_path_factory.mktemp("repo")
+    _git_init(repo)
+    service = repo / "service"
+    shutil.copytree(FIXTURES / "relay_gap", service)
+    (service / "relay_gap_engine" / "broken é.py").write_text("x = (1,\n", encoding="utf-8")
+    return service
+
+
+@pytest.fixture(scope="module")
+def multitool(logs: dict[str, dict], tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Multitool errors of every log in ``logs``, from a single invocation."""
+    directory = tmp_path_factory.mktemp("multitool")
+    files = {}
+    for i, (name, log) in enumerate(sorted(logs.items())):
+        files[name] = directory / f"{i:03d}.sarif"
+        files[name].write_text(dumps(log), encoding="utf-8")
+    return _multitool_errors(files, directory / "validation.sarif")
+
+
+def test_sarif_passes_the_multitool_github_and_sarif_rules(multitool: dict):
+    assert multitool["sample"] == []
+    assert multitool["sample-empty"] == []
+    assert multitool["repository-subdir"] == []
+    assert multitool["sample-broken"]  # not vacuous, and blamed on that file only
+
+
+def test_there_are_fixture_logs(logs: dict[str, dict]):
+    names = [name for name in logs if name.startswith("fixture:")]
+    assert len(names) == len(FIXTURE_DIRS) >= 10
+
+
+@pytest.mark.parametrize("name", FIXTURE_DIRS)
+def test_fixture_sarif_passes_the_multitool(multitool: dict, name: str):
+    assert multitool[f"fixture:{name}"] == []
+
+
+@pytest.mark.parametrize("name", FIXTURE_DIRS)
+def test_fixture_sarif_validates_against_the_oasis_schema(logs: dict[str, dict], name: str):
+    assert _schema_errors(logs[f"fixture:{name}"]) == []
+
+
+def _artifact_path(run: dict, physical: dict) -> Path:
+    """The file a physical location names, resolved as a SARIF consumer does."""
+    artifact = physical["artifactLocation"]
+    uri = artifact["uri"]
+    if "uriBaseId" in artifact:
+        base = run["originalUriBaseIds"][artifact["uriBaseId"]]["uri"]
+        uri = base + uri
+    assert uri.startswith("file://"), uri
+    return Path(unquote(urlsplit(uri).path))
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in FIXTURE_DIRS if (FIXTURES / n / "expected.txt").is_file()]
+)
+def test_fixture_sarif_reports_the_expected_findings(logs: dict[str, dict], name: str):
+    folder = FIXTURES / name
+    run = logs[f"fixture:{name}"]["runs"][0]
+    seen = []
+    for result in run["results"]:
+        primary = result["locations"][0]["physicalLocation"]
+        path = _artifact_path(run, primary).relative_to(folder.resolve()).as_posix()
+        member = result.get("properties", {}).get("member")
+        seen.append(f"{result['ruleId']} {path}:{primary['region']['startLine']} {member}")
+        prints = result["partialFingerprints"]
+        assert set(prints) == {"primaryLocationLineHash", "pdlintLogicalFingerprint/v1"}
+        for related in result.get("relatedLocations", []):
+            assert _artifact_path(run, related["physicalLocation"]).is_file()
+        if result["ruleId"] == "PDL101":
+            (flow,) = result["codeFlows"][0]["threadFlows"]
+            steps = [step["location"] for step in flow["locations"]]
+            assert steps[0]["message"]["text"].startswith("entry point")
+            assert steps[-1]["physicalLocation"] == primary
+            assert all(step["message"]["text"] for step in steps)
+    expected = [line for line in (folder / "expected.txt").read_text().splitlines() if line]
+    assert sorted(seen) == sorted(expected)
+    # Every result is its own alert: no two share a fingerprint.
+    logical = [r["partialFingerprints"]["pdlintLogicalFingerprint/v1"] for r in run["results"]]
+    assert len(set(logical)) == len(logical)
+
+
+def test_uris_are_relative_to_the_repository_root(logs: dict[str, dict]):
+    run = logs["repository-subdir"]["runs"][0]
+    root = Path(unquote(urlsplit(run["originalUriBaseIds"]["%SRCROOT%"]["uri"]).path))
+    toplevel = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"],
+        cwd=_artifact_path(run, run["results"][0]["locations"][0]["physicalLocation"]).parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    assert root == Path(toplevel).resolve()
+    uris = {
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+        for r in run["results"]
+    }
+    assert uris == {
+        ("PDL001", "service/relay_gap_engine/spec_info.py"),
+        ("PDL101", "service/relay_gap_engine/spec_utils.py"),
+        ("PDL900", "service/relay_gap_engine/broken%20%C3%A9.py"),
+    }
+
+
+def test_file_outside_the_root_gets_an_absolute_uri(tmp_path: Path):
+    inside, outside = tmp_path / "repo", tmp_path / "elsewhere"
+    inside.mkdir()
+    (outside / "pkg").mkdir(parents=True)
+    (outside / "pkg" / "x.py").write_text("x = 1\n", encoding="utf-8")
+    finding = Finding("PDL900", "cannot parse", loc("../elsewhere/pkg/x.py", 1, 1, 1, 2))
+    log = to_sarif([finding], root=inside, cwd=inside, sources=None, version="0")
+    result = log["runs"][0]["results"][0]
+    artifact = result["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact == {"uri": (outside / "pkg" / "x.py").resolve().as_uri()}
+    assert result["partialFingerprints"]["primaryLocationLineHash"] == line_hashes("x = 1\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("category", "automation_id"),
+    [("", "pdlint/"), ("backend", "backend/"), ("backend/", "backend/"), ("a/b", "a/b/")],
+)
+def test_sarif_category_sets_the_automation_id(relay_gap: Path, category: str, automation_id: str):
+    args = ("--sarif-category", category) if category else ()
+    log = _cli_sarif(relay_gap, *args, ".")
+    assert log["runs"][0]["automationDetails"] == {"id": automation_id}

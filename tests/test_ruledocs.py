@@ -1,0 +1,39 @@
+"""docs/rules.md: the page every SARIF rule's helpUri points at."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from conftest import REPO
+
+from pdlint.ruledocs import rules_markdown
+from pdlint.rules import DOCS_URL, RULES
+
+RULES_DOC = REPO / "docs" / "rules.md"
+
+
+def github_anchor(heading: str) -> str:
+    """The id GitHub gives a Markdown heading: lower case, punctuation other
+    than ``-`` and ``_`` dropped, spaces turned into ``-``."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_rules_doc_is_generated_from_the_catalogue():
+    assert RULES_DOC.read_text(encoding="utf-8") == rules_markdown(), (
+        "docs/rules.md is stale: run `python -m pdlint.ruledocs > docs/rules.md`"
+    )
+
+
+def test_every_help_uri_lands_on_its_rule_heading():
+    text = RULES_DOC.read_text(encoding="utf-8")
+    headings = {
+        github_anchor(line[3:]): line[3:] for line in text.splitlines() if line.startswith("## ")
+    }
+    assert urlsplit(DOCS_URL).path.endswith("/docs/rules.md")
+    for rule in RULES.values():
+        url = urlsplit(rule.help_uri)
+        assert f"{url.scheme}://{url.netloc}{url.path}" == DOCS_URL
+        assert headings[url.fragment] == f"{rule.code} {rule.name}"
+        section = text.split(f"## {rule.code} {rule.name}\n", 1)[1].split("\n## ", 1)[0]
+        assert rule.example.splitlines()[0] in section
