@@ -49,3 +49,29 @@ def test_whole_demo_folder() -> None:
                 code, loc, member = line.split()
                 expected.append(f"{code} fixtures/{name}/{loc} {member}")
     assert summary(json_findings("fixtures", cwd=FIXTURES.parent)) == sorted(expected)
+
+
+def test_pdl102_path_runs_from_entry_through_origin_to_consumer() -> None:
+    (finding,) = [
+        f for f in json_findings(".", cwd=FIXTURES / "idle_bypass") if f["code"] == "PDL102"
+    ]
+    steps = [s["message"] for s in finding["path"]]
+    assert steps[0].startswith("entry point") and "event_loop_disagg_decode" in steps[0]
+    assert "a batch of mode StepMode.IDLE is made" in steps
+    assert steps.index("a batch of mode StepMode.IDLE is made") < len(steps) - 2
+    assert steps[-1] == "dereferences `batch.draft`"
+    assert finding["member"] == "IDLE"
+    related = [r["message"] for r in finding["related"]]
+    assert "the batch gets mode StepMode.IDLE here" in related
+    assert any(r["filename"].endswith("batch.py") for r in finding["related"])
+
+
+def test_pdl103_names_member_builder_and_placeholder() -> None:
+    (finding,) = [
+        f for f in json_findings(".", cwd=FIXTURES / "masked_placeholder") if f["code"] == "PDL103"
+    ]
+    assert finding["member"] == "MEDUSA"
+    message = finding["message"]
+    assert "create_idle_input" in message and "draft_from_handoff" in message
+    assert "raise for MEDUSA" in message
+    assert finding["severity"] == "warning"

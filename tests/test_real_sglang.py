@@ -83,4 +83,9 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
         f["filename"] == "sglang/srt/speculative/spec_info.py" and "DFLASH" in f["member"]
         for f in pdl001
     )
+    # Verdicts after reading the code (issue 4): the IDLE batches of 0.5.16 reach
+    # no unguarded consumer of spec_info that pdlint can resolve, and no idle
+    # placeholder is reachable (the spec workers are picked per algorithm by a
+    # class registry, which pdlint does not resolve): no PDL102, no PDL103.
+    assert not [f for f in findings if f["code"] in ("PDL102", "PDL103")]
     assert elapsed < 60
