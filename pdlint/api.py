@@ -19,6 +19,7 @@ from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
 from pdlint.discover import SourceFile, discover, display_path
+from pdlint.factories import ClassFactories
 from pdlint.facts import ModuleFacts
 from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
@@ -162,7 +163,8 @@ def _relay_findings(
     heuristic = not entries
     if heuristic:
         entries = heuristic_entries(model)
-    graph = CallGraph(model, entries)
+    factories = ClassFactories(model, variants)
+    graph = CallGraph(model, entries, factories.targets)
     if heuristic:
         entries = graph.roots_only(entries)
     stats["entry points"] = len(entries)

@@ -8,10 +8,12 @@ from collections.abc import Callable, Iterable
 
 import networkx as nx
 
-from pdlint.facts import CallFact, FunctionFacts
+from pdlint.facts import CallFact, Expr, FunctionFacts
 from pdlint.model import Model
 
 EdgeFilter = Callable[[FunctionFacts, CallFact], bool]
+# Targets of a call on an attribute whose class a variant picks: (callee, variant, members).
+ChosenTargets = Callable[[FunctionFacts, Expr], list[tuple[str, str, frozenset[int]]]]
 
 
 def heuristic_entries(model: Model) -> list[str]:
@@ -36,8 +38,13 @@ def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
 class CallGraph:
     """Edges from callers to callees with the call sites, grown from roots."""
 
-    def __init__(self, model: Model, roots: Iterable[str]) -> None:
+    def __init__(
+        self, model: Model, roots: Iterable[str], chosen: ChosenTargets | None = None
+    ) -> None:
         self.model = model
+        self._chosen = chosen
+        # (caller, callee) -> (variant, members) when only those members take the edge
+        self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
         self.graph: nx.DiGraph = nx.DiGraph()
         self.dropped = 0
         # A parameter called inside its function (``get_batch()``) resolves to
@@ -57,9 +64,17 @@ class CallGraph:
                     key = (caller, call.func[1])
                     self._param_calls.setdefault(key, []).append(call)
                     targets = self._bound.get(key, set())
+                if not targets and self._chosen is not None:
+                    for target, variant, members in self._chosen(fn, call.func):
+                        self._edge(caller, target, call)
+                        self.when[(caller, target)] = (variant, members)
+                        self._bind(fn, call, target)
+                        targets = {*targets, target}
                 if not targets:
                     self.dropped += 1
                 for target in sorted(targets):
+                    if (caller, target) in self.when and self.graph.has_edge(caller, target):
+                        continue
                     self._edge(caller, target, call)
                     self._bind(fn, call, target)
 
@@ -104,9 +119,16 @@ class CallGraph:
         return keep or entries
 
     def reach(
-        self, entries: list[str], allowed: EdgeFilter
+        self,
+        entries: list[str],
+        allowed: EdgeFilter,
+        member: tuple[str, int] | None = None,
     ) -> dict[str, tuple[str, CallFact] | None]:
-        """Breadth-first reach over allowed call sites: node -> (caller, site)."""
+        """Breadth-first reach over allowed call sites: node -> (caller, site).
+
+        With ``member`` (variant, member), edges that only other members of that
+        variant take (a class the variant picks) are not walked.
+        """
         parent: dict[str, tuple[str, CallFact] | None] = {
             e: None for e in entries if e in self.graph
         }
@@ -117,6 +139,10 @@ class CallGraph:
             for callee in sorted(self.graph.successors(caller)):
                 if callee in parent:
                     continue
+                when = self.when.get((caller, callee))
+                if when is not None and member is not None and when[0] == member[0]:
+                    if member[1] not in when[1]:
+                        continue
                 for site in self.graph[caller][callee]["sites"]:
                     if allowed(fn, site):
                         parent[callee] = (caller, site)

@@ -209,7 +209,7 @@ class Model:
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
                         elif store.value[0] == "call":
-                            table.setdefault(tgt[2], []).append(("value", store.value))
+                            table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
                         elif store.value[0] == "name":
                             # ``self.x = x`` from an annotated parameter
                             for pname, pann in fn.params:
@@ -329,9 +329,9 @@ class Model:
             module = self.class_module[klass]
             for entry in entries:
                 if entry[0] == "value":
-                    init = self.functions.get(f"{klass}.__init__")
-                    if init is not None:
-                        found = self.type_of(init, entry[1], depth + 1)
+                    where = self.functions.get(entry[2])
+                    if where is not None:
+                        found = self.type_of(where, entry[1], depth + 1)
                         if found:
                             return found
                     continue

@@ -201,6 +201,11 @@ class Variants:
                         "from_str",
                     ):
                         variant = self.by_name[owner]
+                elif store.value[0] == "name":
+                    # ``self.algo = algo`` from a parameter annotated with the variant
+                    for pname, pann in fn.params:
+                        if pname == store.value[1] and pann is not None:
+                            variant = self.variant_of_annotation(pann, module, fn)
                 if variant is not None:
                     seen.setdefault(name, set()).add(variant.qualname)
         self.carrier_names = seen
@@ -353,7 +358,9 @@ class Variants:
                     variant = self.variant_of_annotation(ann, module, None)
                     if variant is not None:
                         return variant
-        return None
+        # assigned in a method (``self.algo = algo`` from an annotated parameter...)
+        held = self.model.attribute_class(cls, name)
+        return self.by_name.get(held) if held is not None else None
 
     def mentions(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]

@@ -372,7 +372,9 @@ class ModeCheck:
             truth = self.variants.guards_truth(store.guards, fn, variant, member)
             if truth not in (T, MAYBE):
                 continue
-            parents = self.graph.reach(entries, self._allowed(relay.state, variant, member))
+            parents = self.graph.reach(
+                entries, self._allowed(relay.state, variant, member), (variant.qualname, member)
+            )
             if placeholder.function not in parents:
                 continue
             yield self._masked_finding(relay, placeholder, member, none_span, parents)

@@ -330,7 +330,7 @@ class RelayCheck:
         entries = [e for e in self.entries if relay.function in self.reach_all(e)]
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
-        parents = self.graph.reach(entries, allowed)
+        parents = self.graph.reach(entries, allowed, (variant.qualname, member))
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()

@@ -1,0 +1,186 @@
+"""Objects whose class a variant picks (``cls = algo.create_worker(); self.w = cls()``).
+
+Engines choose a worker class per speculative algorithm through a factory that
+returns a class for each member. Calls on such an attribute
+(``self.w.forward(batch)``) reach the method of every class the factory can
+return, each only for the members that get that class. The call graph keeps
+that member set on the edge, so a check following member M only walks the
+edges M can take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pdlint.facts import Expr, FunctionFacts
+from pdlint.model import Model
+from pdlint.variants import UNKNOWN, F, T, Variant, Variants
+
+SELF: Expr = ("name", "self")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The classes an attribute may hold, each with the members that get it."""
+
+    variant: Variant
+    options: tuple[tuple[str, frozenset[int]], ...]  # (class, members)
+
+
+class ClassFactories:
+    """Finds variant-dispatched class factories and the attributes they fill."""
+
+    def __init__(self, model: Model, variants: Variants) -> None:
+        self.model = model
+        self.variants = variants
+        self._factories: dict[str, tuple[Variant, dict[int, frozenset[str]]] | None] = {}
+        self.attrs: dict[tuple[str, str], Choice] = {}
+        self._find_attrs()
+
+    def factory(self, qual: str) -> tuple[Variant, dict[int, frozenset[str]]] | None:
+        """Per member, the classes an enum method returns (when it returns classes)."""
+        if qual in self._factories:
+            return self._factories[qual]
+        fn = self.model.functions[qual]
+        found: tuple[Variant, dict[int, frozenset[str]]] | None = None
+        variant = self.variants.by_name.get(fn.cls or "")
+        if variant is not None and variant.kind == "enum":
+            per_member: dict[int, frozenset[str]] = {}
+            for member in range(len(variant.members)):
+                classes = self._returned_classes(fn, variant, member)
+                if classes is None:
+                    per_member = {}
+                    break
+                if classes:
+                    per_member[member] = classes
+            if len(set().union(*per_member.values()) if per_member else ()) >= 2:
+                found = (variant, per_member)
+        self._factories[qual] = found
+        return found
+
+    def _returned_classes(
+        self, fn: FunctionFacts, variant: Variant, member: int
+    ) -> frozenset[str] | None:
+        """Classes ``fn`` may return for the member; None when a guard is unknown."""
+        out: set[str] = set()
+        module = self.model.module_of(fn)
+        bound = frozenset({"self"})
+        for ret in sorted(fn.returns, key=lambda r: r.span):
+            reach = self.variants.guards_truth(ret.guards, fn, variant, member, bound)
+            if reach is F:
+                continue
+            if reach is UNKNOWN:
+                return None
+            value = ret.value
+            if value is not None and value[0] in ("name", "attr"):
+                target = self.model.resolve_dotted(fn, module, value)
+                if target in self.model.classes:
+                    out.add(target)
+            if reach is T:
+                break
+        return frozenset(out)
+
+    def _find_attrs(self) -> None:
+        """``self.a = Cls(...)`` with ``Cls`` from a factory; ``self.b = self.a`` aliases."""
+        aliases: list[tuple[FunctionFacts, str, str]] = []
+        for fn in self.model.functions.values():
+            if fn.cls is None:
+                continue
+            for store in fn.stores:
+                target, value = store.target, store.value
+                if target[0] != "attr" or target[1] != SELF:
+                    continue
+                if value[0] == "attr" and value[1] == SELF:
+                    aliases.append((fn, target[2], value[2]))
+                    continue
+                if value[0] != "call" or value[1][0] != "name":
+                    continue
+                made = [v for n, v in fn.assigns if n == value[1][1]]
+                if len(made) != 1 or made[0][0] != "call" or made[0][1][0] != "attr":
+                    continue
+                func = made[0][1]
+                receiver = func[1]
+                held = self.variants.attr_variant(fn, receiver) if receiver[0] == "attr" else None
+                if held is None or held.kind != "enum":
+                    continue
+                method = f"{held.qualname}.{func[2]}"
+                found = self.factory(method) if method in self.model.functions else None
+                if found is None:
+                    continue
+                variant, per_member = found
+                by_class: dict[str, set[int]] = {}
+                for member, classes in per_member.items():
+                    for cls in classes:
+                        by_class.setdefault(cls, set()).add(member)
+                options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
+                self.attrs[(fn.cls, target[2])] = Choice(variant, options)
+        for fn, name, source in aliases:
+            choice = self.attrs.get((fn.cls or "", source))
+            if choice is not None and (fn.cls or "", name) not in self.attrs:
+                self._add_alias(fn, name, choice)
+
+    def _add_alias(self, fn: FunctionFacts, name: str, choice: Choice) -> None:
+        """``self.name = self.<choice attr>`` under guards; other stores of ``name``
+        with a single known class add that class for the members their guards allow."""
+        variant = choice.variant
+        options: dict[str, set[int]] = {}
+        for other in self.model.methods_of.get(fn.cls or "", ()):
+            for store in other.stores:
+                if store.target != ("attr", SELF, name):
+                    continue
+                allowed = {
+                    m
+                    for m in range(len(variant.members))
+                    if self.variants.guards_truth(store.guards, other, variant, m) is not F
+                }
+                value = store.value
+                if value[0] == "attr" and value[1] == SELF:
+                    source = self.attrs.get((fn.cls or "", value[2]))
+                    if source is not None and source.variant is variant:
+                        for cls, members in source.options:
+                            options.setdefault(cls, set()).update(members & allowed)
+                        continue
+                classes = self._classes(other, value)
+                if not classes:
+                    return  # a store pdlint cannot type: leave the attribute unknown
+                for cls in classes:
+                    options.setdefault(cls, set()).update(allowed)
+        packed = tuple((c, frozenset(m)) for c, m in sorted(options.items()) if m)
+        if packed:
+            self.attrs[(fn.cls or "", name)] = Choice(variant, packed)
+
+    def _classes(self, fn: FunctionFacts, value: Expr) -> set[str]:
+        """Classes ``value`` may have: every store of ``self.<attr>`` when it is one."""
+        if value[0] == "attr" and value[1] == SELF and fn.cls is not None:
+            out: set[str] = set()
+            for other in self.model.methods_of.get(fn.cls, ()):
+                for store in other.stores:
+                    if store.target == value:
+                        cls = self.model.type_of(other, store.value)
+                        if cls is None:
+                            return set()
+                        out.add(cls)
+            return out
+        cls = self.model.type_of(fn, value)
+        return {cls} if cls else set()
+
+    def targets(self, fn: FunctionFacts, func: Expr) -> list[tuple[str, str, frozenset[int]]]:
+        """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen attribute."""
+        if func[0] != "attr" or func[1][0] != "attr":
+            return []
+        receiver = func[1]
+        owner = self.model.type_of(fn, receiver[1])
+        if owner is None:
+            return []
+        choice: Choice | None = None
+        for klass in self.model.mro(owner):
+            choice = self.attrs.get((klass, receiver[2]))
+            if choice is not None:
+                break
+        if choice is None:
+            return []
+        members_of: dict[str, set[int]] = {}
+        for cls, members in choice.options:
+            for method in self.model.methods_named(cls, func[2]):
+                members_of.setdefault(method, set()).update(members)
+        return [(m, choice.variant.qualname, frozenset(s)) for m, s in sorted(members_of.items())]
