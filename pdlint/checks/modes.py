@@ -26,7 +26,6 @@ from pdlint.checks.relay import (
 )
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
-from pdlint.graph import EdgeFilter
 from pdlint.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
@@ -71,6 +70,7 @@ class ModeCheck:
         self.bypass_modes = bypass_modes
         self.placeholder_factories = placeholder_factories
         self._mode_attrs: dict[str, list[Variant]] | None = None
+        self._below: dict[tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]] = {}
 
     # discovery ----------------------------------------------------------------
     def is_bypass(self, variant: Variant, member: int) -> bool:
@@ -182,20 +182,12 @@ class ModeCheck:
                     seen.add(mark)
                     yield finding
 
-    def _allowed(self, state: str, variant: Variant, member: int) -> EdgeFilter:
-        def allowed(fn: FunctionFacts, site: CallFact) -> bool:
-            if guards_mention(site.guards, state):
-                return False
-            return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
-
-        return allowed
-
     def _bypass(
         self, relay: Relay, origin: Origin, entries: list[str], batch_cls: str | None
     ) -> Iterator[Finding]:
         """Consumers that run after the origin, on its function and on return."""
         variant, member, state = origin.variant, origin.member, relay.state
-        allowed = self._allowed(state, variant, member)
+        allowed = self.relay.edge_filter(state, variant, member)
         down = self.graph.reach(entries, lambda fn, site: True)
         if origin.function not in down:
             return
@@ -231,7 +223,10 @@ class ModeCheck:
                 if not allowed(fn, call):
                     continue
                 for target in targets:
-                    below = self.graph.reach([target], allowed)
+                    key = (target, state, variant.qualname, member)
+                    if key not in self._below:
+                        self._below[key] = self.graph.reach([target], allowed)
+                    below = self._below[key]
                     for sub in sorted(below):
                         callee = self.model.functions[sub]
                         for deref in sorted(callee.derefs, key=lambda d: d.span):
@@ -372,9 +367,7 @@ class ModeCheck:
             truth = self.variants.guards_truth(store.guards, fn, variant, member)
             if truth not in (T, MAYBE):
                 continue
-            parents = self.graph.reach(
-                entries, self._allowed(relay.state, variant, member), (variant.qualname, member)
-            )
+            parents = self.relay.member_reach(relay, variant, member)
             if placeholder.function not in parents:
                 continue
             yield self._masked_finding(relay, placeholder, member, none_span, parents)

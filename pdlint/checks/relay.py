@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
-from pdlint.graph import CallGraph
+from pdlint.graph import CallGraph, EdgeFilter
 from pdlint.model import Model
 from pdlint.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
@@ -110,6 +110,9 @@ class RelayCheck:
         self._builders: dict[str, Builder | None] = {}
         self._reach_cache: dict[str, set[str]] = {}
         self._relays: list[Relay] | None = None
+        self._member_reach: dict[
+            tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
+        ] = {}
         self._rejected: dict[str, set[int]] = {}
 
     # builders -----------------------------------------------------------------
@@ -314,23 +317,35 @@ class RelayCheck:
             key=("PDL001", builder.qualname, relay.state),
         )
 
-    def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
-        variant = relay.builder.variant
-        state = relay.state
+    def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
+        """Call sites the member can take with the state unchecked (no None test)."""
 
         def allowed(fn: FunctionFacts, site: CallFact) -> bool:
             if guards_mention(site.guards, state):
                 return False
-            return self.variants.guards_truth(site.guards, fn, variant, member) in (
-                T,
-                MAYBE,
-            )
+            return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
 
-        # Only entries whose calls reach the relay hand requests to this state.
-        entries = [e for e in self.entries if relay.function in self.reach_all(e)]
+        return allowed
+
+    def member_reach(
+        self, relay: Relay, variant: Variant, member: int
+    ) -> dict[str, tuple[str, CallFact] | None]:
+        """What the member reaches from the entries that reach the relay (cached)."""
+        key = (relay.state, relay.function, variant.qualname, member)
+        if key not in self._member_reach:
+            # Only entries whose calls reach the relay hand requests to this state.
+            entries = [e for e in self.entries if relay.function in self.reach_all(e)]
+            allowed = self.edge_filter(relay.state, variant, member)
+            self._member_reach[key] = self.graph.reach(entries, allowed, (variant.qualname, member))
+        return self._member_reach[key]
+
+    def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
+        variant = relay.builder.variant
+        state = relay.state
+        allowed = self.edge_filter(state, variant, member)
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
-        parents = self.graph.reach(entries, allowed, (variant.qualname, member))
+        parents = self.member_reach(relay, variant, member)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
