@@ -6,11 +6,12 @@ The CLI, the language server, the flake8 plugin and the tests all call
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 import sys
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,11 @@ from pdlint.source import decode_source, parse_error, parse_source, read_file
 from pdlint.variants import Variants
 
 PARALLEL_THRESHOLD = 200  # files; below this, workers cost more than they save
+
+IndexOutcome = tuple[ModuleFacts | None, Finding | None]
+# What indexing one file gave, keyed by (absolute path, display path, sha256 of
+# the bytes); long-lived callers (the language server) keep one between runs.
+FactsMemo = MutableMapping[tuple[str, str, str], IndexOutcome]
 
 
 @dataclass
@@ -59,10 +65,14 @@ def analyze(
     stdin_filename: str | None = None,
     overlays: Mapping[str, str] | None = None,
     use_packs: bool = True,
+    facts_memo: FactsMemo | None = None,
+    noqa: bool = True,
 ) -> Result:
     """Analyse ``paths`` (``-`` reads ``stdin``) and return the findings.
 
     ``overlays`` maps file paths to unsaved text (the editor's buffers).
+    ``facts_memo`` reuses the facts of files whose content was indexed before.
+    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 does its own).
     Raises DiscoveryError for a missing path and ConfigError for a bad pack.
     """
     excludes = settings.exclude + settings.extend_exclude
@@ -81,7 +91,8 @@ def analyze(
     findings: list[Finding] = []
     modules: list[ModuleFacts] = []
     stats: Counter[str] = Counter()
-    for facts, error in _index_all(jobs):
+    indexed = _index_all(jobs) if facts_memo is None else _index_memoized(jobs, facts_memo)
+    for facts, error in indexed:
         if error is not None:
             findings.append(error)
             stats["files not parsed"] += 1
@@ -96,7 +107,8 @@ def analyze(
     texts = {source.display: data for source, data in jobs if data is not None}
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)
-    return Result(apply_policy(findings, settings, sources), sources, len(jobs), warnings, stats)
+    kept = apply_policy(findings, settings, sources if noqa else {})
+    return Result(kept, sources, len(jobs), warnings, stats)
 
 
 def _index_one(
@@ -116,12 +128,45 @@ def _index_one(
         return None, parse_error(source.display, "cannot index: too deeply nested")
 
 
+def _index_memoized(
+    jobs: list[tuple[SourceFile, bytes | None]], memo: FactsMemo
+) -> list[IndexOutcome]:
+    """Index the files whose (path, content) ``memo`` does not hold yet."""
+    keys: list[tuple[str, str, str] | None] = []
+    loaded: list[tuple[SourceFile, bytes | None]] = []
+    for source, data in jobs:
+        if data is None:
+            try:
+                with open(source.path, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                keys.append(None)  # indexed anyway, which reports why it is unreadable
+                loaded.append((source, None))
+                continue
+        digest = hashlib.sha256(data).hexdigest()
+        keys.append((os.path.abspath(source.path), source.display, digest))
+        loaded.append((source, data))
+    missing = [i for i, key in enumerate(keys) if key is None or key not in memo]
+    fresh = dict(zip(missing, _index_all([loaded[i] for i in missing]), strict=True))
+    out: list[IndexOutcome] = []
+    for i, key in enumerate(keys):
+        if key is None:
+            out.append(fresh[i])
+        elif i in fresh:
+            out.append(memo.setdefault(key, fresh[i]))
+        else:
+            out.append(memo[key])
+    return out
+
+
 def _index_all(
     jobs: list[tuple[SourceFile, bytes | None]],
 ) -> list[tuple[ModuleFacts | None, Finding | None]]:
     """Index every file, in worker processes when there are many."""
     workers = min(os.cpu_count() or 1, 8)
-    if len(jobs) < PARALLEL_THRESHOLD or workers < 2:
+    # A daemonic process (a flake8 --jobs worker) may not start children.
+    daemon = multiprocessing.current_process().daemon
+    if len(jobs) < PARALLEL_THRESHOLD or workers < 2 or daemon:
         return [_index_one(job) for job in jobs]
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:

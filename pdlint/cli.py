@@ -252,6 +252,22 @@ def rule_command(code: str) -> None:
         click.echo(f"    {line}")
 
 
+@cli.command("server")
+@click.option("--stdio", is_flag=True, help="Speak LSP over stdin/stdout (the default).")
+def server_command(stdio: bool) -> None:
+    """Run the language server (needs the 'lsp' extra: pip install 'pdlint[lsp]')."""
+    try:
+        from pdlint.server import serve
+    except ImportError as exc:
+        missing = exc.name or str(exc)
+        _fail(
+            f"the language server needs the 'lsp' extra ({missing} is not installed): "
+            "pip install 'pdlint[lsp]'"
+        )
+        return
+    serve()
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

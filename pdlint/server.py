@@ -1,0 +1,497 @@
+"""The language server: pdlint's findings as LSP diagnostics, and a ``# noqa`` quick fix.
+
+Each workspace folder is a project, analysed once when the client is ready; after
+that, edits (debounced), saves and opens re-run the analysis with the open
+buffers as overlays, and a per-file facts memo means only the files whose text
+changed are indexed again. The analysis is interprocedural, so every run
+republishes the diagnostics of each open file whose findings changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Iterator, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import PositionCodec
+
+from pdlint import __version__
+from pdlint.api import IndexOutcome, Result, analyze
+from pdlint.config import ConfigError, resolve_settings
+from pdlint.discover import DiscoveryError
+from pdlint.findings import Finding, Location
+from pdlint.policy import NOQA_RE, noqa_codes
+from pdlint.rules import get_rule
+from pdlint.source import decode_source
+
+DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
+SOURCE = "pdlint"
+SEVERITIES = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "note": types.DiagnosticSeverity.Information,
+}
+
+log = logging.getLogger(__name__)
+
+MemoKey = tuple[str, str, str]
+
+
+class RecentMemo(MutableMapping[MemoKey, IndexOutcome]):
+    """A facts memo that keeps only what the last run used.
+
+    Every edit gives a file new content and so a new key; :meth:`sweep` after
+    each run drops the facts of the versions no run asked for since.
+    """
+
+    def __init__(self) -> None:
+        self._old: dict[MemoKey, IndexOutcome] = {}
+        self._new: dict[MemoKey, IndexOutcome] = {}
+        self.stored = 0  # files indexed (not found here) since this memo was made
+
+    def __getitem__(self, key: MemoKey) -> IndexOutcome:
+        if key not in self._new:
+            self._new[key] = self._old[key]
+        return self._new[key]
+
+    def __setitem__(self, key: MemoKey, value: IndexOutcome) -> None:
+        self._new[key] = value
+        self.stored += 1
+
+    def __delitem__(self, key: MemoKey) -> None:
+        found = self._new.pop(key, None) is not None
+        if self._old.pop(key, None) is None and not found:
+            raise KeyError(key)
+
+    def __iter__(self) -> Iterator[MemoKey]:
+        return iter({**self._old, **self._new})
+
+    def __len__(self) -> int:
+        return len({**self._old, **self._new})
+
+    def sweep(self) -> None:
+        """Forget every entry the runs since the previous sweep did not use."""
+        self._old, self._new = self._new, {}
+
+
+@dataclass
+class Project:
+    """A workspace folder, or a file open outside every folder (analysed alone)."""
+
+    root: str
+    is_file: bool
+    memo: RecentMemo = field(default_factory=RecentMemo)
+    published: dict[str, list[types.Diagnostic]] = field(default_factory=dict)
+    last_error: str | None = None
+
+    def owns(self, path: str) -> bool:
+        if self.is_file:
+            return path == self.root
+        return path == self.root or path.startswith(self.root.rstrip(os.sep) + os.sep)
+
+
+@dataclass
+class Snapshot:
+    """The open documents of a project when its analysis starts."""
+
+    overlays: dict[str, str]  # real path -> buffer text
+    uris: dict[str, str]  # real path -> the document's URI as the client sent it
+    versions: dict[str, int]  # uri -> version
+
+
+@dataclass
+class Run:
+    """What one analysis gave: diagnostics by real path, or an error to show."""
+
+    diagnostics: dict[str, list[types.Diagnostic]] | None = None
+    error: str | None = None
+    summary: str = ""
+
+
+def _real(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+def _units(codec: PositionCodec, line: str, column: int) -> int:
+    """Code points (0-based ``column``) to the client's position units."""
+    return int(codec.client_num_units(line[:column]))
+
+
+def to_range(location: Location, lines: list[str], codec: PositionCodec) -> types.Range:
+    """A 1-based pdlint span as an LSP range in the client's position encoding."""
+
+    def position(line: int, column: int) -> types.Position:
+        index, col = max(line - 1, 0), max(column - 1, 0)
+        text = lines[index] if index < len(lines) else ""
+        return types.Position(line=index, character=_units(codec, text, col))
+
+    return types.Range(
+        start=position(location.line, location.column),
+        end=position(location.end_line, location.end_column),
+    )
+
+
+class Converter:
+    """Turns findings into diagnostics, reading each referenced file's lines once."""
+
+    def __init__(self, result: Result, snapshot: Snapshot, codec: PositionCodec) -> None:
+        self.result = result
+        self.snapshot = snapshot
+        self.codec = codec
+        self._lines: dict[str, list[str]] = {}
+
+    def lines(self, display: str) -> list[str]:
+        if display not in self._lines:
+            real = _real(display)
+            text = self.snapshot.overlays.get(real)
+            if text is not None:
+                self._lines[display] = text.splitlines()
+            elif display in self.result.sources:
+                self._lines[display] = self.result.sources[display]
+            else:
+                try:
+                    with open(display, "rb") as handle:
+                        self._lines[display] = decode_source(handle.read()).splitlines()
+                except (OSError, SyntaxError, LookupError, UnicodeDecodeError):
+                    self._lines[display] = []
+        return self._lines[display]
+
+    def uri(self, display: str) -> str:
+        real = _real(display)
+        return self.snapshot.uris.get(real) or from_fs_path(os.path.abspath(display)) or display
+
+    def location(self, location: Location) -> types.Location:
+        rng = to_range(location, self.lines(location.path), self.codec)
+        return types.Location(uri=self.uri(location.path), range=rng)
+
+    def diagnostic(self, finding: Finding) -> types.Diagnostic:
+        rule = get_rule(finding.code)
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=self.location(step.location),
+                message=f"path {i}/{len(finding.path)}: {step.message}",
+            )
+            for i, step in enumerate(finding.path, 1)
+        ]
+        related += [
+            types.DiagnosticRelatedInformation(
+                location=self.location(r.location), message=r.message
+            )
+            for r in finding.related
+        ]
+        return types.Diagnostic(
+            range=to_range(finding.location, self.lines(finding.location.path), self.codec),
+            message=finding.message,
+            severity=SEVERITIES.get(rule.severity if rule else "error"),
+            code=finding.code,
+            code_description=types.CodeDescription(href=rule.help_uri) if rule else None,
+            source=SOURCE,
+            related_information=related or None,
+        )
+
+    def by_path(self) -> dict[str, list[types.Diagnostic]]:
+        """Diagnostics keyed by the real path of the file they are reported in."""
+        out: dict[str, list[types.Diagnostic]] = {}
+        for finding in self.result.findings:
+            out.setdefault(_real(finding.location.path), []).append(self.diagnostic(finding))
+        return out
+
+
+def noqa_edit(line: str, code: str) -> tuple[int, int, str] | None:
+    """The edit (start, end, text; code points) that adds ``code`` to a line's noqa.
+
+    None when the line already suppresses ``code`` or cannot take a comment (it
+    ends with a backslash continuation).
+    """
+    body = line.rstrip("\r\n")
+    match = NOQA_RE.search(body)
+    if match is None:
+        stripped = body.rstrip()
+        if stripped.endswith("\\"):
+            return None
+        return len(stripped), len(body), f"  # noqa: {code}"
+    codes = noqa_codes(body)
+    if not codes or code.startswith(codes):
+        return None
+    listed = match.group("codes")
+    end = match.start("codes") + len(listed.rstrip(", \t"))
+    return end, end, f", {code}"
+
+
+class Protocol(LanguageServerProtocol):
+    """pygls's protocol, but a request it cannot read gets an error response.
+
+    pygls logs such a request and drops it, which leaves the client waiting.
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" in data and "method" in data:
+                self._send_response(data["id"], error=exc.to_response_error())
+            raise
+
+
+class PdlintServer(LanguageServer):
+    """pdlint over the Language Server Protocol."""
+
+    def __init__(self) -> None:
+        super().__init__("pdlint", __version__, protocol_cls=Protocol)
+        self.projects: dict[str, Project] = {}
+        self._dirty: dict[str, set[str]] = {}  # project root -> URIs to publish anyway
+        self._due = 0.0
+        self._runner: asyncio.Task[None] | None = None
+        self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pdlint")
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log what went wrong with a message (pygls would pop a dialog up)."""
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Error, message=f"pdlint: {error}")
+        )
+
+    # projects ----------------------------------------------------------------
+    def folder_roots(self) -> list[str]:
+        roots = [to_fs_path(f.uri) for f in self.workspace.folders.values()]
+        if not roots and self.workspace.root_path:
+            roots = [self.workspace.root_path]
+        return sorted({_real(r) for r in roots if r})
+
+    def project_for(self, path: str) -> Project:
+        """The folder holding ``path`` (the innermost), else a project of its own."""
+        owners = [r for r in self.folder_roots() if Project(r, False).owns(path)]
+        root = max(owners, key=len) if owners else path
+        if root not in self.projects:
+            self.projects[root] = Project(root, is_file=not owners)
+        return self.projects[root]
+
+    def open_documents(self, project: Project) -> Snapshot:
+        snapshot = Snapshot({}, {}, {})
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = to_fs_path(uri) if uri.startswith("file:") else None
+            if path is None or not project.owns(_real(path)):
+                continue
+            real = _real(path)
+            snapshot.overlays[real] = doc.source
+            snapshot.uris[real] = doc.uri
+            snapshot.versions[doc.uri] = doc.version or 0
+        return snapshot
+
+    # scheduling --------------------------------------------------------------
+    def schedule(self, root: str, delay: float, force: tuple[str, ...] = ()) -> None:
+        """Analyse the project at ``root`` after ``delay`` s of quiet (0: at once)."""
+        self._dirty.setdefault(root, set()).update(force)
+        loop = asyncio.get_running_loop()
+        self._due = loop.time() + delay if delay else min(self._due, loop.time())
+        if self._runner is None or self._runner.done():
+            self._runner = loop.create_task(self._run())
+
+    def schedule_uri(self, uri: str, delay: float, force: bool = False) -> None:
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        if path is not None:
+            self.schedule(self.project_for(_real(path)).root, delay, (uri,) if force else ())
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._dirty:
+            wait = self._due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            dirty, self._dirty = self._dirty, {}
+            for root, force in sorted(dirty.items()):
+                project = self.projects.get(root)
+                if project is None:
+                    continue
+                snapshot = self.open_documents(project)
+                codec = self.workspace.position_codec
+                run = await loop.run_in_executor(
+                    self._analysis, self._analyze, project, snapshot, codec
+                )
+                if run.error is not None:
+                    self._report(project, run.error)
+                elif run.diagnostics is not None:
+                    project.last_error = None
+                    self.window_log_message(
+                        types.LogMessageParams(type=types.MessageType.Log, message=run.summary)
+                    )
+                    self._publish(project, snapshot, run.diagnostics, force)
+
+    def _analyze(self, project: Project, snapshot: Snapshot, codec: PositionCodec) -> Run:
+        """Run the analysis (in the worker thread, so the server keeps answering)."""
+        started, stored = time.perf_counter(), project.memo.stored
+        try:
+            settings = resolve_settings([project.root], None)
+            if project.is_file:
+                text = snapshot.overlays.get(project.root)
+                if text is None:
+                    return Run()
+                result = analyze(
+                    ["-"],
+                    settings,
+                    stdin=text.encode("utf-8"),
+                    stdin_filename=project.root,
+                    facts_memo=project.memo,
+                )
+            else:
+                result = analyze(
+                    [project.root], settings, overlays=snapshot.overlays, facts_memo=project.memo
+                )
+            project.memo.sweep()
+            diagnostics = Converter(result, snapshot, codec).by_path()
+        except (ConfigError, DiscoveryError) as exc:
+            return Run(error=str(exc))
+        except Exception as exc:  # the server outlives any one failed run
+            log.exception("pdlint: analysis of %s failed", project.root)
+            return Run(error=f"internal error: {type(exc).__name__}: {exc}")
+        summary = (
+            f"pdlint: analysed {project.root}: {result.files} files, "
+            f"{project.memo.stored - stored} indexed, {len(result.findings)} findings "
+            f"in {time.perf_counter() - started:.2f} s"
+        )
+        return Run(diagnostics, summary=summary)
+
+    def _report(self, project: Project, message: str) -> None:
+        if message != project.last_error:
+            project.last_error = message
+            self.window_show_message(
+                types.ShowMessageParams(type=types.MessageType.Error, message=f"pdlint: {message}")
+            )
+
+    def _publish(
+        self,
+        project: Project,
+        snapshot: Snapshot,
+        diagnostics: dict[str, list[types.Diagnostic]],
+        force: set[str],
+    ) -> None:
+        open_now = set(self.workspace.text_documents)
+        for real, uri in sorted(snapshot.uris.items()):
+            if uri not in open_now:
+                continue
+            new = diagnostics.get(real, [])
+            if uri not in force and project.published.get(uri) == new:
+                continue
+            project.published[uri] = new
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(
+                    uri=uri, diagnostics=new, version=snapshot.versions.get(uri)
+                )
+            )
+
+    def close(self, uri: str) -> None:
+        """Clear a closed document's diagnostics; re-analyse the folder it was in."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        real = _real(path) if path else None
+        for project in list(self.projects.values()):
+            if project.published.pop(uri, None) is not None:
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+                )
+            if project.is_file and project.root == real:
+                del self.projects[project.root]
+            elif real is not None and project.owns(real):
+                # Without the buffer, the file on disk counts again for the others.
+                self.schedule(project.root, DEBOUNCE)
+
+    # code actions ------------------------------------------------------------
+    def noqa_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        uri = params.text_document.uri
+        wanted = [d for d in params.context.diagnostics if d.source == SOURCE]
+        if not wanted and not params.context.diagnostics:
+            published = next(
+                (p.published[uri] for p in self.projects.values() if uri in p.published), []
+            )
+            lines = range(params.range.start.line, params.range.end.line + 1)
+            wanted = [d for d in published if d.range.start.line in lines]
+        try:
+            doc_lines = self.workspace.get_text_document(uri).lines
+        except (OSError, UnicodeDecodeError):
+            return []
+        codec = self.workspace.position_codec
+        actions: list[types.CodeAction] = []
+        for diagnostic in wanted:
+            line_no = diagnostic.range.start.line
+            if not isinstance(diagnostic.code, str) or line_no >= len(doc_lines):
+                continue
+            line = doc_lines[line_no]
+            edit = noqa_edit(line, diagnostic.code)
+            if edit is None:
+                continue
+            start, end, text = edit
+            rng = types.Range(
+                start=types.Position(line=line_no, character=_units(codec, line, start)),
+                end=types.Position(line=line_no, character=_units(codec, line, end)),
+            )
+            actions.append(
+                types.CodeAction(
+                    title=f"Suppress {diagnostic.code} on this line (# noqa: {diagnostic.code})",
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(rng, text)]}),
+                )
+            )
+        return actions
+
+
+def build_server() -> PdlintServer:
+    """A server with every feature registered."""
+    server = PdlintServer()
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: PdlintServer, params: types.InitializedParams) -> None:
+        for root in ls.folder_roots():
+            ls.projects.setdefault(root, Project(root, is_file=False))
+            ls.schedule(root, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PdlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.schedule_uri(params.text_document.uri, 0, force=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PdlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.schedule_uri(params.text_document.uri, DEBOUNCE)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PdlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.schedule_uri(params.text_document.uri, 0, force=True)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PdlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.close(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(ls: PdlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        for root in ls.folder_roots():
+            ls.projects.setdefault(root, Project(root, is_file=False))
+            ls.schedule(root, DEBOUNCE)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: PdlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return ls.noqa_actions(params)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: PdlintServer, params: None) -> None:
+        if ls._runner is not None:
+            ls._runner.cancel()
+        ls._dirty.clear()
+
+    return server
+
+
+def serve() -> None:
+    """Run the language server over stdin and stdout until the client exits."""
+    build_server().start_io()
