@@ -259,7 +259,7 @@ def server_command(stdio: bool) -> None:
     try:
         from pdlint.server import serve
     except ImportError as exc:
-        missing = exc.name or str(exc)
+        missing = (exc.name or str(exc)).split(".")[0]
         _fail(
             f"the language server needs the 'lsp' extra ({missing} is not installed): "
             "pip install 'pdlint[lsp]'"
