@@ -1,0 +1,229 @@
+"""The flake8 plugin: pdlint's findings reported by flake8 under the ``PDL`` prefix.
+
+flake8 calls a plugin once per file, but pdlint's analysis is whole-program: the
+plugin runs :func:`pdlint.api.analyze` once per flake8 run and hands each file
+its own findings. flake8's ``--jobs`` workers share one analysis through a
+result file kept under a lock in the cache folder, which also lets the next
+flake8 run reuse it while no analysed file changed. flake8 decides selection and
+``# noqa``, so the findings are taken before pdlint's own noqa.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pdlint import __version__
+from pdlint.api import analyze
+from pdlint.config import resolve_settings
+from pdlint.discover import discover
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (Windows: workers may each compute it)
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("pdlint.flake8")
+
+Row = tuple[int, int, str, str]  # line, 0-based column, code, message
+Findings = dict[str, list[Row]]  # real path -> rows
+CACHE_FORMAT = 1
+
+
+def _real(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+class Analysis:
+    """What the plugin analyses in one flake8 run, and its findings once known."""
+
+    def __init__(self, filenames: list[str], stdin_name: str | None) -> None:
+        self.stdin = filenames == ["-"]
+        given = [f for f in filenames if f != "-" and os.path.exists(f)] or ["."]
+        settings = resolve_settings(given, None)
+        self.paths = list(given)
+        if settings.config_file is not None and Path(settings.config_file).name == (
+            "pyproject.toml"
+        ):
+            # The project, not just the files flake8 was given: the analysis is
+            # whole-program, and a consumer's finding depends on its builder.
+            self.paths.insert(0, settings.root)
+        # Every code is reported: flake8's select, ignore and noqa decide.
+        self.settings = replace(
+            settings, select=None, extend_select=(), ignore=(), per_file_ignores=()
+        )
+        self.stdin_name = stdin_name
+        self.findings: Findings | None = None
+
+    def rows_for(self, filename: str, lines: list[str]) -> list[Row]:
+        if self.findings is None:
+            overlay = None
+            if self.stdin:
+                overlay = (self.stdin_name or "stdin", "".join(lines))
+            self.findings = self._load_or_compute(overlay)
+        return self.findings.get(_real(filename), [])
+
+    def _compute(self, overlay: tuple[str, str] | None) -> Findings:
+        started = time.perf_counter()
+        paths = list(self.paths)
+        overlays: dict[str, str] | None = None
+        stdin: bytes | None = None
+        stdin_filename: str | None = None
+        if overlay is not None:
+            name, text = overlay
+            if os.path.isfile(name):
+                paths.append(name)  # discovery drops it if a folder already holds it
+                overlays = {name: text}
+            else:
+                paths.append("-")
+                stdin, stdin_filename = text.encode("utf-8"), name
+        result = analyze(
+            paths,
+            self.settings,
+            stdin=stdin,
+            stdin_filename=stdin_filename,
+            overlays=overlays,
+            noqa=False,
+        )
+        out: Findings = {}
+        for f in result.findings:
+            row = (f.location.line, f.location.column - 1, f.code, f.message)
+            out.setdefault(_real(f.location.path), []).append(row)
+        log.info(
+            "pdlint: analysed %d files for flake8 in %.2f s (pid %d)",
+            result.files,
+            time.perf_counter() - started,
+            os.getpid(),
+        )
+        return out
+
+    def _signature(self, overlay: tuple[str, str] | None) -> tuple[str, str]:
+        """(name of the result file, fingerprint of every input it depends on)."""
+        settings = self.settings
+        name = json.dumps(
+            [__version__, sorted(_real(p) for p in self.paths), repr(settings), self.stdin],
+            sort_keys=True,
+        )
+        files, _ = discover(self.paths, settings.exclude + settings.extend_exclude)
+        inputs: list[Any] = [overlay]
+        extra = [settings.config_file] if settings.config_file else []
+        extra += [os.path.join(settings.root, p) for p in settings.packs or ()]
+        for path in [s.path for s in files] + extra:
+            try:
+                st = os.stat(path)
+            except OSError:
+                inputs.append([path, None])
+                continue
+            inputs.append([_real(path), st.st_size, st.st_mtime_ns, st.st_ino])
+        digest = hashlib.sha256(json.dumps(inputs).encode("utf-8")).hexdigest()
+        return hashlib.sha256(name.encode("utf-8")).hexdigest()[:16], digest
+
+    def _cache_dir(self) -> Path:
+        base = self.settings.cache_dir or os.path.join(self.settings.root, ".pdlint_cache")
+        return Path(base) / "flake8"
+
+    def _load_or_compute(self, overlay: tuple[str, str] | None) -> Findings:
+        if not self.settings.cache:
+            return self._compute(overlay)
+        name, signature = self._signature(overlay)
+        folder = self._cache_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            gitignore = folder.parent / ".gitignore"
+            if not gitignore.exists():
+                gitignore.write_text("*\n", encoding="utf-8")
+        except OSError:
+            return self._compute(overlay)
+        target = folder / f"{name}.json"
+        with _locked(folder / f"{name}.lock"):
+            cached = _read(target, signature)
+            if cached is not None:
+                log.info("pdlint: reused the analysis in %s (pid %d)", target, os.getpid())
+                return cached
+            findings = self._compute(overlay)
+            _write(target, signature, findings)
+            return findings
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (other processes wait for the result)."""
+    if fcntl is None:
+        yield
+        return
+    try:
+        handle = open(path, "a+b")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield
+
+
+def _read(path: Path, signature: str) -> Findings | None:
+    """The findings stored in ``path`` for ``signature``; None if absent or not valid."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data["format"] != CACHE_FORMAT or data["signature"] != signature:
+            return None
+        return {
+            str(file): [(int(a), int(b), str(c), str(d)) for a, b, c, d in rows]
+            for file, rows in data["findings"].items()
+        }
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _write(path: Path, signature: str, findings: Findings) -> None:
+    data = {"format": CACHE_FORMAT, "signature": signature, "findings": findings}
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+class Plugin:
+    """flake8 entry point (``PDL``): reports pdlint's findings in the file being checked."""
+
+    name = "pdlint"
+    version = __version__
+    _filenames: ClassVar[list[str]] = ["."]
+    _stdin_name: ClassVar[str | None] = None
+    _analysis: ClassVar[Analysis | None] = None
+
+    def __init__(self, tree: ast.AST, filename: str, lines: list[str]) -> None:
+        self.filename = filename
+        self.lines = lines
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        """Called by flake8 once per run (and in each worker it spawns)."""
+        cls._filenames = list(getattr(options, "filenames", None) or ["."])
+        cls._stdin_name = getattr(options, "stdin_display_name", None)
+        cls._analysis = None
+
+    def run(self) -> Iterator[tuple[int, int, str, type[Plugin]]]:
+        cls = type(self)
+        if cls._analysis is None:
+            cls._analysis = Analysis(cls._filenames, cls._stdin_name)
+        for line, column, code, message in cls._analysis.rows_for(self.filename, self.lines):
+            yield line, column, f"{code} {message}", cls

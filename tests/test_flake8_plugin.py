@@ -1,0 +1,171 @@
+"""The flake8 plugin, run through the real flake8 in a subprocess.
+
+flake8 must print pdlint's findings in its own format, apply its own ``noqa``,
+and share one whole-program analysis between the files of a run, its ``--jobs``
+workers and the next run while nothing changed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pdlint_helpers import CONSUMER, copy_relay_gap, run_pdlint
+
+# flake8's own entry point, with the plugin's log lines ("analysed", "reused")
+# sent to stderr so a test can count the analyses of a run.
+FLAKE8_WITH_LOG = """
+import logging, sys
+handler = logging.StreamHandler()
+handler.setFormatter(logging.Formatter("LOG %(message)s"))
+logger = logging.getLogger("pdlint")
+logger.addHandler(handler)
+logger.setLevel(logging.INFO)
+from flake8.main.cli import main
+sys.exit(main())
+"""
+BUILDER = Path("relay_gap_engine/spec_info.py")
+
+
+def flake8(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", FLAKE8_WITH_LOG, *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def analyses(proc: subprocess.CompletedProcess[str]) -> tuple[int, int]:
+    """(analyses computed, analyses reused from the result file) in one run."""
+    lines = proc.stderr.splitlines()
+    return (
+        sum(line.startswith("LOG pdlint: analysed ") for line in lines),
+        sum(line.startswith("LOG pdlint: reused ") for line in lines),
+    )
+
+
+def add_noqa(project: Path, rel: Path, line: int, comment: str) -> None:
+    path = project / rel
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].rstrip("\n") + f"  {comment}\n"
+    path.write_text("".join(lines))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return copy_relay_gap(tmp_path / "relay_gap")
+
+
+def test_flake8_prints_pdlint_findings_in_its_format(project: Path):
+    pdlint = run_pdlint("check", ".", cwd=project)
+    assert pdlint.returncode == 1, pdlint.stderr
+    expected = ["./" + line for line in pdlint.stdout.splitlines()]
+    assert [line.split(": ")[1].split()[0] for line in expected] == ["PDL001", "PDL101"]
+
+    proc = flake8("--select", "PDL", "--jobs", "1", ".", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == expected
+    assert analyses(proc) == (1, 0)  # five files checked, one analysis
+
+
+def test_flake8_noqa_decides(project: Path):
+    add_noqa(project, CONSUMER, 20, "# noqa: E501")  # another code: still reported
+    proc = flake8("--select", "PDL", ".", cwd=project)
+    assert [line.split(":")[:2] for line in proc.stdout.splitlines()] == [
+        ["./relay_gap_engine/spec_info.py", "48"],
+        ["./relay_gap_engine/spec_utils.py", "20"],
+    ]
+
+    add_noqa(project, BUILDER, 48, "# noqa:PDL0")  # flake8's prefix matching
+    consumer = project / CONSUMER
+    consumer.write_text(consumer.read_text().replace("# noqa: E501", "# noqa: E501,PDL101"))
+    proc = flake8("--select", "PDL", ".", cwd=project)
+    assert (proc.returncode, proc.stdout) == (0, ""), proc.stderr
+
+    proc = flake8("--select", "PDL", "--disable-noqa", ".", cwd=project)
+    assert len(proc.stdout.splitlines()) == 2
+    proc = flake8("--select", "PDL", "--disable-noqa", "--extend-ignore", "PDL0", ".", cwd=project)
+    assert [line.split(": ")[1][:6] for line in proc.stdout.splitlines()] == ["PDL101"]
+
+
+def test_flake8_jobs_share_one_analysis_and_runs_reuse_it(project: Path):
+    # Enough files for pdlint to index in worker processes, which a flake8
+    # worker (a daemonic process) may not start.
+    extra = project / "relay_gap_engine" / "extra"
+    extra.mkdir()
+    (extra / "__init__.py").write_text("")
+    for i in range(205):
+        (extra / f"mod{i}.py").write_text(f"def helper_{i}(batch):\n    return batch.reqs\n")
+
+    serial = flake8("--select", "PDL", "-j", "1", ".", cwd=project)
+    assert serial.returncode == 1, serial.stderr
+    assert len(serial.stdout.splitlines()) == 2
+    assert analyses(serial) == (1, 0)
+
+    (project / ".pdlint_cache").rename(project / "old_cache")  # a cold start for the workers
+    parallel = flake8("--select", "PDL", "-j", "2", ".", cwd=project)
+    assert parallel.returncode == 1, parallel.stderr
+    assert parallel.stdout == serial.stdout
+    computed, reused = analyses(parallel)
+    assert computed == 1 and reused >= 1  # the other worker waited and read the result
+
+    again = flake8("--select", "PDL", "-j", "2", ".", cwd=project)
+    assert again.stdout == serial.stdout
+    assert analyses(again)[0] == 0  # nothing changed: no analysis at all
+
+    # The builder gets its DFLASH branch: the consumer's finding is gone.
+    text = (project / BUILDER).read_text()
+    branch = (
+        "        if self.is_dflash():\n"
+        "            return DraftInput(hidden_states=list(hidden_states), topk=topk)\n"
+    )
+    (project / BUILDER).write_text(
+        text.replace("        return None\n", branch + "        return None\n")
+    )
+    fixed = flake8("--select", "PDL", "-j", "2", ".", cwd=project)
+    assert analyses(fixed)[0] == 1
+    assert [line.split(": ")[1][:6] for line in fixed.stdout.splitlines()] == ["PDL001"]
+    assert "returns None for NONE " in fixed.stdout
+
+
+def test_flake8_on_one_file_analyses_the_configured_project(project: Path):
+    # Without [tool.pdlint], flake8's paths are all there is: one file alone
+    # has no relay path.
+    alone = flake8("--select", "PDL", str(CONSUMER), cwd=project)
+    assert (alone.returncode, alone.stdout) == (0, ""), alone.stderr
+
+    (project / "pyproject.toml").write_text("[tool.pdlint]\n")
+    proc = flake8("--select", "PDL", str(CONSUMER), cwd=project)
+    assert [line.split(" ")[:2] for line in proc.stdout.splitlines()] == [
+        [f"{CONSUMER}:20:9:", "PDL101"]
+    ]
+
+    # An editor piping its buffer: the buffer counts, not the file on disk.
+    buffer = (
+        (project / CONSUMER)
+        .read_text()
+        .replace(
+            "batch.draft_input.prepare(batch)", "batch.draft_input.prepare(batch)  # noqa: PDL101"
+        )
+    )
+    piped = flake8(
+        "--select", "PDL", "--stdin-display-name", str(CONSUMER), "-", cwd=project, stdin=buffer
+    )
+    assert (piped.returncode, piped.stdout) == (0, ""), piped.stderr
+    unsuppressed = flake8(
+        "--select",
+        "PDL",
+        "--stdin-display-name",
+        str(CONSUMER),
+        "-",
+        cwd=project,
+        stdin="\n\n" + (project / CONSUMER).read_text(),
+    )
+    assert [line.split(" ")[:2] for line in unsuppressed.stdout.splitlines()] == [
+        [f"{CONSUMER}:22:9:", "PDL101"]
+    ]
