@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import time
 from collections.abc import Iterator, MutableMapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,13 +86,40 @@ class RecentMemo(MutableMapping[MemoKey, IndexOutcome]):
         self._old, self._new = self._new, {}
 
 
+# In the analysis process: one facts memo per project root, kept between runs.
+_MEMOS: dict[str, RecentMemo] = {}
+
+
+def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple[Result, int]:
+    """Analyse one project (runs in the analysis process): the result, files indexed.
+
+    The analysis runs in a process of its own, single-threaded, so that pdlint
+    may fork its indexing workers there (forking the threaded server can
+    deadlock) and the server keeps answering while it runs.
+    """
+    memo = _MEMOS.setdefault(root, RecentMemo())
+    before = memo.stored
+    settings = resolve_settings([root], None)
+    if is_file:
+        result = analyze(
+            ["-"],
+            settings,
+            stdin=overlays[root].encode("utf-8"),
+            stdin_filename=root,
+            facts_memo=memo,
+        )
+    else:
+        result = analyze([root], settings, overlays=overlays, facts_memo=memo)
+    memo.sweep()
+    return result, memo.stored - before
+
+
 @dataclass
 class Project:
     """A workspace folder, or a file open outside every folder (analysed alone)."""
 
     root: str
     is_file: bool
-    memo: RecentMemo = field(default_factory=RecentMemo)
     published: dict[str, list[types.Diagnostic]] = field(default_factory=dict)
     last_error: str | None = None
 
@@ -107,15 +136,6 @@ class Snapshot:
     overlays: dict[str, str]  # real path -> buffer text
     uris: dict[str, str]  # real path -> the document's URI as the client sent it
     versions: dict[str, int]  # uri -> version
-
-
-@dataclass
-class Run:
-    """What one analysis gave: diagnostics by real path, or an error to show."""
-
-    diagnostics: dict[str, list[types.Diagnostic]] | None = None
-    error: str | None = None
-    summary: str = ""
 
 
 def _real(path: str) -> str:
@@ -252,7 +272,7 @@ class PdlintServer(LanguageServer):
         self._dirty: dict[str, set[str]] = {}  # project root -> URIs to publish anyway
         self._due = 0.0
         self._runner: asyncio.Task[None] | None = None
-        self._analysis = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pdlint")
+        self._pool: ProcessPoolExecutor | None = None
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log what went wrong with a message (pygls would pop a dialog up)."""
@@ -301,6 +321,25 @@ class PdlintServer(LanguageServer):
         if path is not None:
             self.schedule(self.project_for(_real(path)).root, delay, (uri,) if force else ())
 
+    def pool(self) -> ProcessPoolExecutor:
+        """The analysis process, started on first use (and again if it died)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+        return self._pool
+
+    def stop_analysis(self) -> None:
+        """Cancel pending runs and end the analysis process, even in mid-run."""
+        if self._runner is not None:
+            self._runner.cancel()
+        self._dirty.clear()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while self._dirty:
@@ -311,55 +350,38 @@ class PdlintServer(LanguageServer):
             dirty, self._dirty = self._dirty, {}
             for root, force in sorted(dirty.items()):
                 project = self.projects.get(root)
-                if project is None:
-                    continue
-                snapshot = self.open_documents(project)
-                codec = self.workspace.position_codec
-                run = await loop.run_in_executor(
-                    self._analysis, self._analyze, project, snapshot, codec
-                )
-                if run.error is not None:
-                    self._report(project, run.error)
-                elif run.diagnostics is not None:
-                    project.last_error = None
-                    self.window_log_message(
-                        types.LogMessageParams(type=types.MessageType.Log, message=run.summary)
-                    )
-                    self._publish(project, snapshot, run.diagnostics, force)
+                if project is not None:
+                    await self._analyze(project, force)
 
-    def _analyze(self, project: Project, snapshot: Snapshot, codec: PositionCodec) -> Run:
-        """Run the analysis (in the worker thread, so the server keeps answering)."""
-        started, stored = time.perf_counter(), project.memo.stored
+    async def _analyze(self, project: Project, force: set[str]) -> None:
+        snapshot = self.open_documents(project)
+        if project.is_file and project.root not in snapshot.overlays:
+            return
+        started = time.perf_counter()
+        loop = asyncio.get_running_loop()
         try:
-            settings = resolve_settings([project.root], None)
-            if project.is_file:
-                text = snapshot.overlays.get(project.root)
-                if text is None:
-                    return Run()
-                result = analyze(
-                    ["-"],
-                    settings,
-                    stdin=text.encode("utf-8"),
-                    stdin_filename=project.root,
-                    facts_memo=project.memo,
-                )
-            else:
-                result = analyze(
-                    [project.root], settings, overlays=snapshot.overlays, facts_memo=project.memo
-                )
-            project.memo.sweep()
-            diagnostics = Converter(result, snapshot, codec).by_path()
+            result, indexed = await loop.run_in_executor(
+                self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
+            )
+            diagnostics = Converter(result, snapshot, self.workspace.position_codec).by_path()
         except (ConfigError, DiscoveryError) as exc:
-            return Run(error=str(exc))
+            self._report(project, str(exc))
+            return
+        except BrokenProcessPool:
+            self._pool = None
+            self._report(project, "the analysis process died; it restarts on the next edit")
+            return
         except Exception as exc:  # the server outlives any one failed run
             log.exception("pdlint: analysis of %s failed", project.root)
-            return Run(error=f"internal error: {type(exc).__name__}: {exc}")
+            self._report(project, f"internal error: {type(exc).__name__}: {exc}")
+            return
+        project.last_error = None
         summary = (
-            f"pdlint: analysed {project.root}: {result.files} files, "
-            f"{project.memo.stored - stored} indexed, {len(result.findings)} findings "
-            f"in {time.perf_counter() - started:.2f} s"
+            f"pdlint: analysed {project.root}: {result.files} files, {indexed} indexed, "
+            f"{len(result.findings)} findings in {time.perf_counter() - started:.2f} s"
         )
-        return Run(diagnostics, summary=summary)
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=summary))
+        self._publish(project, snapshot, diagnostics, force)
 
     def _report(self, project: Project, message: str) -> None:
         if message != project.last_error:
@@ -485,9 +507,7 @@ def build_server() -> PdlintServer:
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: PdlintServer, params: None) -> None:
-        if ls._runner is not None:
-            ls._runner.cancel()
-        ls._dirty.clear()
+        ls.stop_analysis()
 
     return server
 
