@@ -360,16 +360,22 @@ class PdlintServer(LanguageServer):
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
         try:
-            result, indexed = await loop.run_in_executor(
-                self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
-            )
+            try:
+                result, indexed = await loop.run_in_executor(
+                    self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
+                )
+            except BrokenProcessPool:  # the analysis process died (killed, out of memory)
+                self._pool = None
+                result, indexed = await loop.run_in_executor(
+                    self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
+                )
             diagnostics = Converter(result, snapshot, self.workspace.position_codec).by_path()
         except (ConfigError, DiscoveryError) as exc:
             self._report(project, str(exc))
             return
         except BrokenProcessPool:
             self._pool = None
-            self._report(project, "the analysis process died; it restarts on the next edit")
+            self._report(project, "the analysis process died twice in a row; retrying on edit")
             return
         except Exception as exc:  # the server outlives any one failed run
             log.exception("pdlint: analysis of %s failed", project.root)

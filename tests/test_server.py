@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -345,6 +346,14 @@ async def test_bad_input_does_not_kill_the_server(client: LanguageClient, worksp
     # workspace is analysed alone (here: a syntax error), and shutdown is clean.
     consumer = open_doc(client, workspace, CONSUMER)
     await until(lambda: codes(client, consumer) == [("PDL101", 19)], "PDL101")
+
+    # The analysis process is killed: the next run starts a new one (indexing anew).
+    killed = kill_analysis_process(client)
+    assert killed == 1
+    runs = len(analysed(client))
+    change(client, consumer, 2, 0, "\n")
+    await until(lambda: codes(client, consumer) == [("PDL101", 20)], "PDL101 one line down")
+    assert ", 5 indexed," in analysed(client)[runs]
     outside = workspace.parent / "scratch.py"
     outside.write_text("def broken(:\n")
     client.text_document_did_open(
@@ -354,6 +363,19 @@ async def test_bad_input_does_not_kill_the_server(client: LanguageClient, worksp
     )
     await until(lambda: codes(client, outside.as_uri()) == [("PDL900", 0)], "PDL900 alone")
     await shut_down(client)
+
+
+def kill_analysis_process(client: LanguageClient) -> int:
+    """Kill the server's analysis process (a spawned multiprocessing child)."""
+    assert client._server is not None
+    pid = client._server.pid
+    killed = 0
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"spawn_main" in cmdline:
+            os.kill(int(child), signal.SIGKILL)
+            killed += 1
+    return killed
 
 
 def test_server_needs_the_lsp_extra(tmp_path: Path):
