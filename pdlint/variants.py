@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 from pdlint.facts import Expr, FunctionFacts, Guards
 from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, Model
@@ -33,6 +34,14 @@ class Variant:
     kind: str  # "enum", "literal" or "string" (constants compared against an attribute)
     members: tuple[str, ...]
     values: tuple[object, ...]  # enum: constant values (or None); literal: the literals
+
+    @cached_property
+    def positions(self) -> dict[str, list[int]]:
+        """Member name -> its indices (a lookup per member must not scan them all)."""
+        out: dict[str, list[int]] = {}
+        for i, member in enumerate(self.members):
+            out.setdefault(member, []).append(i)
+        return out
 
     @property
     def name(self) -> str:
@@ -100,6 +109,10 @@ class Variants:
         self._add_string_variants()
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
+        # Every result (UNKNOWN included) of the outermost evaluation under way:
+        # predicates calling each other through many branches would otherwise be
+        # re-evaluated once per path, exponentially.
+        self._walk: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._cyclic: set[str] = set()
 
     # discovery --------------------------------------------------------------
@@ -412,7 +425,7 @@ class Variants:
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
             if owner == variant.qualname:
-                return [i for i, m in enumerate(variant.members) if m == expr[2]]
+                return list(variant.positions.get(expr[2], ()))
         return None
 
     def table_lookup(
@@ -572,6 +585,9 @@ class Variants:
         key = (fn.qualname, variant.qualname, str(member), tuple(sorted(bound)))
         if key in self._pred_cache:
             return self._pred_cache[key]
+        if key in self._walk:
+            return self._walk[key]
+        outermost = not self._active
         if key in self._active:
             # Every predicate on the cycle is unknown, whatever short-circuits.
             self.model.stats["predicate cycles"] += 1
@@ -603,6 +619,10 @@ class Variants:
                 self.model.stats["unknown predicates"] += 1
         finally:
             self._active.discard(key)
+            if outermost:
+                self._walk.clear()
+        if not outermost:
+            self._walk[key] = result
         if result is not UNKNOWN or depth == 0:
             self._pred_cache[key] = result
         return result
