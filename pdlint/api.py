@@ -14,11 +14,10 @@ from collections import Counter
 from collections.abc import Mapping, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
-from pdlint.config import Settings
+from pdlint.config import ConfigError, Settings
 from pdlint.discover import SourceFile, discover, display_path
 from pdlint.factories import ClassFactories
 from pdlint.facts import ModuleFacts
@@ -28,7 +27,7 @@ from pdlint.index import index_module
 from pdlint.model import Model
 from pdlint.packs import Pack, load_packs
 from pdlint.policy import apply_policy
-from pdlint.source import decode_source, parse_error, parse_source, read_file
+from pdlint.source import decode_source, parse_error, parse_source, read_file, split_lines
 from pdlint.variants import Variants
 
 PARALLEL_THRESHOLD = 200  # files; below this, workers cost more than they save
@@ -78,10 +77,10 @@ def analyze(
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
     files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])
-    overlay_text = {str(Path(k).resolve()): v for k, v in (overlays or {}).items()}
+    overlay_text = {os.path.realpath(k): v for k, v in (overlays or {}).items()}
     jobs: list[tuple[SourceFile, bytes | None]] = []
     for source in files:
-        text = overlay_text.get(str(Path(source.path).resolve()))
+        text = overlay_text.get(os.path.realpath(source.path)) if overlay_text else None
         jobs.append((source, text.encode("utf-8") if text is not None else None))
     if "-" in paths:
         name = stdin_filename or "-"
@@ -159,18 +158,31 @@ def _index_memoized(
     return out
 
 
+def worker_count() -> int | None:
+    """``PDLINT_WORKERS``: how many processes index files (1: this one); None if unset."""
+    raw = os.environ.get("PDLINT_WORKERS", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigError(f"PDLINT_WORKERS: expected a positive integer, got '{raw}'")
+    return int(raw)
+
+
 def _index_all(
     jobs: list[tuple[SourceFile, bytes | None]],
 ) -> list[tuple[ModuleFacts | None, Finding | None]]:
     """Index every file, in worker processes when there are many."""
-    workers = min(os.cpu_count() or 1, 8)
+    workers = worker_count()
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 8) if len(jobs) >= PARALLEL_THRESHOLD else 1
     # A daemonic process (a flake8 --jobs worker) may not start children.
     daemon = multiprocessing.current_process().daemon
-    if len(jobs) < PARALLEL_THRESHOLD or workers < 2 or daemon:
+    if workers < 2 or len(jobs) < 2 or daemon:
         return [_index_one(job) for job in jobs]
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(_index_one, jobs, chunksize=16))
+        chunk = max(1, min(16, len(jobs) // (workers * 4)))
+        return list(pool.map(_index_one, jobs, chunksize=chunk))
 
 
 def _lines_of(
@@ -187,7 +199,7 @@ def _lines_of(
             except OSError:
                 data = b""
         try:
-            out[display] = decode_source(data or b"").splitlines()
+            out[display] = split_lines(decode_source(data or b""))
         except (SyntaxError, LookupError, UnicodeDecodeError):
             out[display] = []
     return out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +44,29 @@ def matches(patterns: tuple[str, ...], relative: str) -> bool:
     return False
 
 
+def not_a_file(path: str) -> str | None:
+    """Why ``path`` is not a regular file to read (None when it is one).
+
+    A walk skips such entries with a warning: reading a FIFO would block the
+    run, a symlink loop or a dangling link has nothing to read.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if os.path.islink(path):
+            return "broken symbolic link"
+        return exc.strerror or str(exc)
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a regular file"
+    return "not a regular file"
+
+
 def _is_virtualenv(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
 
@@ -51,8 +76,10 @@ def discover(
 ) -> tuple[list[SourceFile], list[str]]:
     """Python files under ``paths``, sorted, and warnings for skipped entries.
 
-    Files named explicitly are always included. Directories are walked without
-    following symlinked directories (so a symlink loop cannot trap the walk).
+    Files named explicitly are always included (a FIFO too: the user asked for
+    it). Directories are walked without following symlinked directories (so a
+    symlink loop cannot trap the walk); entries that are not regular files
+    (FIFOs, sockets, dangling links, link loops) are skipped with a warning.
     """
     cwd = cwd or Path.cwd()
     found: dict[str, SourceFile] = {}
@@ -62,7 +89,7 @@ def discover(
             raise DiscoveryError(f"{given}: No such file or directory")
         if not os.path.isdir(given):
             if not os.path.exists(given):
-                warnings.append(f"{given}: broken symbolic link, skipped")
+                warnings.append(f"{given}: {not_a_file(given)}, skipped")
                 continue
             found.setdefault(os.path.abspath(given), _source(given, cwd))
             continue
@@ -85,6 +112,10 @@ def discover(
                 if matches(exclude, rel_root + name):
                     continue
                 full = os.path.join(root, name)
+                reason = not_a_file(full)
+                if reason is not None:
+                    warnings.append(f"{display_path(full, cwd)}: {reason}, skipped")
+                    continue
                 found.setdefault(full, _source(full, cwd))
     return sorted(found.values(), key=lambda s: s.display), warnings
 

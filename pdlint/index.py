@@ -25,6 +25,7 @@ from pdlint.facts import (
     Span,
     StoreFact,
 )
+from pdlint.source import split_lines
 
 _TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
@@ -92,7 +93,7 @@ class _Lines:
     """Converts ast's UTF-8 byte columns to 1-based character columns."""
 
     def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
+        self.lines = split_lines(text)
 
     def col(self, line: int, byte_col: int) -> int:
         if 0 < line <= len(self.lines):

@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import ast
+import codecs
 import io
+import re
 import sys
 import tokenize
 import warnings
 from dataclasses import dataclass
 
 from pdlint.findings import Finding, Location
+
+# The newer-Python hint parses one statement with libcst, whose parser is
+# recursive native code (deep nesting crashes the process) and superlinear on
+# long operator chains: it only ever sees a short statement of a file of
+# bounded size.
+HINT_MAX_BYTES = 1_000_000
+HINT_MAX_TOKENS = 500
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_OPENERS = {"except", "elif", "else", "finally"}
 
 
 @dataclass
@@ -22,11 +35,23 @@ class ParsedFile:
     error: Finding | None
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines as Python numbers them: breaks are ``\\r\\n``, ``\\r`` and ``\\n`` only.
+
+    ``str.splitlines`` also breaks at form feeds, ``\\x1c``-``\\x1e``, ``\\x85`` and
+    U+2028/U+2029, which would shift every later line against the parser's.
+    """
+    lines = _LINE_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def decode_source(data: bytes) -> str:
     """Decode bytes as Python does (BOM, PEP 263 coding cookie, else UTF-8)."""
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     if encoding == "utf-8-sig":
-        data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+        data = data[3:] if data.startswith(codecs.BOM_UTF8) else data
         encoding = "utf-8"
     return data.decode(encoding)
 
@@ -38,12 +63,117 @@ def parse_error(display: str, message: str, line: int = 1, column: int = 1) -> F
     return Finding("PDL900", message, loc, key=("PDL900", display))
 
 
-def _newer_syntax(text: str) -> bool:
-    """True if libcst parses ``text`` as a Python newer than the running one."""
+def _cookie(data: bytes) -> tuple[str, int] | None:
+    """The PEP 263 coding cookie's encoding name and line, if there is one."""
+    for number, line in enumerate(data.splitlines()[:2], start=1):
+        match = _COOKIE.match(line.removeprefix(codecs.BOM_UTF8))
+        if match:
+            return match.group(1).decode("ascii", "replace"), number
+        if line.strip() and not line.lstrip().startswith(b"#"):
+            break
+    return None
+
+
+def _position(data: bytes, offset: int, encoding: str) -> tuple[int, int]:
+    """1-based line and character column of byte ``offset`` of ``data``."""
+    if "\n".encode(encoding, "replace") != b"\n":  # UTF-16, UTF-32: count bytes
+        encoding = "latin-1"
+    before = split_lines(data[:offset].decode(encoding, "replace") + "x")
+    return len(before), len(before[-1])
+
+
+def _decode_failure(data: bytes, exc: Exception) -> tuple[str, int, int]:
+    """Message, line and column for a file Python cannot decode."""
+    cookie = _cookie(data)
+    if isinstance(exc, LookupError):
+        line = cookie[1] if cookie else 1
+        return f"cannot decode: {exc}", line, 1
+    if data.startswith(codecs.BOM_UTF8) and cookie and cookie[0].lower() not in ("utf-8", "utf8"):
+        message = f"cannot decode: a UTF-8 byte-order mark and a coding cookie for '{cookie[0]}'"
+        return message, cookie[1], 1
+    if isinstance(exc, UnicodeDecodeError):
+        body = data[3:] if data.startswith(codecs.BOM_UTF8) else data
+        encoding = exc.encoding
+    else:  # detect_encoding read a first line that is not UTF-8 and no cookie
+        body, encoding = data, "utf-8"
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as inner:
+            exc = inner
+    if not isinstance(exc, UnicodeDecodeError):
+        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        return f"cannot decode: {reason}", 1, 1
+    line, column = _position(body, exc.start, encoding)
+    bad = body[exc.start : exc.start + 1].hex()
+    if cookie:
+        declared = f"the coding cookie declares {cookie[0]}"
+    else:
+        declared = "no coding cookie declares another encoding (PEP 263)"
+    message = f"cannot decode: byte 0x{bad} is not valid {encoding} ({exc.reason}); {declared}"
+    return message, line, column
+
+
+def _statement_at(text: str, line: int) -> str | None:
+    """The statement holding ``line``, alone and parseable, or None.
+
+    A block header gets a ``pass`` body; an ``except``/``else`` clause a ``try``.
+    None when the file is too large, the statement too long, or the tokenizer
+    fails before reaching it.
+    """
+    if len(text) > HINT_MAX_BYTES:
+        return None
+    start = count = 0
+    last = ""
+    first = ""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                continue
+            if tok.type == tokenize.ENDMARKER:
+                return None
+            if tok.type == tokenize.NEWLINE:
+                if start <= line <= tok.start[0] and count <= HINT_MAX_TOKENS:
+                    return _standalone(split_lines(text)[start - 1 : tok.start[0]], first, last)
+                if start > line:
+                    return None
+                start = count = 0
+                continue
+            if not start:
+                start, first = tok.start[0], tok.string
+            count += 1
+            last = tok.string
+    except (SyntaxError, tokenize.TokenError, ValueError):
+        return None
+    return None
+
+
+def _standalone(lines: list[str], first: str, last: str) -> str:
+    indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
+    body = [ln[indent:] if ln[:indent].isspace() else ln for ln in lines]
+    text = "\n".join(body) + "\n"
+    if last == ":":
+        text += "    pass\n"
+    if first in _OPENERS:
+        text = "if x:\n    pass\n" + text if first in ("elif", "else") else text
+        text = "try:\n    pass\n" + text if first in ("except", "finally") else text
+    return text
+
+
+def _newer_syntax(text: str, line: int) -> bool:
+    """True if the statement at ``line`` is syntax of a Python newer than this one."""
+    statement = _statement_at(text, line)
+    if statement is None:
+        return False
+    try:
+        compile(statement, "<statement>", "exec", ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    else:
+        return False  # the statement alone parses here: the error is elsewhere
     try:
         import libcst
 
-        libcst.parse_module(text, libcst.PartialParserConfig(python_version="3.12"))
+        libcst.parse_module(statement, libcst.PartialParserConfig(python_version="3.12"))
     except Exception:
         return False
     return True
@@ -54,22 +184,29 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
     try:
         text = decode_source(data)
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
-        reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-        return ParsedFile(display, "", None, parse_error(display, f"cannot decode: {reason}"))
+        message, line, column = _decode_failure(data, exc)
+        return ParsedFile(display, "", None, parse_error(display, message, line, column))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tree = ast.parse(text, filename=display)
     except SyntaxError as exc:
         msg = f"syntax error: {exc.msg}"
-        if _newer_syntax(text):
+        if _newer_syntax(text, exc.lineno or 1):
             running = f"{sys.version_info.major}.{sys.version_info.minor}"
             msg += f" (valid in a newer Python than {running}; run pdlint on it there)"
         col = exc.offset or 1
         return ParsedFile(display, text, None, parse_error(display, msg, exc.lineno or 1, col))
-    except (ValueError, RecursionError, MemoryError) as exc:
-        reason = "too deeply nested" if isinstance(exc, RecursionError) else str(exc)
-        return ParsedFile(display, text, None, parse_error(display, f"cannot parse: {reason}"))
+    except RecursionError:
+        return ParsedFile(
+            display, text, None, parse_error(display, "cannot parse: too deeply nested")
+        )
+    except MemoryError:
+        # CPython's parser reports a nesting deeper than its stack as MemoryError.
+        reason = "cannot parse: the parser ran out of memory (nesting too deep or file too large)"
+        return ParsedFile(display, text, None, parse_error(display, reason))
+    except ValueError as exc:
+        return ParsedFile(display, text, None, parse_error(display, f"cannot parse: {exc}"))
     return ParsedFile(display, text, tree, None)
 
 

@@ -89,7 +89,10 @@ def test_file_that_is_not_utf8_gives_cannot_decode(relay_gap):
     assert res.returncode == 1, res.stderr
     pdl900 = lines_with(res.stdout, "PDL900")
     assert len(pdl900) == 1
-    assert pdl900[0].startswith("relay_gap_engine/legacy.py:1:1: PDL900 cannot decode")
+    # At the undecodable byte: line 1, column 16 (after `GREETING = "caf`).
+    assert pdl900[0].startswith(
+        "relay_gap_engine/legacy.py:1:16: PDL900 cannot decode: byte 0xe9 is not valid utf-8"
+    )
     assert any(line.startswith(GAP_PDL101) for line in res.stdout.splitlines())
 
 
