@@ -6,6 +6,7 @@ Keys mirror the command-line flags in kebab-case. Every problem raises
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field, replace
@@ -208,7 +209,7 @@ def load_config_file(path: Path, base: Settings) -> Settings:
 
 def find_pyproject(start: Path) -> Path | None:
     """The nearest pyproject.toml with a [tool.pdlint] table, at or above ``start``."""
-    start = start.resolve()
+    start = Path(os.path.realpath(start))  # Path.resolve raises on a symlink loop
     directory = start if start.is_dir() else start.parent
     for candidate in (directory, *directory.parents):
         pyproject = candidate / "pyproject.toml"
