@@ -25,7 +25,7 @@ from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
 from pdlint.index import index_module
 from pdlint.model import Model
-from pdlint.packs import Pack, load_packs
+from pdlint.packs import Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy
 from pdlint.source import decode_source, parse_error, parse_source, read_file, split_lines
 from pdlint.variants import Variants
@@ -102,7 +102,7 @@ def analyze(
 
     packs = load_packs(settings.packs, settings.root) if use_packs else []
     active = _active_packs(packs, modules, explicit=settings.packs is not None)
-    findings.extend(_relay_findings(modules, active, settings, stats))
+    findings.extend(_relay_findings(modules, active, settings, stats, warnings))
     texts = {source.display: data for source, data in jobs if data is not None}
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)
@@ -185,6 +185,37 @@ def _index_all(
         return list(pool.map(_index_one, jobs, chunksize=chunk))
 
 
+def unmatched_names(model: Model, packs: list[Pack], entry_points: tuple[str, ...]) -> list[str]:
+    """Warnings for entry points and validators that name no analysed function.
+
+    Every name a user gave (settings, a pack file of their own) is checked; a
+    bundled pack is reported only when none of its names of a kind matches, as
+    a release may lack some of them.
+    """
+    out = [
+        f"entry point '{p}' matches no analysed function"
+        for p in entry_points
+        if not match_entries(model, [p])
+    ]
+    for pack in packs:
+        own = os.path.dirname(os.path.abspath(pack.path)) != str(packs_dir().absolute())
+        for key, names in (
+            ("entry-points", pack.entry_points),
+            ("startup-validators", pack.startup_validators),
+        ):
+            missing = [n for n in names if not match_entries(model, [n])]
+            if own:
+                for n in missing:
+                    line = line_of(pack, n)
+                    where = f"{pack.path}:{line}" if line else pack.path
+                    out.append(f"{where}: [relay] {key}: '{n}' matches no analysed function")
+            elif names and len(missing) == len(names):
+                out.append(
+                    f"rule pack '{pack.name}': no [relay] {key} name matches an analysed function"
+                )
+    return out
+
+
 def _lines_of(
     wanted: set[str], texts: Mapping[str, bytes], paths: Mapping[str, str]
 ) -> dict[str, list[str]]:
@@ -210,11 +241,13 @@ def _relay_findings(
     packs: list[Pack],
     settings: Settings,
     stats: Counter[str],
+    warnings: list[str],
 ) -> list[Finding]:
     model = Model(modules)
     variants = Variants(model)
     patterns = [p for pack in packs for p in pack.entry_points] + list(settings.entry_points)
     entries = match_entries(model, patterns) if patterns else []
+    warnings.extend(unmatched_names(model, packs, settings.entry_points))
     if patterns and not entries:
         stats["entry-point patterns matching nothing"] += len(patterns)
     heuristic = not entries

@@ -108,29 +108,44 @@ def check_codes(codes: list[str] | tuple[str, ...], where: str) -> tuple[str, ..
     return tuple(out)
 
 
-_PDLINT_HEADER_RE = re.compile(r"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*pdlint[ \t]*\]", re.M)
+def _header(section: str) -> re.Pattern[str] | None:
+    """The header line of a ``[a.b]`` table (spaces allowed around dots)."""
+    if not section.startswith("["):
+        return None
+    parts = section.strip("[]").split(".")
+    dotted = r"[ \t]*\.[ \t]*".join(re.escape(p.strip()) for p in parts)
+    return re.compile(rf"^[ \t]*\[[ \t]*{dotted}[ \t]*\]", re.M)
 
 
-def _line_of(text: str, key: str, section: str) -> int | None:
+def _line_of(text: str, key: str | None, section: str) -> int | None:
     """The line of ``key = ...`` in ``section`` (searched from its header on).
 
     Only spaces and tabs may precede the key, so a blank line before it does not
     pull the reported line up; and a same-named key in an earlier table
-    (``[tool.ruff]``'s ``select``) is not the one reported.
+    (``[tool.ruff]``'s ``select``) is not the one reported. With no key, the
+    line of the section's header.
     """
     start = 0
-    if section == "[tool.pdlint]":
-        header = _PDLINT_HEADER_RE.search(text)
-        start = header.end() if header else 0
+    header = _header(section)
+    if header is not None:
+        found = header.search(text)
+        if found and key is None:
+            return text.count("\n", 0, found.start()) + 1
+        start = found.end() if found else 0
+    if key is None:
+        return None
     pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
     match = pattern.search(text, start)
+    if match is None and header is not None:  # a sub-table: [section.key]
+        match = _header(f"{section[:-1]}.{key}]").search(text)  # type: ignore[union-attr]
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
-def _where(path: Path, text: str, key: str, section: str) -> str:
+def where(path: Path | str, text: str, key: str | None, section: str) -> str:
+    """``path:line: key 'k' in [section]`` (the line when it can be found)."""
     line = _line_of(text, key, section)
     pos = f"{path}:{line}" if line else str(path)
-    return f"{pos}: key '{key}' in {section}"
+    return f"{pos}: key '{key}' in {section}" if key is not None else f"{pos}: {section}"
 
 
 def _convert(kind: str, value: Any, where: str) -> Any:
@@ -175,11 +190,27 @@ def settings_from_table(
         if key not in _KEYS:
             known = ", ".join(sorted(_KEYS))
             raise ConfigError(
-                f"{_where(path, text, key, section)}: unknown key (known keys: {known})"
+                f"{where(path, text, key, section)}: unknown key (known keys: {known})"
             )
         kind, attr = _KEYS[key]
-        changes[attr] = _convert(kind, value, _where(path, text, key, section))
+        changes[attr] = _convert(kind, value, where(path, text, key, section))
+        if key == "packs":
+            _check_packs(changes[attr], path.parent, where(path, text, key, section))
     return replace(base, config_file=str(path), **changes)
+
+
+def _check_packs(items: tuple[str, ...], directory: Path, where: str) -> None:
+    """Every pack a config names is bundled or a file (relative to the config)."""
+    from pdlint.packs import bundled  # pdlint.packs imports this module
+
+    available = bundled()
+    for item in items:
+        candidate = Path(item) if Path(item).is_absolute() else directory / item
+        if item not in available and not candidate.is_file():
+            known = ", ".join(available) or "none"
+            raise ConfigError(
+                f"{where}: rule pack '{item}' is neither a bundled pack ({known}) nor a file"
+            )
 
 
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
@@ -191,19 +222,25 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = (
+            at.group(1) if at else len(text.splitlines()) if "end of document" in str(exc) else ""
+        )
+        pos = f"{path}:{line}" if line else str(path)
+        raise ConfigError(f"{pos}: invalid TOML: {exc}") from None
 
 
 def load_config_file(path: Path, base: Settings) -> Settings:
     """Load ``--config PATH``: a pyproject.toml's [tool.pdlint] or a bare table."""
     data, text = read_toml(path)
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("pdlint", {})
+        tool = data.get("tool", {})
+        table = tool.get("pdlint", {}) if isinstance(tool, dict) else {}
         section = "[tool.pdlint]"
     else:
         table, section = data, "the top level"
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.pdlint] must be a table")
+        raise ConfigError(f"{where(path, text, None, section)}: must be a table")
     return settings_from_table(table, path, text, section, base)
 
 

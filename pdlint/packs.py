@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdlint.config import ConfigError, read_toml
+from pdlint.config import ConfigError, read_toml, where
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
@@ -55,12 +55,14 @@ def bundled() -> dict[str, Path]:
     return {p.stem: p for p in sorted(directory.glob("*.toml"))}
 
 
-def _strings(table: dict[str, Any], key: str, path: Path, section: str) -> tuple[str, ...]:
+def _strings(
+    table: dict[str, Any], key: str, path: Path, section: str, text: str
+) -> tuple[str, ...]:
     value = table.get(key, [])
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: [{section}] {key}: expected a list of strings")
+        raise ConfigError(f"{where(path, text, key, f'[{section}]')}: expected a list of strings")
     return tuple(value)
 
 
@@ -69,29 +71,38 @@ def load_pack(path: Path) -> Pack:
     data, text = read_toml(path)
     for section, value in data.items():
         if section not in _SECTIONS:
+            known = ", ".join(f"[{s}]" for s in _SECTIONS)
+            if isinstance(value, dict):
+                raise ConfigError(
+                    f"{where(path, text, None, f'[{section}]')}: unknown section (known: {known})"
+                )
             raise ConfigError(
-                f"{path}: unknown section [{section}] (known: {', '.join(_SECTIONS)})"
+                f"{where(path, text, section, 'the top level')}: unknown key "
+                f"(known sections: {known})"
             )
         if not isinstance(value, dict):
-            raise ConfigError(f"{path}: [{section}] must be a table")
+            raise ConfigError(f"{where(path, text, section, 'the top level')}: must be a table")
         for key in value:
             if key not in _SECTIONS[section]:
-                raise ConfigError(f"{path}: unknown key '{key}' in [{section}]")
+                known = ", ".join(sorted(_SECTIONS[section]))
+                raise ConfigError(
+                    f"{where(path, text, key, f'[{section}]')}: unknown key (known keys: {known})"
+                )
     meta = data.get("pack", {})
     relay = data.get("relay", {})
     name = meta.get("name", path.stem)
     if not isinstance(name, str):
-        raise ConfigError(f"{path}: [pack] name: expected a string")
+        raise ConfigError(f"{where(path, text, 'name', '[pack]')}: expected a string")
     return Pack(
         name=name,
         path=str(path),
-        detect=_strings(meta, "detect", path, "pack"),
-        entry_points=_strings(relay, "entry-points", path, "relay"),
-        states=_strings(relay, "states", path, "relay"),
-        startup_validators=_strings(relay, "startup-validators", path, "relay"),
-        placeholder_factories=_strings(relay, "placeholder-factories", path, "relay"),
+        detect=_strings(meta, "detect", path, "pack", text),
+        entry_points=_strings(relay, "entry-points", path, "relay", text),
+        states=_strings(relay, "states", path, "relay", text),
+        startup_validators=_strings(relay, "startup-validators", path, "relay", text),
+        placeholder_factories=_strings(relay, "placeholder-factories", path, "relay", text),
         digest=hashlib.sha256(text.encode()).hexdigest(),
-        bypass_modes=_strings(relay, "bypass-modes", path, "relay"),
+        bypass_modes=_strings(relay, "bypass-modes", path, "relay", text),
     )
 
 
@@ -115,3 +126,15 @@ def load_packs(requested: tuple[str, ...] | None, root: str) -> list[Pack]:
             raise ConfigError(f"rule pack '{item}' is neither a bundled pack ({known}) nor a file")
         out.append(load_pack(path))
     return out
+
+
+def line_of(pack: Pack, name: str) -> int | None:
+    """The line of a pack file where ``name`` is written as a string."""
+    try:
+        with open(pack.path, encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if f'"{name}"' in line or f"'{name}'" in line:
+                    return number
+    except (OSError, UnicodeDecodeError):
+        pass
+    return None
