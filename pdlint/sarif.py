@@ -95,7 +95,13 @@ def to_sarif(
             }
         },
         "automationDetails": {"id": automation_id(category)},
-        "originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}},
+        # Only when a URI is relative to it: a log whose files all lie outside
+        # ``root`` (analysed from elsewhere) must not name that directory.
+        **(
+            {"originalUriBaseIds": {SRCROOT: {"uri": _root_uri(root)}}}
+            if artifacts.uses_root
+            else {}
+        ),
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
@@ -184,6 +190,7 @@ class _Artifacts:
         self._root = root
         self._cwd = cwd
         self._cache: dict[str, dict[str, str]] = {}
+        self.uses_root = False
 
     def location(self, path: str) -> dict[str, str]:
         if path not in self._cache:
@@ -194,6 +201,7 @@ class _Artifacts:
         relative = rebase(path, self._cwd, self._root)
         if relative is None:
             return {"uri": (self._cwd / path).resolve().as_uri()}
+        self.uses_root = True
         return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
 
     def physical(self, loc: Location) -> dict[str, Any]:
