@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
 from pdlint.config import ConfigError, Settings
-from pdlint.discover import SourceFile, discover, display_path
+from pdlint.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.factories import ClassFactories
 from pdlint.facts import ModuleFacts
 from pdlint.findings import Finding
@@ -223,7 +223,7 @@ def _lines_of(
     out: dict[str, list[str]] = {}
     for display in sorted(wanted):
         data = texts.get(display)
-        if data is None and display in paths:
+        if data is None and display in paths and not_a_file(paths[display]) is None:
             try:
                 with open(paths[display], "rb") as handle:
                     data = handle.read()

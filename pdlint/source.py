@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import codecs
 import io
+import os
 import re
 import sys
 import tokenize
@@ -20,6 +21,10 @@ from pdlint.findings import Finding, Location
 HINT_MAX_BYTES = 1_000_000
 HINT_MAX_TOKENS = 500
 
+# The file name given to CPython's parser. On a syntax error CPython opens the
+# named file again to quote the line: a FIFO would block the run, and a file
+# that changed would be quoted wrong. Nothing can be opened below os.devnull.
+_NOT_A_PATH = os.path.join(os.devnull, "pdlint")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _OPENERS = {"except", "elif", "else", "finally"}
@@ -100,9 +105,9 @@ def _decode_failure(data: bytes, exc: Exception) -> tuple[str, int, int]:
             data.decode("utf-8")
         except UnicodeDecodeError as inner:
             exc = inner
-    if not isinstance(exc, UnicodeDecodeError):
+    if not isinstance(exc, UnicodeDecodeError):  # e.g. the cookie's unknown encoding
         reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-        return f"cannot decode: {reason}", 1, 1
+        return f"cannot decode: {reason}", cookie[1] if cookie else 1, 1
     line, column = _position(body, exc.start, encoding)
     bad = body[exc.start : exc.start + 1].hex()
     if cookie:
@@ -165,7 +170,7 @@ def _newer_syntax(text: str, line: int) -> bool:
     if statement is None:
         return False
     try:
-        compile(statement, "<statement>", "exec", ast.PyCF_ONLY_AST)
+        compile(statement, _NOT_A_PATH, "exec", ast.PyCF_ONLY_AST)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
     else:
@@ -189,7 +194,7 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=display)
+            tree = ast.parse(text, filename=_NOT_A_PATH)
     except SyntaxError as exc:
         msg = f"syntax error: {exc.msg}"
         if _newer_syntax(text, exc.lineno or 1):
