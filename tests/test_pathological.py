@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import time
 import warnings
 from pathlib import Path
@@ -168,3 +169,22 @@ def test_pathological_cases_are_valid_python(tmp_path: Path, case: str):
     getattr(pathological, case)(root)
     for path in sorted((root / pathological.PKG).glob("*.py")):
         compile(path.read_text(), str(path), "exec")
+
+
+def test_the_readme_states_these_bounds_and_names_existing_tests():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Guarantees", 1)[1].split("\n## ", 1)[0]
+    phrases = {
+        "nested": "expressions nested 5,000 deep",
+        "huge_file": "a 20 MB generated module",
+        "huge_enum": "an enum of 10,000 members",
+        "predicate_cycles": "600 predicates calling each other in cycles",
+        "call_graph_cycles": "a call graph of 3,000 mutually recursive functions",
+        "many_mixins": "a class with 100 mixins",
+    }
+    for case, phrase in phrases.items():
+        assert f"{BOUNDS[case]} s for {phrase}" in section, case
+    named = set(re.findall(r"`(test_\w+\.py)`", section))
+    assert named >= {"test_fuzz.py", "test_pathological.py", "test_bad_files.py"}
+    for name in named:
+        assert (Path(__file__).parent / name).is_file(), name
