@@ -19,7 +19,8 @@ from pdlint.findings import Finding, Location
 # long operator chains: it only ever sees a short statement of a file of
 # bounded size.
 HINT_MAX_BYTES = 1_000_000
-HINT_MAX_TOKENS = 500
+HINT_MAX_TOKENS = 500  # in the statement
+HINT_MAX_SCAN = 100_000  # tokens read to reach it (about a second)
 
 # The file name given to CPython's parser. On a syntax error CPython opens the
 # named file again to quote the line: a FIFO would block the run, and a file
@@ -122,8 +123,8 @@ def _statement_at(text: str, line: int) -> str | None:
     """The statement holding ``line``, alone and parseable, or None.
 
     A block header gets a ``pass`` body; an ``except``/``else`` clause a ``try``.
-    None when the file is too large, the statement too long, or the tokenizer
-    fails before reaching it.
+    None when the file is too large, the statement too long or too far in, or
+    the tokenizer fails before reaching it.
     """
     if len(text) > HINT_MAX_BYTES:
         return None
@@ -131,7 +132,10 @@ def _statement_at(text: str, line: int) -> str | None:
     last = ""
     first = ""
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        for scanned, tok in enumerate(tokens):
+            if scanned > HINT_MAX_SCAN:
+                return None
             if tok.type in (tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
                 continue
             if tok.type == tokenize.ENDMARKER:
@@ -146,6 +150,8 @@ def _statement_at(text: str, line: int) -> str | None:
             if not start:
                 start, first = tok.start[0], tok.string
             count += 1
+            if count > HINT_MAX_TOKENS and tok.start[0] >= line:
+                return None  # the statement holding ``line`` is too long
             last = tok.string
     except (SyntaxError, tokenize.TokenError, ValueError):
         return None

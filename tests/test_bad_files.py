@@ -13,6 +13,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -345,3 +346,16 @@ def test_syntax_of_a_newer_python(relay_gap, name):
     assert len(errors) == 1
     assert errors[0].startswith(f"{PKG}/modern.py:2:")
     assert errors[0].endswith(f"(valid in a newer Python than {running}; run pdlint on it there)")
+
+
+def test_a_syntax_error_after_a_megabyte_of_code(relay_gap):
+    # The newer-Python hint reads up to the error; it gives up past a budget.
+    data = b"A = 1\n" * 170_000 + b"type X = int\n"
+    assert len(data) > 1_000_000
+    start = time.monotonic()
+    errors, stderr = check_with(relay_gap, "big.py", data)
+
+    assert time.monotonic() - start < 30
+    assert len(errors) == 1
+    assert errors[0].startswith(f"{PKG}/big.py:170001:6: PDL900 syntax error: invalid syntax")
+    assert stderr == ""
