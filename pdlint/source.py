@@ -128,11 +128,14 @@ def _statement_at(text: str, line: int) -> str | None:
     """
     if len(text) > HINT_MAX_BYTES:
         return None
+    # Lines as the parser numbers them; the tokenize module would not break at
+    # a lone \r.
+    lines = split_lines(text)
     start = count = 0
     last = ""
     first = ""
     try:
-        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        tokens = tokenize.generate_tokens(io.StringIO("\n".join(lines) + "\n").readline)
         for scanned, tok in enumerate(tokens):
             if scanned > HINT_MAX_SCAN:
                 return None
@@ -142,7 +145,7 @@ def _statement_at(text: str, line: int) -> str | None:
                 return None
             if tok.type == tokenize.NEWLINE:
                 if start <= line <= tok.start[0] and count <= HINT_MAX_TOKENS:
-                    return _standalone(split_lines(text)[start - 1 : tok.start[0]], first, last)
+                    return _standalone(lines[start - 1 : tok.start[0]], first, last)
                 if start > line:
                     return None
                 start = count = 0
@@ -158,7 +161,9 @@ def _statement_at(text: str, line: int) -> str | None:
     return None
 
 
-def _standalone(lines: list[str], first: str, last: str) -> str:
+def _standalone(lines: list[str], first: str, last: str) -> str | None:
+    if not lines:
+        return None
     indent = len(lines[0]) - len(lines[0].lstrip(" \t"))
     body = [ln[indent:] if ln[:indent].isspace() else ln for ln in lines]
     text = "\n".join(body) + "\n"
@@ -175,18 +180,20 @@ def _newer_syntax(text: str, line: int) -> bool:
     statement = _statement_at(text, line)
     if statement is None:
         return False
-    try:
-        compile(statement, _NOT_A_PATH, "exec", ast.PyCF_ONLY_AST)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    else:
-        return False  # the statement alone parses here: the error is elsewhere
-    try:
-        import libcst
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes and the like
+        try:
+            compile(statement, _NOT_A_PATH, "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
+        else:
+            return False  # the statement alone parses here: the error is elsewhere
+        try:
+            import libcst
 
-        libcst.parse_module(statement, libcst.PartialParserConfig(python_version="3.12"))
-    except Exception:
-        return False
+            libcst.parse_module(statement, libcst.PartialParserConfig(python_version="3.12"))
+        except Exception:
+            return False
     return True
 
 

@@ -359,3 +359,13 @@ def test_a_syntax_error_after_a_megabyte_of_code(relay_gap):
     assert len(errors) == 1
     assert errors[0].startswith(f"{PKG}/big.py:170001:6: PDL900 syntax error: invalid syntax")
     assert stderr == ""
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the statement is valid here")
+def test_newer_syntax_after_lone_carriage_returns(relay_gap):
+    # The parser breaks lines at a lone \r; the hint must find the same line.
+    errors, _ = check_with(relay_gap, "modern.py", b"A = 1\rB = (\r  2)\rtype X = int\r")
+
+    assert len(errors) == 1
+    assert errors[0].startswith(f"{PKG}/modern.py:4:6: PDL900 syntax error: invalid syntax")
+    assert errors[0].endswith("run pdlint on it there)")
