@@ -198,7 +198,7 @@ def unmatched_names(model: Model, packs: list[Pack], entry_points: tuple[str, ..
         if not match_entries(model, [p])
     ]
     for pack in packs:
-        own = os.path.dirname(os.path.abspath(pack.path)) != str(packs_dir().absolute())
+        own = os.path.realpath(os.path.dirname(pack.path)) != os.path.realpath(packs_dir())
         for key, names in (
             ("entry-points", pack.entry_points),
             ("startup-validators", pack.startup_validators),

@@ -136,8 +136,9 @@ def _line_of(text: str, key: str | None, section: str) -> int | None:
         return None
     pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
     match = pattern.search(text, start)
-    if match is None and header is not None:  # a sub-table: [section.key]
-        match = _header(f"{section[:-1]}.{key}]").search(text)  # type: ignore[union-attr]
+    sub_table = _header(f"{section[:-1]}.{key}]") if header is not None else None
+    if match is None and sub_table is not None:  # [section.key]
+        match = sub_table.search(text)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
@@ -223,10 +224,12 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        line = (
-            at.group(1) if at else len(text.splitlines()) if "end of document" in str(exc) else ""
-        )
-        pos = f"{path}:{line}" if line else str(path)
+        if at:
+            pos = f"{path}:{at.group(1)}"
+        elif "end of document" in str(exc):
+            pos = f"{path}:{len(text.splitlines())}"
+        else:
+            pos = str(path)
         raise ConfigError(f"{pos}: invalid TOML: {exc}") from None
 
 
