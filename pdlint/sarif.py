@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from pdlint.discover import not_a_file
 from pdlint.findings import Finding, Location, Step
 from pdlint.fingerprints import line_hashes, logical_fingerprint
 from pdlint.repository import rebase, repository_root
@@ -288,6 +289,8 @@ class _LineHashes:
     def _compute(self, path: str) -> list[str] | None:
         text = self._sources.get(path)
         if text is None:
+            if not_a_file(str(self._cwd / path)) is not None:
+                return None  # a FIFO named on the command line: read once already
             try:
                 data = (self._cwd / path).read_bytes()
             except OSError:
