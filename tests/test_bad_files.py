@@ -1,7 +1,9 @@
 """Bad input files: each gets a clear finding or warning, and the run goes on.
 
-Every test adds one bad file to a copy of fixtures/relay_gap and runs the real
-command line: the bad file gets a PDL900 finding (it cannot be read, decoded or
+Every test adds one bad file to a copy of fixtures/relay_gap and runs the
+command line (in process with click's CliRunner for bad contents, as a process
+for what the file system does: unreadable files, links, FIFOs, sockets): the
+bad file gets a PDL900 finding (it cannot be read, decoded or
 parsed) or a warning on stderr (a walk skips what is not a regular file), the
 relay gap in the good files is still found, and the exit code is the README's:
 1 when anything is reported, warnings alone do not count.
@@ -37,7 +39,7 @@ def assert_gap_found(stdout: str) -> None:
 def check_with(relay_gap: Path, name: str, data: bytes) -> tuple[list[str], str]:
     """Add ``PKG/name`` with ``data``; run; PDL900 lines and stderr (exit 1)."""
     (relay_gap / PKG / name).write_bytes(data)
-    res = run_pdlint("check", ".", cwd=relay_gap)
+    res = invoke("check", ".", cwd=relay_gap)
     assert res.returncode == 1, res.stderr
     assert_gap_found(res.stdout)
     assert "Traceback" not in res.stderr
@@ -92,7 +94,7 @@ def test_file_in_another_encoding_with_its_cookie_is_analysed(relay_gap):
     )
     consumer.write_bytes(b"# -*- coding: cp1252 -*-\n" + text.encode("cp1252"))
 
-    res = run_pdlint("check", ".", cwd=relay_gap)
+    res = invoke("check", ".", cwd=relay_gap)
 
     assert res.returncode == 1
     assert f"{CONSUMER.as_posix()}:21:9: PDL101 DFLASH" in res.stdout
@@ -103,7 +105,7 @@ def test_utf8_bom_keeps_lines_and_columns(relay_gap):
     consumer = relay_gap / CONSUMER
     consumer.write_bytes(b"\xef\xbb\xbf" + consumer.read_bytes())
 
-    res = run_pdlint("check", ".", cwd=relay_gap)
+    res = invoke("check", ".", cwd=relay_gap)
 
     assert res.returncode == 1
     assert_gap_found(res.stdout)
@@ -138,7 +140,7 @@ def test_line_ends_keep_lines_noqa_and_the_source_shown(relay_gap, convert):
     text = consumer.read_text()
     consumer.write_bytes(convert(text).encode("utf-8"))
 
-    res = run_pdlint("check", ".", "--output-format", "full", cwd=relay_gap)
+    res = invoke("check", ".", "--output-format", "full", cwd=relay_gap)
 
     assert res.returncode == 1
     assert f"{CONSUMER.as_posix()}:20:9: PDL101 DFLASH" in res.stdout
@@ -146,7 +148,7 @@ def test_line_ends_keep_lines_noqa_and_the_source_shown(relay_gap, convert):
 
     lines = convert(text).encode("utf-8").split(b"batch.draft_input.prepare(batch)")
     consumer.write_bytes(lines[0] + b"batch.draft_input.prepare(batch)  # noqa: PDL101" + lines[1])
-    res = run_pdlint("check", ".", cwd=relay_gap)
+    res = invoke("check", ".", cwd=relay_gap)
     assert " PDL101 " not in res.stdout
 
 
@@ -337,7 +339,7 @@ NEWER = {
 def test_syntax_of_a_newer_python(relay_gap, name):
     (relay_gap / PKG / "modern.py").write_text(NEWER[name])
 
-    res = run_pdlint("check", ".", cwd=relay_gap)
+    res = invoke("check", ".", cwd=relay_gap)
 
     assert res.returncode == 1
     assert_gap_found(res.stdout)

@@ -4,7 +4,8 @@ Complements test_config.py (which covers unknown keys and codes in
 ``[tool.pdlint]``): every kind of value, malformed TOML at its line, rule packs
 that are malformed or name what does not exist, and the environment. Names
 that match nothing (entry points, startup validators) are warnings, as the
-README says; everything else is an error.
+README says; everything else is an error. The command runs in process (click's
+CliRunner) to keep this large table fast; test_config.py runs it as a process.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdlint_helpers import GAP_PDL001, GAP_PDL101, copy_relay_gap, run_pdlint
+from pdlint_helpers import GAP_PDL001, GAP_PDL101, copy_relay_gap, invoke
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ def assert_gap_found(stdout: str) -> None:
 def test_malformed_toml_names_its_line(project, text, line):
     pyproject = write(project / "pyproject.toml", text)
 
-    res = run_pdlint("check", ".", cwd=project)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(res, f"{pyproject.resolve()}:{line}: invalid TOML")
 
@@ -86,7 +87,7 @@ def test_wrong_value_type_names_file_line_and_key(project, key, value, complaint
         project / "pyproject.toml", f"[tool.pdlint]\n# the faulty key:\n{key} = {value}\n"
     )
 
-    res = run_pdlint("check", ".", cwd=project)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(res, f"{pyproject.resolve()}:3: key '{key}' in [tool.pdlint]", complaint)
 
@@ -96,7 +97,7 @@ def test_unknown_sub_table_names_its_header_line(project):
         project / "pyproject.toml", '[tool.pdlint]\nselect = ["PDL"]\n\n[tool.pdlint.lint]\nx = 1\n'
     )
 
-    res = run_pdlint("check", ".", cwd=project)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(res, f"{pyproject.resolve()}:4: key 'lint' in [tool.pdlint]", "unknown key")
 
@@ -107,7 +108,7 @@ def test_unknown_code_in_per_file_ignores_names_the_line(project):
         '[tool.pdlint]\nselect = ["PDL"]\nper-file-ignores = { "*.py" = ["PDL1", "XYZ9"] }\n',
     )
 
-    res = run_pdlint("check", ".", cwd=project)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(
         res,
@@ -119,7 +120,7 @@ def test_unknown_code_in_per_file_ignores_names_the_line(project):
 def test_pdlint_table_that_is_not_a_table(project):
     pyproject = write(project / "pyproject.toml", "[tool]\npdlint = 3\n")
 
-    res = run_pdlint("check", ".", "--config", pyproject, cwd=project)
+    res = invoke("check", ".", "--config", pyproject, cwd=project)
 
     assert_fails(res, str(pyproject), "must be a table")
 
@@ -127,7 +128,7 @@ def test_pdlint_table_that_is_not_a_table(project):
 def test_a_tool_key_that_is_not_a_table_is_no_pdlint_config(project):
     pyproject = write(project / "pyproject.toml", 'tool = "none"\n')
 
-    res = run_pdlint("check", ".", "--config", pyproject, cwd=project)
+    res = invoke("check", ".", "--config", pyproject, cwd=project)
 
     assert res.returncode == 1
     assert_gap_found(res.stdout)
@@ -138,7 +139,7 @@ def test_config_naming_a_pack_that_does_not_exist(project):
         project / "pyproject.toml", '[tool.pdlint]\n\npacks = ["sglang", "packs/mine.toml"]\n'
     )
 
-    res = run_pdlint("check", ".", cwd=project)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(
         res,
@@ -148,14 +149,15 @@ def test_config_naming_a_pack_that_does_not_exist(project):
 
 
 def test_command_line_pack_that_does_not_exist(project):
-    res = run_pdlint("check", ".", "--packs", "nowhere.toml", cwd=project)
+    res = invoke("check", ".", "--packs", "nowhere.toml", cwd=project)
 
     assert_fails(res, "rule pack 'nowhere.toml' is neither a bundled pack")
 
 
 @pytest.mark.parametrize("value", ["zero", "0", "-2", "1.5"])
-def test_bad_worker_count_in_the_environment(project, value):
-    res = run_pdlint("check", ".", cwd=project, env={"PDLINT_WORKERS": value})
+def test_bad_worker_count_in_the_environment(project, monkeypatch, value):
+    monkeypatch.setenv("PDLINT_WORKERS", value)
+    res = invoke("check", ".", cwd=project)
 
     assert_fails(res, "PDLINT_WORKERS: expected a positive integer", f"'{value}'")
 
@@ -192,7 +194,7 @@ PACK_HEAD = '[pack]\nname = "mine"\ndetect = ["relay_gap_engine"]\n\n[relay]\n'
 def test_malformed_pack_names_file_line_and_key(project, body, line, where, complaint):
     pack = write(project / "mine.toml", PACK_HEAD + body)
 
-    res = run_pdlint("check", ".", "--packs", "mine.toml", cwd=project)
+    res = invoke("check", ".", "--packs", "mine.toml", cwd=project)
 
     assert_fails(res, f"{pack.resolve()}:{line}:{where}", complaint)
 
@@ -200,7 +202,7 @@ def test_malformed_pack_names_file_line_and_key(project, body, line, where, comp
 def test_pack_name_of_the_wrong_type(project):
     pack = write(project / "mine.toml", "[pack]\n\nname = 7\n")
 
-    res = run_pdlint("check", ".", "--packs", "mine.toml", cwd=project)
+    res = invoke("check", ".", "--packs", "mine.toml", cwd=project)
 
     assert_fails(res, f"{pack.resolve()}:3: key 'name' in [pack]", "expected a string")
 
@@ -216,7 +218,7 @@ def test_pack_naming_functions_that_do_not_exist_warns_and_runs(project):
         + 'startup-validators = ["relay_gap_engine.config.validate"]\n',
     )
 
-    res = run_pdlint("check", ".", "--packs", "mine.toml", cwd=project)
+    res = invoke("check", ".", "--packs", "mine.toml", cwd=project)
 
     assert res.returncode == 1
     assert_gap_found(res.stdout)
@@ -229,7 +231,7 @@ def test_pack_naming_functions_that_do_not_exist_warns_and_runs(project):
 
 
 def test_entry_point_option_matching_nothing_warns(project):
-    res = run_pdlint("check", ".", "--entry-point", "engine.Scheduler.loop", cwd=project)
+    res = invoke("check", ".", "--entry-point", "engine.Scheduler.loop", cwd=project)
 
     assert res.returncode == 1
     assert_gap_found(res.stdout)  # found from the name heuristic instead
@@ -246,7 +248,7 @@ def test_bundled_pack_whose_entry_points_are_all_missing_warns_once(tmp_path):
         pkg.parent / "srt" / "scheduler.py", "class Scheduler:\n    def run(self):\n        pass\n"
     )
 
-    res = run_pdlint("check", "sglang", cwd=tmp_path)
+    res = invoke("check", "sglang", cwd=tmp_path)
 
     assert (res.returncode, res.stdout) == (0, "")
     assert res.stderr.splitlines() == [
