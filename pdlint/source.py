@@ -47,7 +47,7 @@ def split_lines(text: str) -> list[str]:
     ``str.splitlines`` also breaks at form feeds, ``\\x1c``-``\\x1e``, ``\\x85`` and
     U+2028/U+2029, which would shift every later line against the parser's.
     """
-    lines = _LINE_BREAK.split(text)
+    lines = _LINE_BREAK.split(text) if "\r" in text else text.split("\n")
     if lines[-1] == "":
         lines.pop()
     return lines
