@@ -9,14 +9,17 @@ def _drop_current_directory() -> None:
 
     Run inside an analysed project, it would let a file there named like a
     module pdlint imports later (``dataclasses.py``, ``json.py``) run instead.
+    Only that first entry goes: the same folder further on came from elsewhere
+    (an editable install of pdlint run in its own checkout).
     """
+    if getattr(sys.flags, "safe_path", False) or not sys.path:  # python -P
+        return
     try:
         here = os.path.realpath(os.getcwd())
     except OSError:
-        here = None
-    sys.path[:] = [
-        p for p in sys.path if p not in ("", ".") and (here is None or os.path.realpath(p) != here)
-    ]
+        return
+    if sys.path[0] in ("", ".") or os.path.realpath(sys.path[0]) == here:
+        del sys.path[0]
 
 
 _drop_current_directory()
