@@ -224,6 +224,11 @@ def _relay_findings(
     heuristic = not entries
     if heuristic:
         entries = heuristic_entries(model)
+    if model.source is not None:
+        # A lazy model: the variant tables are built from the loaded modules, so
+        # load what the entry points reach first (a call graph without the
+        # variant-chosen edges, which need those tables).
+        CallGraph(model, entries)
     variants = Variants(model)
     factories = ClassFactories(model, variants)
     graph = CallGraph(model, entries, factories.targets)
