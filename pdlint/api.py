@@ -7,6 +7,7 @@ The CLI, the language server, the flake8 plugin and the tests all call
 from __future__ import annotations
 
 import gc
+import os
 import pickle
 import time
 from collections import Counter
@@ -113,8 +114,15 @@ def analyze(
     timings = {"discover, read and hash": clock() - start}
     if lazy is None:
         lazy = len(jobs) >= LAZY_THRESHOLD
+    inputs = [os.getcwd(), *(os.path.abspath(p) for p in paths if p != "-")]
     record_key = make_key(
-        "run", salt, repr(settings.packs), repr(settings.entry_points), str(use_packs), str(lazy)
+        "run",
+        salt,
+        repr(inputs),
+        repr(settings.packs),
+        repr(settings.entry_points),
+        str(use_packs),
+        str(lazy),
     )
     # The facts are many small acyclic tuples: collecting cycles while they are
     # built costs more than the whole analysis.
@@ -128,7 +136,7 @@ def analyze(
             stats["results reused (nothing they depend on changed)"] = 1
         else:
             findings, stats = _analyse(program, packs, settings, lazy, groups, timings)
-            payload = pickle.dumps(RunRecord.of(program, findings, dict(stats)), 5)
+            payload = pickle.dumps(RunRecord.of(program, findings, dict(stats), not lazy), 5)
             store.put(record_key, payload, kind="blob")
         program.save()
     finally:

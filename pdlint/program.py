@@ -446,9 +446,12 @@ class RunRecord:
     aliases: dict[str, tuple[tuple[str, str], ...]]  # display -> its ``as`` pairs
     findings: list[Finding]
     stats: dict[str, int]
+    whole: bool  # every file was parsed: any change counts
 
     @classmethod
-    def of(cls, program: Program, findings: list[Finding], stats: dict[str, int]) -> RunRecord:
+    def of(
+        cls, program: Program, findings: list[Finding], stats: dict[str, int], whole: bool
+    ) -> RunRecord:
         looked = program.looked_up
         scans = program._scans or {}
         return cls(
@@ -465,6 +468,7 @@ class RunRecord:
             },
             findings=findings,
             stats=stats,
+            whole=whole,
         )
 
     def holds_for(self, program: Program) -> bool:
@@ -477,6 +481,8 @@ class RunRecord:
         files = {e.source.display: (e.module, e.digest) for e in program.entries}
         if files == self.files:
             return True
+        if self.whole:
+            return False
         changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
         if changed & self.loaded:
             return False

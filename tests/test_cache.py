@@ -108,6 +108,19 @@ def test_an_edit_that_fixes_the_gap_is_seen(relay_gap: Path, tmp_path: Path) -> 
     assert cached(relay_gap, cache) == before
 
 
+def test_a_new_broken_file_is_reported_by_the_next_cached_run(
+    relay_gap: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    assert {f["code"] for f in cached(relay_gap, cache)} == {"PDL001", "PDL101"}
+    (relay_gap / "relay_gap_engine" / "zz_broken.py").write_text("def broken(:\n")
+    after = cached(relay_gap, cache)
+    assert after == uncached(relay_gap)
+    assert [f["filename"] for f in after if f["code"] == "PDL900"] == [
+        "relay_gap_engine/zz_broken.py"
+    ]
+
+
 def test_lazy_runs_with_the_cache_equal_a_full_run(tmp_path: Path) -> None:
     """The lazy loader (used on large trees) on a small one, through the API."""
     folder = tmp_path / "two_modules_away"
