@@ -483,6 +483,9 @@ class RunRecord:
             return True
         if self.whole:
             return False
+        unreadable = {e.source.display for e in program.entries if e.error is not None}
+        if unreadable != {d for d, (_m, digest) in self.files.items() if not digest}:
+            return False  # every unreadable file gets its PDL900
         changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
         if changed & self.loaded:
             return False

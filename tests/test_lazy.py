@@ -200,7 +200,7 @@ def test_lazy_equals_full_on_sglang_0_5_16(sglang_0_5_16: Path) -> None:
     lazy = analyze_tree(sglang_0_5_16, lazy=True)
     full = analyze_tree(sglang_0_5_16, lazy=False)
     assert lazy.findings == full.findings
-    assert {f.code for f in lazy.findings} == {"PDL001", "PDL101"}
+    assert {"PDL001", "PDL101"} <= {f.code for f in lazy.findings}
     assert lazy.stats["functions reachable"] == full.stats["functions reachable"]
     assert len(lazy.loaded_files) < len(full.loaded_files) / 3
 
