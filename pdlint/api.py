@@ -6,36 +6,36 @@ The CLI, the language server, the flake8 plugin and the tests all call
 
 from __future__ import annotations
 
-import hashlib
-import multiprocessing
+import gc
 import os
-import sys
+import pickle
+import time
 from collections import Counter
-from collections.abc import Mapping, MutableMapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from pdlint import __version__
+from pdlint.cache import SCHEMA, FactStore, cache_location, make_key
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
-from pdlint.config import ConfigError, Settings
+from pdlint.config import Settings
 from pdlint.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.factories import ClassFactories
-from pdlint.facts import ModuleFacts
 from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
-from pdlint.index import index_module
 from pdlint.model import Model
 from pdlint.packs import Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy
-from pdlint.source import decode_source, parse_error, parse_source, read_file, split_lines
+from pdlint.program import FactsMemo, IndexOutcome, Program, RunRecord, worker_count
+from pdlint.source import decode_source, split_lines
 from pdlint.variants import Variants
 
-PARALLEL_THRESHOLD = 200  # files; below this, workers cost more than they save
+# Trees with at least this many files are parsed lazily (only what the analysis
+# needs); smaller ones are parsed whole, so every file gets its PDL900.
+LAZY_THRESHOLD = 500
+CHECKS = (RelayCheck, ModeCheck)
 
-IndexOutcome = tuple[ModuleFacts | None, Finding | None]
-# What indexing one file gave, keyed by (absolute path, display path, sha256 of
-# the bytes); long-lived callers (the language server) keep one between runs.
-FactsMemo = MutableMapping[tuple[str, str, str], IndexOutcome]
+__all__ = ["FactsMemo", "IndexOutcome", "Result", "analyze"]
 
 
 @dataclass
@@ -47,12 +47,15 @@ class Result:
     files: int
     warnings: list[str] = field(default_factory=list)
     stats: Counter[str] = field(default_factory=Counter)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per phase
+    notes: list[str] = field(default_factory=list)  # for --verbose (a cache not written...)
+    loaded_files: list[str] = field(default_factory=list)  # files parsed or read from cache
 
 
-def _active_packs(packs: list[Pack], modules: list[ModuleFacts], explicit: bool) -> list[Pack]:
+def _active_packs(packs: list[Pack], modules: Iterable[str], explicit: bool) -> list[Pack]:
     if explicit:
         return packs
-    tops = {m.module.split(".")[0] for m in modules}
+    tops = {m.split(".")[0] for m in modules}
     return [p for p in packs if any(d.split(".")[0] in tops for d in p.detect)]
 
 
@@ -64,16 +67,28 @@ def analyze(
     stdin_filename: str | None = None,
     overlays: Mapping[str, str] | None = None,
     use_packs: bool = True,
+    cache_dir: str | None = None,
+    lazy: bool | None = None,
+    progress: Callable[[str], None] | None = None,
     facts_memo: FactsMemo | None = None,
     noqa: bool = True,
 ) -> Result:
     """Analyse ``paths`` (``-`` reads ``stdin``) and return the findings.
 
     ``overlays`` maps file paths to unsaved text (the editor's buffers).
-    ``facts_memo`` reuses the facts of files whose content was indexed before.
-    ``noqa=False`` leaves ``# noqa`` comments to the caller (flake8 does its own).
+    ``cache_dir`` overrides the fact cache's location (``settings.cache``
+    false disables it). ``lazy`` forces (True) or forbids (False) parsing only
+    the files the analysis needs; by default a tree of ``LAZY_THRESHOLD``
+    files or more is analysed lazily, a smaller one parsed whole. ``progress``
+    receives short status messages while the run goes on. ``facts_memo``
+    reuses, in memory, the facts of files whose content was indexed before (a
+    long-lived caller keeps one between runs). ``noqa=False`` leaves ``# noqa``
+    comments to the caller (flake8 does its own).
     Raises DiscoveryError for a missing path and ConfigError for a bad pack.
     """
+    clock = time.perf_counter
+    start = clock()
+    worker_count()  # a bad PDLINT_WORKERS is a usage error before any work
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
     files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])
@@ -87,102 +102,105 @@ def analyze(
         source = SourceFile(path=name, display=display_path(name) if stdin_filename else "-")
         jobs.append((source, stdin or b""))
 
-    findings: list[Finding] = []
-    modules: list[ModuleFacts] = []
-    stats: Counter[str] = Counter()
-    indexed = _index_all(jobs) if facts_memo is None else _index_memoized(jobs, facts_memo)
-    for facts, error in indexed:
-        if error is not None:
-            findings.append(error)
-            stats["files not parsed"] += 1
-        elif facts is not None:
-            modules.append(facts)
-    stats["files"] = len(jobs)
-    stats["modules indexed"] = len(modules)
-
     packs = load_packs(settings.packs, settings.root) if use_packs else []
-    active = _active_packs(packs, modules, explicit=settings.packs is not None)
-    findings.extend(_relay_findings(modules, active, settings, stats, warnings))
-    texts = {source.display: data for source, data in jobs if data is not None}
+    store = FactStore(
+        cache_location(settings.root, settings.cache_dir, cache_dir) if settings.cache else None
+    )
+    salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
+    groups = tuple(g for check in CHECKS for g in getattr(check, "relevant_words", ()))
+    if progress is not None:
+        progress(f"reading {len(jobs)} files")
+    program = Program(jobs, store, salt, groups, progress, facts_memo)
+    timings = {"discover, read and hash": clock() - start}
+    if lazy is None:
+        lazy = len(jobs) >= LAZY_THRESHOLD
+    inputs = [os.getcwd(), *(os.path.abspath(p) for p in paths if p != "-")]
+    record_key = make_key(
+        "run",
+        salt,
+        repr(inputs),
+        repr(settings.packs),
+        repr(settings.entry_points),
+        str(use_packs),
+        str(lazy),
+    )
+    # The facts are many small acyclic tuples: collecting cycles while they are
+    # built costs more than the whole analysis.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        record = _previous_run(store, record_key, program)
+        if record is not None:
+            findings, stats = list(record.findings), Counter(record.stats)
+            stats["files parsed"] = stats["files from the cache"] = 0
+            stats["results reused (nothing they depend on changed)"] = 1
+            warnings.extend(record.warnings)
+        else:
+            found: list[str] = []
+            findings, stats = _analyse(program, packs, settings, lazy, groups, timings, found)
+            warnings.extend(found)
+            record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
+            store.put(record_key, pickle.dumps(record_data, 5), kind="blob")
+        program.save()
+    finally:
+        program.close()
+        program.loaded.clear()  # free the facts by reference counting, before collecting
+        if collecting:
+            gc.enable()
+    texts = {e.source.display: e.data for e in program.entries if e.data is not None}
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)
+    timings.update(program.timings)
     kept = apply_policy(findings, settings, sources if noqa else {})
-    return Result(kept, sources, len(jobs), warnings, stats)
+    loaded = sorted(program.done)
+    return Result(kept, sources, len(jobs), warnings, stats, timings, store.notes, loaded)
 
 
-def _index_one(
-    job: tuple[SourceFile, bytes | None],
-) -> tuple[ModuleFacts | None, Finding | None]:
-    """Parse and index one file (runs in a worker process)."""
-    source, data = job
-    if data is None:
-        parsed = read_file(source.path, source.display)
-    else:
-        parsed = parse_source(source.display, data)
-    if parsed.error is not None or parsed.tree is None:
-        return None, parsed.error
-    try:
-        return index_module(source.path, source.display, parsed.tree, parsed.text), None
-    except RecursionError:
-        return None, parse_error(source.display, "cannot index: too deeply nested")
-
-
-def _index_memoized(
-    jobs: list[tuple[SourceFile, bytes | None]], memo: FactsMemo
-) -> list[IndexOutcome]:
-    """Index the files whose (path, content) ``memo`` does not hold yet."""
-    keys: list[tuple[str, str, str] | None] = []
-    loaded: list[tuple[SourceFile, bytes | None]] = []
-    for source, data in jobs:
-        if data is None:
-            try:
-                with open(source.path, "rb") as handle:
-                    data = handle.read()
-            except OSError:
-                keys.append(None)  # indexed anyway, which reports why it is unreadable
-                loaded.append((source, None))
-                continue
-        digest = hashlib.sha256(data).hexdigest()
-        keys.append((os.path.abspath(source.path), source.display, digest))
-        loaded.append((source, data))
-    missing = [i for i, key in enumerate(keys) if key is None or key not in memo]
-    fresh = dict(zip(missing, _index_all([loaded[i] for i in missing]), strict=True))
-    out: list[IndexOutcome] = []
-    for i, key in enumerate(keys):
-        if key is None:
-            out.append(fresh[i])
-        elif i in fresh:
-            out.append(memo.setdefault(key, fresh[i]))
-        else:
-            out.append(memo[key])
-    return out
-
-
-def worker_count() -> int | None:
-    """``PDLINT_WORKERS``: how many processes index files (1: this one); None if unset."""
-    raw = os.environ.get("PDLINT_WORKERS", "").strip()
-    if not raw:
+def _previous_run(store: FactStore, key: str, program: Program) -> RunRecord | None:
+    """The last run's record, if its findings still hold for ``program``."""
+    payload = store.get(key, kind="blob")
+    if payload is None:
         return None
-    if not raw.isdigit() or int(raw) < 1:
-        raise ConfigError(f"PDLINT_WORKERS: expected a positive integer, got '{raw}'")
-    return int(raw)
+    try:
+        record = pickle.loads(payload)
+    except Exception:
+        return None
+    if isinstance(record, RunRecord) and record.holds_for(program):
+        return record
+    return None
 
 
-def _index_all(
-    jobs: list[tuple[SourceFile, bytes | None]],
-) -> list[tuple[ModuleFacts | None, Finding | None]]:
-    """Index every file, in worker processes when there are many."""
-    workers = worker_count()
-    if workers is None:
-        workers = min(os.cpu_count() or 1, 8) if len(jobs) >= PARALLEL_THRESHOLD else 1
-    # A daemonic process (a flake8 --jobs worker) may not start children.
-    daemon = multiprocessing.current_process().daemon
-    if workers < 2 or len(jobs) < 2 or daemon:
-        return [_index_one(job) for job in jobs]
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        chunk = max(1, min(16, len(jobs) // (workers * 4)))
-        return list(pool.map(_index_one, jobs, chunksize=chunk))
+def _analyse(
+    program: Program,
+    packs: list[Pack],
+    settings: Settings,
+    lazy: bool,
+    groups: tuple[tuple[str, ...], ...],
+    timings: dict[str, float],
+    warnings: list[str],
+) -> tuple[list[Finding], Counter[str]]:
+    """Run the checks on the program; findings before policy, and counts."""
+    stats: Counter[str] = Counter()
+    if lazy:
+        model = Model([], source=program)
+        for index in range(len(groups)):
+            model.load_modules(program.with_group(index))
+    else:
+        model = Model(program.load_all())
+    active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
+    start = time.perf_counter()
+    findings = _relay_findings(model, active, settings, stats, warnings)
+    timings["analysis (with loading)"] = time.perf_counter() - start
+    errors = program.read_errors() + list(program.errors.values())
+    findings.extend(errors)
+    stats["files"] = len(program.entries)
+    stats["files not parsed"] = len(errors)
+    stats["modules indexed"] = len(model.modules)
+    stats["files parsed"] = program.parsed
+    stats["files from the cache"] = len(program.done) - program.parsed
+    if program.duplicates:
+        stats["duplicate module names"] += program.duplicates
+    return findings, stats
 
 
 def unmatched_names(model: Model, packs: list[Pack], entry_points: tuple[str, ...]) -> list[str]:
@@ -237,14 +255,12 @@ def _lines_of(
 
 
 def _relay_findings(
-    modules: list[ModuleFacts],
+    model: Model,
     packs: list[Pack],
     settings: Settings,
     stats: Counter[str],
     warnings: list[str],
 ) -> list[Finding]:
-    model = Model(modules)
-    variants = Variants(model)
     patterns = [p for pack in packs for p in pack.entry_points] + list(settings.entry_points)
     entries = match_entries(model, patterns) if patterns else []
     warnings.extend(unmatched_names(model, packs, settings.entry_points))
@@ -253,6 +269,12 @@ def _relay_findings(
     heuristic = not entries
     if heuristic:
         entries = heuristic_entries(model)
+    if model.source is not None:
+        # A lazy model: the variant tables are built from the loaded modules, so
+        # load what the entry points reach first (a call graph without the
+        # variant-chosen edges, which need those tables).
+        CallGraph(model, entries)
+    variants = Variants(model)
     factories = ClassFactories(model, variants)
     graph = CallGraph(model, entries, factories.targets)
     if heuristic:

@@ -12,6 +12,8 @@ import click
 from pdlint import __version__
 from pdlint.api import Result, analyze
 from pdlint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
+from pdlint.cache import cache_location
+from pdlint.cache import clean as clean_cache
 from pdlint.config import (
     OUTPUT_FORMATS,
     ConfigError,
@@ -21,6 +23,7 @@ from pdlint.config import (
 )
 from pdlint.discover import DiscoveryError
 from pdlint.github import to_github
+from pdlint.progress import TerminalProgress
 from pdlint.report import concise, full, statistics, to_json
 from pdlint.rules import RULES, get_rule
 from pdlint.sarif import render as render_sarif
@@ -90,6 +93,12 @@ def cli() -> None:
 )
 @click.option("--no-cache", is_flag=True, help="Do not read or write the fact cache.")
 @click.option(
+    "--cache-dir",
+    type=str,
+    help="Where the cache lives (default: .pdlint_cache in the project root; "
+    "or $PDLINT_CACHE_DIR).",
+)
+@click.option(
     "--baseline",
     "baseline_path",
     type=str,
@@ -129,6 +138,7 @@ def check(  # noqa: PLR0913
     no_packs: bool,
     entry_points: tuple[str, ...],
     no_cache: bool,
+    cache_dir: str | None,
     baseline_path: str | None,
     write_baseline_path: str | None,
     sarif_category: str,
@@ -165,13 +175,22 @@ def check(  # noqa: PLR0913
             changes["cache"] = False
         settings = replace(settings, **changes)
         stdin = sys.stdin.buffer.read() if "-" in targets else None
-        result = analyze(
-            targets,
-            settings,
-            stdin=stdin,
-            stdin_filename=stdin_filename,
-            use_packs=not no_packs,
-        )
+        progress = None
+        if settings.output_format in ("concise", "full") and sys.stderr.isatty():
+            progress = TerminalProgress(sys.stderr)
+        try:
+            result = analyze(
+                targets,
+                settings,
+                stdin=stdin,
+                stdin_filename=stdin_filename,
+                use_packs=not no_packs,
+                cache_dir=cache_dir,
+                progress=progress,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
     except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
         return
@@ -203,6 +222,10 @@ def check(  # noqa: PLR0913
     if verbose:
         for name, count in sorted(result.stats.items()):
             click.echo(f"pdlint: {name}: {count}", err=True)
+        for note in result.notes:
+            click.echo(f"pdlint: note: {note}", err=True)
+        for phase, seconds in result.timings.items():
+            click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
     if result.findings and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
@@ -226,6 +249,25 @@ def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
         if result.findings and sys.stdout.isatty():
             n = len(result.findings)
             click.echo(f"Found {n} finding{'s' if n != 1 else ''}.", err=True)
+
+
+@cli.command("clean")
+@click.option("--cache-dir", type=str, help="The cache to remove (default: the project's).")
+@click.option("--config", "config_path", type=str, help="A TOML config file.")
+def clean_command(cache_dir: str | None, config_path: str | None) -> None:
+    """Remove the cache (.pdlint_cache in the project root, or the configured one)."""
+    try:
+        settings = resolve_settings(["."], config_path)
+    except ConfigError as exc:
+        _fail(str(exc))
+        return
+    directory = cache_location(settings.root, settings.cache_dir, cache_dir)
+    try:
+        removed = clean_cache(directory)
+    except OSError as exc:
+        _fail(f"cannot remove the cache: {exc}")
+        return
+    click.echo(f"pdlint: {'removed' if removed else 'no cache at'} {directory}", err=True)
 
 
 @cli.command("rules")

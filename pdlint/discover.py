@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import errno
 import fnmatch
+import functools
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,24 +26,36 @@ class SourceFile:
 
 def display_path(path: str | Path, cwd: Path | None = None) -> str:
     """Path relative to ``cwd`` when below it, else absolute; posix separators."""
-    cwd = cwd or Path.cwd()
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(cwd).as_posix()
-    except ValueError:
-        return absolute.as_posix()
+    base = os.path.abspath(cwd or Path.cwd())
+    absolute = os.path.abspath(path)
+    if absolute == base:
+        return "."
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if absolute.startswith(prefix):
+        absolute = absolute[len(prefix) :]
+    return absolute.replace(os.sep, "/") if os.sep != "/" else absolute
 
 
 def matches(patterns: tuple[str, ...], relative: str) -> bool:
     """True if a glob matches the relative path, or a name pattern its basename."""
-    name = relative.rsplit("/", 1)[-1]
+    path_re, name_re = _compiled(patterns)
+    if path_re.match(relative):
+        return True
+    return name_re is not None and name_re.match(relative.rsplit("/", 1)[-1]) is not None
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """One regex for the path globs (``p`` or ``*/p``), one for the name globs."""
+    paths, names = [], []
     for pattern in patterns:
         pattern = pattern.rstrip("/")
-        if fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(relative, f"*/{pattern}"):
-            return True
-        if "/" not in pattern and fnmatch.fnmatchcase(name, pattern):
-            return True
-    return False
+        paths += [fnmatch.translate(pattern), fnmatch.translate(f"*/{pattern}")]
+        if "/" not in pattern:
+            names.append(fnmatch.translate(pattern))
+    path_re = re.compile("|".join(f"(?:{p})" for p in paths) or "(?!)")
+    name_re = re.compile("|".join(f"(?:{p})" for p in names)) if names else None
+    return path_re, name_re
 
 
 def not_a_file(path: str) -> str | None:

@@ -35,7 +35,7 @@ class ClassFactories:
         self.variants = variants
         self._factories: dict[str, tuple[Variant, dict[int, frozenset[str]]] | None] = {}
         self.attrs: dict[tuple[str, str], Choice] = {}
-        self._find_attrs()
+        self._classes_done: set[str] = set()
 
     def factory(self, qual: str) -> tuple[Variant, dict[int, frozenset[str]]] | None:
         """Per member, the classes an enum method returns (when it returns classes)."""
@@ -80,12 +80,17 @@ class ClassFactories:
                 break
         return frozenset(out)
 
-    def _find_attrs(self) -> None:
-        """``self.a = Cls(...)`` with ``Cls`` from a factory; ``self.b = self.a`` aliases."""
+    def _find_attrs(self, owner: str) -> None:
+        """``self.a = Cls(...)`` with ``Cls`` from a factory; ``self.b = self.a`` aliases.
+
+        Per class, when first asked: the stores are in the class's own methods, so
+        a lazy model has them loaded (and an eager one need not scan them all).
+        """
+        if owner in self._classes_done:
+            return
+        self._classes_done.add(owner)
         aliases: list[tuple[FunctionFacts, str, str]] = []
-        for fn in self.model.functions.values():
-            if fn.cls is None:
-                continue
+        for fn in self.model.methods_of.get(owner, ()):
             for store in fn.stores:
                 target, value = store.target, store.value
                 if target[0] != "attr" or target[1] != SELF:
@@ -113,7 +118,7 @@ class ClassFactories:
                     for cls in classes:
                         by_class.setdefault(cls, set()).add(member)
                 options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
-                self.attrs[(fn.cls, target[2])] = Choice(variant, options)
+                self.attrs[(owner, target[2])] = Choice(variant, options)
         for fn, name, source in aliases:
             choice = self.attrs.get((fn.cls or "", source))
             if choice is not None and (fn.cls or "", name) not in self.attrs:
@@ -174,6 +179,7 @@ class ClassFactories:
             return []
         choice: Choice | None = None
         for klass in self.model.mro(owner):
+            self._find_attrs(klass)
             choice = self.attrs.get((klass, receiver[2]))
             if choice is not None:
                 break

@@ -5,27 +5,37 @@ from __future__ import annotations
 import fnmatch
 from collections import deque
 from collections.abc import Callable, Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from pdlint.facts import CallFact, Expr, FunctionFacts
-from pdlint.model import Model
+from pdlint.model import Model, PendingModules
+from pdlint.scan import literal_pieces
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 EdgeFilter = Callable[[FunctionFacts, CallFact], bool]
 # Targets of a call on an attribute whose class a variant picks: (callee, variant, members).
 ChosenTargets = Callable[[FunctionFacts, Expr], list[tuple[str, str, frozenset[int]]]]
 
 
+def _functions_in(model: Model, modules: Iterable[str]) -> list[str]:
+    return [fn.qualname for m in modules for fn in model.modules[m].functions]
+
+
 def heuristic_entries(model: Model) -> list[str]:
     """Functions whose qualified name has both ``disagg`` and ``decode``."""
-    return sorted(q for q in model.functions if "disagg" in q.lower() and "decode" in q.lower())
+    modules = model.load_defining(("disagg", "decode"), ignore_case=True)
+    return sorted(
+        q for q in _functions_in(model, modules) if "disagg" in q.lower() and "decode" in q.lower()
+    )
 
 
 def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
     """Functions whose qualified name matches a pattern (exact, glob or suffix)."""
     out = set()
     for pattern in patterns:
-        for qual in model.functions:
+        for qual in _functions_in(model, model.load_defining(literal_pieces(pattern))):
             if (
                 qual == pattern
                 or fnmatch.fnmatchcase(qual, pattern)
@@ -42,10 +52,12 @@ class CallGraph:
         self, model: Model, roots: Iterable[str], chosen: ChosenTargets | None = None
     ) -> None:
         self.model = model
+        import networkx  # here: a run that reuses its last results never needs it
+
         self._chosen = chosen
         # (caller, callee) -> (variant, members) when only those members take the edge
         self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
-        self.graph: nx.DiGraph = nx.DiGraph()
+        self.graph: nx.DiGraph = networkx.DiGraph()
         self.dropped = 0
         # A parameter called inside its function (``get_batch()``) resolves to
         # the functions callers pass for it (``get_batch=self.make_batch``).
@@ -54,7 +66,14 @@ class CallGraph:
         self._queue = deque(sorted(set(roots)))
         self.graph.add_nodes_from(self._queue)
         self._seen = set(self._queue)
+        level_end = 0
         while self._queue:
+            if level_end == 0:
+                # breadth first, so a level is a prefix of the queue: resolve its
+                # calls first, loading the modules they need in batches
+                level_end = len(self._queue)
+                self._prefetch(list(self._queue))
+            level_end -= 1
             caller = self._queue.popleft()
             fn = model.functions[caller]
             params = {p for p, _ in fn.params}
@@ -108,8 +127,35 @@ class CallGraph:
                 for site in self._param_calls.get(key, ()):
                     self._edge(target, ref, site)
 
+    def _prefetch(self, callers: list[str]) -> None:
+        """Resolve every call of ``callers``, loading missing modules level by level.
+
+        Only warms the model's caches: the same lookups, run one by one, would
+        load the same modules, one at a time.
+        """
+        model = self.model
+        todo = [
+            (fn, call.func) for fn in map(model.functions.__getitem__, callers) for call in fn.calls
+        ]
+        while todo:
+            pending: list[str] = []
+            retry = []
+            with model.deferring():
+                for fn, func in todo:
+                    try:
+                        model.call_targets(fn, func)
+                    except PendingModules as exc:
+                        pending.extend(exc.modules)
+                        retry.append((fn, func))
+            if not pending:
+                return
+            model.load_modules(pending)
+            todo = retry
+
     def roots_only(self, entries: list[str]) -> list[str]:
         """Entries not reachable from another entry (the outermost loops)."""
+        import networkx as nx
+
         entry_set = set(entries)
         keep = []
         for entry in entries:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import cast
+from typing import Any, cast
 
 from pdlint.facts import (
     OTHER,
@@ -396,28 +396,29 @@ class _FunctionWalker:
 
     def events(self, root: ast.expr, guards: Guards) -> None:
         """Record calls and dereferences in an expression (iteratively)."""
-        stack: list[tuple[ast.AST, Guards, int]] = [(root, guards, 0)]
+        stack: list[tuple[Any, Guards, int]] = [(root, guards, 0)]  # AST nodes
         while stack:
             node, g, depth = stack.pop()
             if depth > MAX_DEPTH:
                 continue
             d = depth + 1
-            if isinstance(node, ast.BoolOp):
+            kind = node.__class__  # exact classes: this loop runs for every node
+            if kind is ast.BoolOp:
                 want = not isinstance(node.op, ast.And)
                 prior: Guards = ()
                 for value in node.values:
                     stack.append((value, (*g, *prior), d))
                     prior = (*prior, (to_expr(value), not want))
                 continue
-            if isinstance(node, ast.IfExp):
+            if kind is ast.IfExp:
                 cond = to_expr(node.test)
                 stack.append((node.test, g, d))
                 stack.append((node.body, (*g, (cond, True)), d))
                 stack.append((node.orelse, (*g, (cond, False)), d))
                 continue
-            if isinstance(node, (ast.Lambda, ast.FunctionDef)):
+            if kind is ast.Lambda or kind is ast.FunctionDef:
                 continue
-            if isinstance(node, ast.Call):
+            if kind is ast.Call:
                 span = self.ix.lines.span(node)
                 args = tuple(to_expr(a) for a in node.args if not isinstance(a, ast.Starred))
                 kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
@@ -426,17 +427,52 @@ class _FunctionWalker:
                     self.deref_of(node.func.value, "call", g)
                 elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
                     self.deref_of(node.args[0], "len", g)
-            elif isinstance(node, ast.Attribute):
+            elif kind is ast.Attribute:
                 if not isinstance(node.ctx, ast.Store):
                     self.deref_of(node.value, "attribute", g)
-            elif isinstance(node, ast.Subscript):
+            elif kind is ast.Subscript:
                 self.deref_of(node.value, "subscript", g)
-            elif isinstance(node, ast.Compare):
+            elif kind is ast.Compare:
                 self.string_compare(node)
-            elif isinstance(node, ast.comprehension):
+            elif kind is ast.comprehension:
                 self.deref_of(node.iter, "iteration", g)
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, g, d))
+            # ast.iter_child_nodes, inlined; leaves (names, constants, contexts,
+            # operators) record nothing and are not pushed.
+            for field in node._fields:
+                child: Any = getattr(node, field, None)
+                if isinstance(child, list):
+                    for item in child:
+                        if item.__class__ in _WALKED:
+                            stack.append((item, g, d))
+                elif child.__class__ in _WALKED:
+                    stack.append((child, g, d))
+
+
+def _node_classes(cls: type) -> set[type]:
+    out = {cls}
+    sub: type
+    for sub in cls.__subclasses__():
+        out |= _node_classes(sub)
+    return out
+
+
+# Node classes whose subtree can record an event (not names, constants, contexts, operators).
+_WALKED = frozenset(
+    c
+    for c in _node_classes(ast.AST)
+    if not issubclass(
+        c,
+        (
+            ast.Name,
+            ast.Constant,
+            ast.expr_context,
+            ast.operator,
+            ast.boolop,
+            ast.unaryop,
+            ast.cmpop,
+        ),
+    )
+)
 
 
 _STRING_OPS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)

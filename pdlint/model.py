@@ -1,14 +1,27 @@
 """The program model: names resolved across modules, classes, types, call graph.
 
-Built from the facts of every indexed module; never touches syntax trees.
+Built from the facts of indexed modules; never touches syntax trees.
 Anything it cannot resolve is dropped (and counted for ``--verbose``).
+
+Given a :class:`ModuleSource`, the model is *lazy*: it starts from the modules
+it is given and loads the module a name lives in when a lookup needs it (any
+``name in model.functions`` / ``classes`` / ``module_assigns``, any name
+resolution), and, for "who inherits X", first loads the files whose class
+headers can name X (a text scan). Its answers are those of a model built from
+every file; only enumerations of ``functions``, ``classes`` and ``modules``
+see just what is loaded, so code that enumerates must first load what it needs
+(:meth:`Model.load_defining`, :meth:`Model.load_modules`, or a check's
+``relevant_words``; see :mod:`pdlint.checks`).
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import weakref
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol, TypeVar
 
 from pdlint.facts import ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.index import annotation_expr
@@ -26,33 +39,192 @@ _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
 
 
+class ModuleSource(Protocol):
+    """Where a lazy model gets modules from (:class:`pdlint.program.Program`)."""
+
+    def __contains__(self, module: str) -> bool: ...
+
+    def load(self, modules: Iterable[str]) -> list[ModuleFacts]: ...
+
+    def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]: ...
+
+    def class_headers_naming(self, words: set[str]) -> list[str]: ...
+
+    def aliases(self) -> dict[str, set[str]]: ...
+
+
+class PendingModules(Exception):
+    """A lookup needs these modules loaded (raised only while deferring)."""
+
+    def __init__(self, modules: list[str]) -> None:
+        super().__init__(modules)
+        self.modules = modules
+
+
+V = TypeVar("V")
+
+
+class LazyTable(dict[str, V]):
+    """A table keyed by qualified name that loads the module of a missing key.
+
+    Lookups (``in``, ``[]``, ``get``) see the whole program; iteration sees
+    what is loaded.
+    """
+
+    def __init__(self, load: Callable[[str], bool]) -> None:
+        super().__init__()
+        # weak: the owner holds the table, and a cycle would keep every fact
+        # alive until the garbage collector runs
+        self._load_ref = weakref.WeakMethod(load)
+        self._absent: set[str] = set()  # keys whose modules are all loaded: not coming
+
+    def _load(self, key: str) -> bool:
+        if key in self._absent:
+            return False
+        load = self._load_ref()
+        if load is not None and load(key) and dict.__contains__(self, key):
+            return True
+        self._absent.add(key)
+        return False
+
+    def __missing__(self, key: str) -> V:
+        if self._load(key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        return isinstance(key, str) and key not in self._absent and self._load(key)
+
+    def get(self, key: str, default: V | None = None) -> V | None:  # type: ignore[override]
+        if dict.__contains__(self, key) or self._load(key):
+            return dict.__getitem__(self, key)
+        return default
+
+    # Iteration works on a snapshot: a lookup made while iterating may load more.
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(dict.keys(self)))
+
+    def keys(self) -> list[str]:  # type: ignore[override]
+        return list(dict.keys(self))
+
+    def values(self) -> list[V]:  # type: ignore[override]
+        return list(dict.values(self))
+
+    def items(self) -> list[tuple[str, V]]:  # type: ignore[override]
+        return list(dict.items(self))
+
+
 class Model:
     """Symbols of the analysed program and how names and calls resolve."""
 
-    def __init__(self, modules: Iterable[ModuleFacts]) -> None:
+    def __init__(self, modules: Iterable[ModuleFacts], source: ModuleSource | None = None) -> None:
+        self.source = source
         self.modules: dict[str, ModuleFacts] = {}
-        self.functions: dict[str, FunctionFacts] = {}
+        self.functions: dict[str, FunctionFacts] = LazyTable(self._load_for)
         self.function_module: dict[str, str] = {}
-        self.classes: dict[str, ClassFacts] = {}
+        self.classes: dict[str, ClassFacts] = LazyTable(self._load_for)
         self.class_module: dict[str, str] = {}
         self.symbols: dict[str, dict[str, str]] = {}
-        self.module_assigns: dict[str, Expr] = {}
+        self.module_assigns: dict[str, Expr] = LazyTable(self._load_for)
         self.stats: Counter[str] = Counter()
-        for facts in modules:
-            self._add(facts)
         self._bases: dict[str, tuple[str, ...]] = {}
         self._mro: dict[str, tuple[str, ...]] = {}
         self.subclasses: dict[str, set[str]] = {}
-        for cls in self.classes:
-            for base in self.bases(cls):
-                self.subclasses.setdefault(base, set()).add(cls)
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
         self.methods_of: dict[str, list[FunctionFacts]] = {}
-        for fn in self.functions.values():
-            if fn.cls is not None:
-                self.methods_of.setdefault(fn.cls, []).append(fn)
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._type_depth = 0
+        self._probed: set[str] = set()
+        self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
+        self._deferring = False
+        self._subclasses_known: set[str] = set()
+        self._base_names: dict[str, set[str]] = {}  # a name in a base expression -> classes
+        self._aliases: dict[str, set[str]] | None = None
+        for facts in modules:
+            self._add(facts)
+        if source is None:
+            for cls in list(self.classes):
+                for base in self.bases(cls):
+                    self.subclasses.setdefault(base, set()).add(cls)
+
+    # loading ----------------------------------------------------------------
+    def _load_for(self, qualname: str) -> bool:
+        """Load the modules ``qualname`` may live in (each prefix that is a module)."""
+        if self.source is None or qualname in self._probed:
+            return False
+        cut = len(qualname)
+        loaded = False
+        while cut > 0:
+            if (
+                dict.__contains__(self.functions, qualname)
+                or dict.__contains__(self.classes, qualname)
+                or dict.__contains__(self.module_assigns, qualname)
+            ):
+                break
+            prefix = qualname[:cut]
+            if self._loadable(prefix):
+                self._need([prefix])
+                loaded = True
+            cut = qualname.rfind(".", 0, cut)
+        self._probed.add(qualname)
+        return loaded
+
+    def _loadable(self, module: str) -> bool:
+        return (
+            self.source is not None
+            and module not in self.modules
+            and module not in self._attempted
+            and module in self.source
+        )
+
+    def _need(self, modules: list[str]) -> None:
+        """Load ``modules`` now, or, while deferring, ask the caller to (in a batch)."""
+        if self._deferring:
+            raise PendingModules(modules)
+        self.load_modules(modules)
+
+    @contextlib.contextmanager
+    def deferring(self) -> Iterator[None]:
+        """Within this block a lookup that needs an unloaded module raises
+        :class:`PendingModules` instead of loading it, so that a caller can
+        collect the modules a batch of lookups needs and load them together."""
+        before = self._deferring
+        self._deferring = True
+        try:
+            yield
+        finally:
+            self._deferring = before
+
+    def has_module(self, module: str) -> bool:
+        """Whether ``module`` is part of the program (loading it if needed)."""
+        if module in self.modules:
+            return True
+        if self._loadable(module):
+            self._need([module])
+        return module in self.modules
+
+    def load_modules(self, modules: Iterable[str]) -> None:
+        """Load these modules now (in one batch, so in parallel when it pays)."""
+        if self.source is None:
+            return
+        wanted = [m for m in dict.fromkeys(modules) if self._loadable(m)]
+        for facts in self.source.load(wanted):
+            self._add(facts)
+        self._attempted.update(wanted)
+
+    def load_defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
+        """Load every module that may define a qualified name holding all ``pieces``.
+
+        Returns the modules to search: those, or every module of an eager model.
+        Call before enumerating functions by name (entry points, validators).
+        """
+        if self.source is None:
+            return list(self.modules)
+        found = self.source.defining(pieces, ignore_case=ignore_case)
+        self.load_modules(found)
+        return [m for m in found if m in self.modules]
 
     def _add(self, facts: ModuleFacts) -> None:
         mod = facts.module
@@ -71,11 +243,16 @@ class Model:
             self.class_module[cls.qualname] = mod
             if cls.qualname.count(".") == mod.count(".") + 1:
                 table[cls.name] = cls.qualname
+            for base in cls.bases:
+                for name in _names_in(base):
+                    self._base_names.setdefault(name, set()).add(cls.qualname)
         for fn in facts.functions:
             self.functions[fn.qualname] = fn
             self.function_module[fn.qualname] = mod
             if fn.qualname.count(".") == mod.count(".") + 1:
                 table[fn.name] = fn.qualname
+            if fn.cls is not None:
+                self.methods_of.setdefault(fn.cls, []).append(fn)
         self.symbols[mod] = table
 
     # names ------------------------------------------------------------------
@@ -83,12 +260,12 @@ class Model:
         """Follow re-exports until ``qualname`` names a definition (or give up)."""
         if depth > 20 or qualname in self.functions or qualname in self.classes:
             return qualname
-        if qualname in self.modules or qualname in self.module_assigns:
+        if self.has_module(qualname) or qualname in self.module_assigns:
             return qualname
         parts = qualname.split(".")
         for cut in range(len(parts) - 1, 0, -1):
             mod = ".".join(parts[:cut])
-            if mod in self.modules:
+            if self.has_module(mod):
                 rest = parts[cut:]
                 target = self.symbols[mod].get(rest[0])
                 if target is None or target == qualname:
@@ -150,22 +327,54 @@ class Model:
             return self._mro[cls]
         self._mro[cls] = (cls,)  # cycle guard
         seen: list[str] = [cls]
-        stack = list(reversed(self.bases(cls)))
-        while stack and len(seen) < 500:
-            base = stack.pop()
-            if base in seen:
-                continue
-            seen.append(base)
-            stack.extend(reversed(self.bases(base)))
+        try:
+            stack = list(reversed(self.bases(cls)))
+            while stack and len(seen) < 500:
+                base = stack.pop()
+                if base in seen:
+                    continue
+                seen.append(base)
+                stack.extend(reversed(self.bases(base)))
+        except PendingModules:
+            del self._mro[cls]
+            raise
         self._mro[cls] = tuple(seen)
         return self._mro[cls]
+
+    def direct_subclasses(self, cls: str) -> set[str]:
+        """Classes that list ``cls`` among their bases.
+
+        A lazy model first loads every file whose class headers name ``cls``
+        (by its own name or an import alias of it): a class can only inherit
+        ``cls`` through a name that reaches it.
+        """
+        if self.source is None or cls in self._subclasses_known:
+            return self.subclasses.get(cls, set())
+        if self._aliases is None:
+            self._aliases = self.source.aliases()
+        words = {cls.rsplit(".", 1)[-1]}
+        stack = list(words)
+        while stack:
+            for alias in self._aliases.get(stack.pop(), ()):
+                if alias not in words:
+                    words.add(alias)
+                    stack.append(alias)
+        missing = [m for m in self.source.class_headers_naming(words) if self._loadable(m)]
+        if missing:
+            self._need(missing)
+        candidates = sorted({c for w in words for c in self._base_names.get(w, ())})
+        for candidate in candidates:
+            if cls in self.bases(candidate):
+                self.subclasses.setdefault(cls, set()).add(candidate)
+        self._subclasses_known.add(cls)
+        return self.subclasses.get(cls, set())
 
     def descendants(self, cls: str) -> list[str]:
         """Every class that inherits ``cls`` (directly or not), sorted."""
         out: set[str] = set()
         stack = [cls]
         while stack and len(out) < 5000:
-            for sub in self.subclasses.get(stack.pop(), ()):
+            for sub in sorted(self.direct_subclasses(stack.pop())):
                 if sub not in out:
                     out.add(sub)
                     stack.append(sub)
@@ -360,7 +569,7 @@ class Model:
         found = types.pop()
         if found is not None and "classmethod" in fn.decorators and func[0] == "attr":
             receiver = self.resolve_dotted(caller, self.module_of(caller), func[1])
-            if receiver in self.classes and found in self.mro(receiver):
+            if receiver is not None and receiver in self.classes and found in self.mro(receiver):
                 return receiver
         return found
 
@@ -414,6 +623,23 @@ class Model:
             init = self.lookup_method(target, "__init__")
             return (init,) if init else ()
         return ()
+
+
+def _names_in(expr: Expr) -> set[str]:
+    """Every variable and attribute name in an expression."""
+    out: set[str] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if node[0] == "name":
+            out.add(node[1])
+        elif node[0] == "attr":
+            out.add(node[2])
+        parts = node[1:] if isinstance(node[0], str) else node
+        stack.extend(p for p in parts if isinstance(p, tuple))
+    return out
 
 
 def _parse_const(text: str) -> ast.expr | None:

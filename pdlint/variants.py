@@ -13,7 +13,7 @@ from enum import Enum
 from functools import cached_property
 
 from pdlint.facts import Expr, FunctionFacts, Guards
-from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, Model
+from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model
 
 
 class Truth(Enum):
@@ -75,33 +75,10 @@ class Variants:
 
     def __init__(self, model: Model) -> None:
         self.model = model
-        self.by_name: dict[str, Variant] = {}
-        for cls in sorted(model.classes):
-            if model.is_enum(cls):
-                facts = model.classes[cls]
-                members = [
-                    (n, v)
-                    for n, v, _ in facts.assigns
-                    if not n.startswith("_") and _member_value(v)
-                ]
-                if members:
-                    self.by_name[cls] = Variant(
-                        cls,
-                        "enum",
-                        tuple(n for n, _ in members),
-                        tuple(v[1] if v[0] == "const" else None for _, v in members),
-                    )
-        for qual, value in sorted(model.module_assigns.items()):
-            literals = self._literals(
-                value, model.function_module.get(qual, qual.rsplit(".", 1)[0])
-            )
-            if literals:
-                self.by_name[qual] = Variant(
-                    qual,
-                    "literal",
-                    tuple(_literal_name(v) for v in literals),
-                    tuple(literals),
-                )
+        # Enum classes and Literal aliases are found when looked up (a lazy model
+        # loads their module then); string variants are added below.
+        self.by_name: dict[str, Variant] = LazyTable(self._discover)
+        self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
         self.carriers = self._find_carriers()
@@ -116,6 +93,39 @@ class Variants:
         self._cyclic: set[str] = set()
 
     # discovery --------------------------------------------------------------
+    def _discover(self, qual: str) -> bool:
+        """Add the variant ``qual`` names (an Enum class, a Literal alias), if any."""
+        if qual in self._discovered or qual.startswith("str:"):
+            return False
+        self._discovered.add(qual)
+        model = self.model
+        if qual in model.classes:
+            if not model.is_enum(qual):
+                return False
+            facts = model.classes[qual]
+            members = [
+                (n, v) for n, v, _ in facts.assigns if not n.startswith("_") and _member_value(v)
+            ]
+            if not members:
+                return False
+            self.by_name[qual] = Variant(
+                qual,
+                "enum",
+                tuple(n for n, _ in members),
+                tuple(v[1] if v[0] == "const" else None for _, v in members),
+            )
+            return True
+        value = model.module_assigns.get(qual)
+        if value is None:
+            return False
+        literals = self._literals(value, model.function_module.get(qual, qual.rsplit(".", 1)[0]))
+        if not literals:
+            return False
+        self.by_name[qual] = Variant(
+            qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals)
+        )
+        return True
+
     def _literals(self, value: Expr, module: str, depth: int = 0) -> list[object] | None:
         """Members of ``Literal[...]`` (nested, Optional, Union, aliases flattened)."""
         if depth > 10 or value[0] != "subscript":

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,18 @@ from pdlint_helpers import copy_relay_gap
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _cache_outside_the_repository(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Runs in fixtures/ would put their cache there: point it to a temporary folder."""
+    before = os.environ.get("PDLINT_CACHE_DIR")
+    os.environ["PDLINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("pdlint-cache"))
+    yield
+    if before is None:
+        del os.environ["PDLINT_CACHE_DIR"]
+    else:
+        os.environ["PDLINT_CACHE_DIR"] = before
 
 
 def run_pdlint(

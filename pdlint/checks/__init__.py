@@ -1,1 +1,18 @@
-"""The checks: each reads the program model and yields findings with paths."""
+"""The checks: each reads the program model and yields findings with paths.
+
+On a large tree the model is lazy (see :mod:`pdlint.model`): it holds the
+modules reached from the entry points by name resolution, not every file. A
+check that follows names (calls, types, bases) needs nothing more. A check that
+*enumerates* the program (every function with some property, wherever it is)
+declares what such code must contain, as a class attribute::
+
+    relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (("raise", "decode"),)
+
+Each group is a tuple of words; every file whose lower-cased text holds all
+the words of one group is loaded before any check runs, so the enumeration sees
+those files. A ``*`` in a word stands for any run of letters, digits, ``_`` and
+``.``: ``disagg*decode`` matches ``disaggregation_mode.DECODE``. Choose groups
+that every file the enumeration can care about must contain (a superset is
+safe, a missed file is a missed finding), and as narrow as that allows: each
+matching file is parsed.
+"""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
@@ -93,6 +94,15 @@ def guards_mention(guards: Guards, name: str) -> bool:
 
 class RelayCheck:
     """Finds builders, relays and consumers; yields PDL001 and PDL101."""
+
+    # ``rejected`` enumerates every ``raise`` under a decode-mode test
+    # (``_is_decode_test``: the string "decode", or a dotted name with disagg and decode).
+    relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("raise", "'decode'"),
+        ("raise", '"decode"'),
+        ("raise", "disagg*decode"),
+        ("raise", "decode*disagg"),
+    )
 
     def __init__(
         self,

@@ -1,0 +1,282 @@
+"""Benchmark pdlint on public SGLang releases against the cost of reading and parsing.
+
+Downloads the ``sglang`` wheels (``pip download --no-deps``) into a cache
+outside the repository (``$PDLINT_BENCH_CACHE``, default
+``~/.cache/pdlint-bench``), unzips their ``sglang/`` folder and, for each
+release, runs every measurement in its own subprocess:
+
+- pdlint cold (empty cache), warm (nothing changed), one file changed (a line
+  appended to a file the analysis loads, then to a file it does not load);
+- the floors: reading and hashing every file; CPython ``ast`` parsing of every
+  file; libcst parsing of exactly the files pdlint parsed.
+
+Each is repeated (``--repeat``, median reported with the spread) and its wall
+time and peak RSS (``wait4``'s ``ru_maxrss``: the largest process of the tree)
+recorded. It prints a table and exits 1 when a target is missed (on the largest
+release): cold <= 6 s, warm <= 1.0 s, one file changed <= 1.5 s, peak RSS <=
+1.5 GB, and cold cost growing no faster than the number of files between the
+releases (with ``--slack`` for noise).
+
+    python bench/run.py                      # 0.5.10 and 0.5.23
+    python bench/run.py --versions 0.5.23 --repeat 5 --skip-libcst
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TARGETS = {"cold": 6.0, "warm": 1.0, "changed (loaded file)": 1.5}
+RSS_TARGET_MB = 1536.0
+DEFAULT_VERSIONS = ("0.5.10", "0.5.23")
+# The relay file: loaded by every analysis of SGLang (the decode mixin).
+LOADED_FILE = "sglang/srt/disaggregation/decode_schedule_batch_mixin.py"
+
+
+@dataclass
+class Measure:
+    """Repeated runs of one command: wall seconds and peak RSS (MB)."""
+
+    name: str
+    walls: list[float] = field(default_factory=list)
+    rss: list[float] = field(default_factory=list)
+    parsed: int | None = None
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def peak(self) -> float:
+        return max(self.rss)
+
+
+def cache_root() -> Path:
+    return Path(os.environ.get("PDLINT_BENCH_CACHE", Path.home() / ".cache" / "pdlint-bench"))
+
+
+def release_tree(version: str) -> Path:
+    """Download (once) and unzip sglang==version; the folder holding ``sglang/``."""
+    target = cache_root() / f"sglang-{version}"
+    if (target / "sglang").is_dir():
+        return target
+    wheels = cache_root() / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+    if not found:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", f"sglang=={version}"]
+            + ["-d", str(wheels)],
+            check=True,
+        )
+        found = sorted(wheels.glob(f"sglang-{version}-*.whl"))
+    partial = target.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with zipfile.ZipFile(found[0]) as wheel:
+        wheel.extractall(partial, [m for m in wheel.namelist() if m.startswith("sglang/")])
+    partial.rename(target)
+    return target
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run ``cmd``; its wall time, its peak RSS in MB, and its stderr."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err[-3000:]}")
+    return wall, usage.ru_maxrss / 1024, err
+
+
+def pdlint(tree: Path, cache: Path) -> list[str]:
+    return [sys.executable, "-m", "pdlint", "check", "sglang", "-v"] + [
+        "--output-format",
+        "json",
+        "--cache-dir",
+        str(cache),
+    ]
+
+
+def parsed_count(stderr: str) -> int | None:
+    for line in stderr.splitlines():
+        if line.startswith("pdlint: files parsed:"):
+            return int(line.rsplit(":", 1)[1])
+    return None
+
+
+FLOOR_READ = """
+import hashlib, sys
+from pdlint.discover import discover
+from pdlint.config import DEFAULT_EXCLUDE
+files, _ = discover(["sglang"], DEFAULT_EXCLUDE)
+for f in files:
+    with open(f.path, "rb") as h:
+        hashlib.blake2b(h.read(), digest_size=16).digest()
+"""
+
+FLOOR_AST = """
+import ast, sys, warnings
+from pdlint.discover import discover
+from pdlint.config import DEFAULT_EXCLUDE
+warnings.simplefilter("ignore")
+files, _ = discover(["sglang"], DEFAULT_EXCLUDE)
+for f in files:
+    with open(f.path, "rb") as h:
+        data = h.read()
+    try:
+        ast.parse(data)
+    except (SyntaxError, ValueError):
+        pass
+"""
+
+FLOOR_LIBCST = """
+import json, sys
+import libcst
+for path in json.load(open(sys.argv[1])):
+    with open(path, "rb") as h:
+        data = h.read()
+    try:
+        libcst.parse_module(data)
+    except Exception:
+        pass
+"""
+
+LOADED = """
+import json, sys
+from pdlint.api import analyze
+from pdlint.config import resolve_settings
+from dataclasses import replace
+settings = replace(resolve_settings(["sglang"], None), cache=False)
+json.dump(analyze(["sglang"], settings).loaded_files, open(sys.argv[1], "w"))
+"""
+
+
+def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[Measure]]:
+    tree = release_tree(version)
+    files = sum(1 for _ in (tree / "sglang").rglob("*.py"))
+    out: list[Measure] = []
+    with tempfile.TemporaryDirectory(prefix="pdlint-bench-") as tmp:
+        cache = Path(tmp) / "cache"
+        cold, warm = Measure("cold"), Measure("warm")
+        loaded_change, other_change = (
+            Measure("changed (loaded file)"),
+            Measure("changed (other file)"),
+        )
+        listing = Path(tmp) / "loaded.json"
+        subprocess.run([sys.executable, "-c", LOADED, str(listing)], cwd=tree, check=True)
+        loaded = set(json.loads(listing.read_text()))
+        other = next(
+            p.relative_to(tree).as_posix()
+            for p in sorted((tree / "sglang").rglob("*.py"))
+            if p.relative_to(tree).as_posix() not in loaded and p.name != "__init__.py"
+        )
+        for _ in range(repeat):
+            shutil.rmtree(cache, ignore_errors=True)
+            wall, rss, err = run(pdlint(tree, cache), tree)
+            cold.walls.append(wall)
+            cold.rss.append(rss)
+            cold.parsed = parsed_count(err)
+            wall, rss, err = run(pdlint(tree, cache), tree)
+            warm.walls.append(wall)
+            warm.rss.append(rss)
+            warm.parsed = parsed_count(err)
+            for measure, rel in ((loaded_change, LOADED_FILE), (other_change, other)):
+                path = tree / rel
+                original = path.read_bytes()
+                try:
+                    path.write_bytes(original + b"\n# pdlint bench: one line added\n")
+                    wall, rss, err = run(pdlint(tree, cache), tree)
+                finally:
+                    path.write_bytes(original)
+                measure.walls.append(wall)
+                measure.rss.append(rss)
+                measure.parsed = parsed_count(err)
+                run(pdlint(tree, cache), tree)  # back to the unchanged state
+        out += [cold, warm, loaded_change, other_change]
+        floors = [("floor: read+hash all", FLOOR_READ, []), ("floor: ast all", FLOOR_AST, [])]
+        if libcst:
+            floors.append(("floor: libcst pdlint's", FLOOR_LIBCST, [str(listing)]))
+        for name, script, args in floors:
+            measure = Measure(name)
+            for _ in range(repeat if "libcst" not in name else 1):
+                wall, rss, _err = run([sys.executable, "-c", script, *args], tree)
+                measure.walls.append(wall)
+                measure.rss.append(rss)
+            if "libcst" in name:
+                measure.parsed = len(loaded)
+            out.append(measure)
+    return files, out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--versions", nargs="+", default=list(DEFAULT_VERSIONS))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-libcst", action="store_true", help="skip the libcst floor")
+    parser.add_argument(
+        "--slack", type=float, default=1.15, help="allowed excess of the cold-cost growth"
+    )
+    args = parser.parse_args()
+    results: dict[str, tuple[int, list[Measure]]] = {}
+    for version in args.versions:
+        print(f"measuring sglang {version} ...", file=sys.stderr, flush=True)
+        results[version] = measure_release(version, args.repeat, not args.skip_libcst)
+    missed: list[str] = []
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    header = f"{'release':8} {'files':>6} {'measurement':24} {'wall s':>7} {'spread s':>13}"
+    header += f" {'RSS MB':>7} {'parsed':>7} {'x ast':>6} {'x read':>7}"
+    print(header)
+    for version, (files, measures) in results.items():
+        by = {m.name: m for m in measures}
+        ast_floor = by["floor: ast all"].wall
+        read_floor = by["floor: read+hash all"].wall
+        for m in measures:
+            spread = f"{min(m.walls):.2f}-{max(m.walls):.2f}"
+            parsed = "" if m.parsed is None else str(m.parsed)
+            print(
+                f"{version:8} {files:6d} {m.name:24} {m.wall:7.2f} {spread:>13} {m.peak:7.0f}"
+                f" {parsed:>7} {m.wall / ast_floor:6.2f} {m.wall / read_floor:7.2f}"
+            )
+    largest = args.versions[-1]
+    files, measures = results[largest]
+    by = {m.name: m for m in measures}
+    for name, limit in TARGETS.items():
+        if by[name].wall > limit:
+            missed.append(f"{largest} {name}: {by[name].wall:.2f} s > {limit} s")
+    peak = max(m.peak for m in measures if not m.name.startswith("floor"))
+    if peak > RSS_TARGET_MB:
+        missed.append(f"{largest} peak RSS {peak:.0f} MB > {RSS_TARGET_MB:.0f} MB")
+    if len(args.versions) > 1:
+        small_files, small = results[args.versions[0]]
+        growth = by["cold"].wall / {m.name: m for m in small}["cold"].wall
+        allowed = files / small_files * args.slack
+        print(f"cold cost growth {growth:.2f}x for {files / small_files:.2f}x files")
+        if growth > allowed:
+            missed.append(f"cold cost grows {growth:.2f}x, files {files / small_files:.2f}x")
+    for line in missed:
+        print(f"MISSED: {line}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

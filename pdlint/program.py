@@ -1,0 +1,564 @@
+"""The analysed program: every file's bytes and module name, facts loaded on demand.
+
+Reading and hashing every file is cheap; parsing is not. A :class:`Program`
+knows each module's name from its path (no parsing), keeps the text scan of
+every file (:mod:`pdlint.scan`, cached by content hash), and parses and indexes
+a module only when asked (:meth:`Program.load`): the model asks for the modules
+a name resolves into, the files that may define an entry point, the files whose
+class headers may name a class whose subclasses it needs, and the files that
+hold a check's relevant words. Facts come from the fact cache when the file's
+bytes, pdlint's version and the rule packs are unchanged; a batch of uncached
+files is indexed in worker processes when it is large enough to pay for them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import pickle
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, MutableMapping
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+from pdlint.cache import FactStore, content_hash, make_key, write_entry
+from pdlint.config import ConfigError
+from pdlint.discover import SourceFile
+from pdlint.facts import ModuleFacts
+from pdlint.findings import Finding
+from pdlint.index import index_module, module_name
+from pdlint.scan import FileScan, WordGroups, may_define, scan_source
+from pdlint.source import parse_error, parse_source
+
+# A batch is sent to worker processes when it holds at least this many bytes of
+# uncached source (about a tenth of a second of parsing and indexing on one core;
+# forking the workers costs a few milliseconds).
+PARALLEL_BYTES = 400_000
+SCAN_INDEX = "scan-index"
+
+Progress = Callable[[str], None]
+IndexOutcome = tuple[ModuleFacts | None, Finding | None]
+# What indexing one file gave, keyed by (absolute path, display path, sha256 of
+# the bytes); long-lived callers (the language server) keep one between runs.
+FactsMemo = MutableMapping[tuple[str, str, str], IndexOutcome]
+
+
+@dataclass
+class SourceEntry:
+    """One discovered file: where it is, its module name and its bytes."""
+
+    source: SourceFile
+    module: str
+    is_package: bool
+    data: bytes | None  # None when the file could not be read
+    digest: str
+    error: Finding | None = None  # a read error (PDL900)
+
+
+def worker_count() -> int | None:
+    """``PDLINT_WORKERS``: how many processes index files (1: this one); None if unset."""
+    raw = os.environ.get("PDLINT_WORKERS", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise ConfigError(f"PDLINT_WORKERS: expected a positive integer, got '{raw}'")
+    return int(raw)
+
+
+def _index_result(job: tuple[str, str, bytes, str]) -> tuple[object, ...]:
+    """Parse and index one file: ``("facts", ModuleFacts)`` or ``("error", msg, line, col)``."""
+    path, display, data, module = job
+    parsed = parse_source(display, data)
+    if parsed.error is not None or parsed.tree is None:
+        err = parsed.error
+        assert err is not None
+        return ("error", err.message, err.location.line, err.location.column)
+    try:
+        facts = index_module(path, display, parsed.tree, parsed.text)
+    except RecursionError:
+        return ("error", "cannot index: too deeply nested", 1, 1)
+    if facts.module != module:
+        facts = replace(facts, module=module)
+    return ("facts", facts)
+
+
+def error_result(error: Finding | None) -> tuple[object, ...]:
+    """The indexing result that stands for a PDL900 finding."""
+    assert error is not None
+    return ("error", error.message, error.location.line, error.location.column)
+
+
+def _scan_chunk(job: tuple[list[bytes], WordGroups]) -> list[FileScan]:
+    """Text scans of a chunk of files (runs in a worker process)."""
+    datas, groups = job
+    return [scan_source(data, groups) for data in datas]
+
+
+def _index_payload(job: tuple[str, str, bytes, str, str | None, str]) -> bytes:
+    """:func:`_index_result`, pickled (what a worker process sends back); the worker
+    also stores it in the cache (at ``entry_path`` under ``key``), sparing the main
+    process the write."""
+    path, display, data, module, entry_path, key = job
+    payload = pickle.dumps(_index_result((path, display, data, module)), pickle.HIGHEST_PROTOCOL)
+    if entry_path is not None:
+        write_entry(entry_path, key, payload)
+    return payload
+
+
+class Program:
+    """Discovered files by module name; facts parsed or read from cache on demand."""
+
+    def __init__(
+        self,
+        jobs: list[tuple[SourceFile, bytes | None]],
+        store: FactStore,
+        salt: str,
+        groups: WordGroups = (),
+        progress: Progress | None = None,
+        memo: FactsMemo | None = None,
+    ) -> None:
+        self.store = store
+        self.memo = memo
+        self.salt = salt
+        self.groups = groups
+        self.progress = progress
+        self.entries: list[SourceEntry] = []
+        self.by_module: dict[str, SourceEntry] = {}
+        self.duplicates = 0
+        for source, data in jobs:
+            self.entries.append(self._entry(source, data))
+        for entry in sorted(self.entries, key=lambda e: e.source.display):
+            if entry.data is None:
+                continue
+            if entry.module in self.by_module:
+                self.duplicates += 1
+                continue
+            self.by_module[entry.module] = entry
+        self.loaded: dict[str, ModuleFacts] = {}
+        self.errors: dict[str, Finding] = {}  # display -> PDL900
+        self.done: set[str] = set()  # displays parsed or read from the cache
+        self.timings: defaultdict[str, float] = defaultdict(float)  # seconds per phase
+        self.parsed = 0  # files parsed in this run (not from the cache)
+        self.parsed_files: list[str] = []
+        self._scans: dict[str, FileScan] | None = None
+        self._scans_dirty = False
+        self._header_index: dict[str, set[str]] | None = None
+        self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
+        self.looked_up: set[str] = set()
+        self._pool: ProcessPoolExecutor | None = None
+
+    @staticmethod
+    def _entry(source: SourceFile, data: bytes | None) -> SourceEntry:
+        path = source.path
+        module = module_name(path)
+        is_package = os.path.basename(path).startswith("__init__.")
+        error = None
+        if data is None:
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                error = parse_error(source.display, f"cannot read: {reason}")
+        digest = content_hash(data) if data is not None else ""
+        return SourceEntry(source, module, is_package, data, digest, error)
+
+    # the text scan ------------------------------------------------------------
+    def scans(self) -> dict[str, FileScan]:
+        """Module name -> text scan, for every readable file (cached by content)."""
+        if self._scans is not None:
+            return self._scans
+        start = time.perf_counter()
+        stored: dict[str, FileScan] = {}
+        blob = self.store.get(make_key(SCAN_INDEX, self.salt), kind="blob")
+        if blob is not None:
+            try:
+                loaded = pickle.loads(blob)
+                if isinstance(loaded, dict):
+                    stored = loaded
+            except Exception:
+                stored = {}
+        out: dict[str, FileScan] = {}
+        todo: list[str] = []
+        for module, entry in self.by_module.items():
+            scan = stored.get(entry.digest)
+            if scan is None or len(scan.groups) != len(self.groups):
+                todo.append(module)
+            else:
+                out[module] = scan
+        fresh = len(todo)
+        for module, scan in zip(todo, self._scan_all(todo), strict=True):
+            out[module] = scan
+        self._scans = out
+        self._scans_dirty = fresh > 0 or len(stored) != len(out)
+        self.timings["scan"] += time.perf_counter() - start
+        return out
+
+    def _scan_all(self, modules: list[str]) -> list[FileScan]:
+        datas = [self.by_module[m].data or b"" for m in modules]
+        pool = self._workers(sum(map(len, datas)), len(datas))
+        if pool is None:
+            return [scan_source(data, self.groups) for data in datas]
+        step = max(1, len(datas) // 16)
+        chunks = [(datas[i : i + step], self.groups) for i in range(0, len(datas), step)]
+        return [scan for part in pool.map(_scan_chunk, chunks) for scan in part]
+
+    def _workers(self, size: int, count: int) -> ProcessPoolExecutor | None:
+        """The worker pool, if ``count`` jobs of ``size`` bytes in all pay for it."""
+        forced = worker_count()
+        most = forced if forced is not None else min(os.cpu_count() or 1, 8)
+        workers = min(most, count)
+        small = forced is None and size < PARALLEL_BYTES
+        # a daemonic process (a flake8 --jobs worker) may not start children
+        if small or workers < 2 or multiprocessing.current_process().daemon:
+            return None
+        if self._pool is None:
+            method = "fork" if sys.platform == "linux" else "spawn"
+            self._pool = ProcessPoolExecutor(
+                max_workers=most,
+                mp_context=multiprocessing.get_context(method),
+            )
+        return self._pool
+
+    def save(self) -> None:
+        """Write the scan index when it changed (the facts are written as they load)."""
+        if self._scans is not None and self._scans_dirty:
+            table = {self.by_module[m].digest: s for m, s in self._scans.items()}
+            payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
+            self.store.put(make_key(SCAN_INDEX, self.salt), payload, kind="blob")
+            self._scans_dirty = False
+
+    # queries (each answer is recorded, see RunRecord) ---------------------------
+    def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
+        """Modules that may define a qualified name holding every piece."""
+        return self._ask(("defining", tuple(pieces), ignore_case))
+
+    def with_group(self, index: int) -> list[str]:
+        """Modules whose text holds every word of word group ``index``."""
+        return self._ask(("group", index))
+
+    def class_headers_naming(self, words: set[str]) -> list[str]:
+        """Modules with a class header that names one of ``words``."""
+        return self._ask(("headers", tuple(sorted(words))))
+
+    def aliases(self) -> dict[str, set[str]]:
+        """Name -> every alias it is given by ``name as alias`` in any file."""
+        out: dict[str, set[str]] = {}
+        for scan in self.scans().values():
+            for name, alias in scan.aliases:
+                if name != alias:
+                    out.setdefault(name, set()).add(alias)
+        self.asked[("aliases",)] = tuple(sorted((k, tuple(sorted(v))) for k, v in out.items()))
+        return out
+
+    def tops(self) -> set[str]:
+        """The top-level package names of the program."""
+        return set(self._ask(("tops",)))
+
+    def _ask(self, query: tuple[object, ...]) -> list[str]:
+        answer = self._answer(query)
+        self.asked[query] = tuple(answer)
+        return answer
+
+    def _answer(self, query: tuple[object, ...]) -> list[str]:
+        kind = query[0]
+        if kind in ("defining", "group"):
+            return [m for m, s in self.scans().items() if _selects(query, m, s)]
+        if kind == "headers":
+            words = query[1]
+            assert isinstance(words, tuple)
+            return self._headers_naming(words)
+        if kind == "tops":
+            return sorted({m.split(".")[0] for m in self.by_module})
+        if kind == "aliases":
+            self.aliases()
+            return list(self.asked[query])  # type: ignore[arg-type]
+        raise ValueError(f"unknown query {query!r}")
+
+    def _headers_naming(self, words: tuple[str, ...]) -> list[str]:
+        if self._header_index is None:
+            index: dict[str, set[str]] = {}
+            for module, scan in self.scans().items():
+                for _name, header in scan.headers:
+                    for word in header:
+                        index.setdefault(word, set()).add(module)
+            self._header_index = index
+        found: set[str] = set()
+        for word in words:
+            found |= self._header_index.get(word, set())
+        return sorted(found)
+
+    # loading ------------------------------------------------------------------
+    def __contains__(self, module: str) -> bool:
+        self.looked_up.add(module)
+        return module in self.by_module
+
+    def load(self, modules: Iterable[str]) -> list[ModuleFacts]:
+        """Facts of the named modules not loaded yet (unknown names are ignored)."""
+        wanted = [self.by_module[m] for m in dict.fromkeys(modules) if m in self.by_module]
+        return self.load_entries([e for e in wanted if e.module not in self.loaded])
+
+    def load_entries(self, entries: list[SourceEntry]) -> list[ModuleFacts]:
+        """Parse (or read from the cache) these files; their facts, in order.
+
+        A file that cannot be parsed gets a PDL900 in :attr:`errors` instead.
+        Only the first file of each module name enters :attr:`loaded`.
+        """
+        wanted = [e for e in entries if e.data is not None and e.source.display not in self.done]
+        if not wanted:
+            return []
+        clock = time.perf_counter
+        start = clock()
+        results: dict[int, bytes | tuple[object, ...]] = {}
+        todo: list[SourceEntry] = []
+        memo_keys: dict[int, tuple[str, str, str]] = {}
+        for entry in wanted:
+            if self.memo is not None:
+                key = self._memo_key(entry)
+                memo_keys[id(entry)] = key
+                outcome = self.memo.get(key)
+                if outcome is not None:
+                    facts, error = outcome
+                    results[id(entry)] = (
+                        ("facts", facts) if facts is not None else error_result(error)
+                    )
+                    continue
+            cached = self.store.get(self._key(entry))
+            if cached is None:
+                todo.append(entry)
+            else:
+                results[id(entry)] = cached
+        self.timings["cache read"] += clock() - start
+        if todo:
+            start = clock()
+            indexed = self._index(todo)
+            self.timings["parse and index"] += clock() - start
+            start = clock()
+            for entry, result in zip(todo, indexed, strict=True):
+                results[id(entry)] = result
+                if not isinstance(result, bytes):  # indexed here; a worker stores its own
+                    self.store.put(self._key(entry), pickle.dumps(result, 5))
+            self.timings["cache write"] += clock() - start
+        start = clock()
+        out: list[ModuleFacts] = []
+        for entry in wanted:
+            facts = self._decode(entry, results[id(entry)])
+            self.done.add(entry.source.display)
+            if self.memo is not None:
+                self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
+            if facts is not None and self.by_module.get(entry.module) is entry:
+                self.loaded[entry.module] = facts
+                out.append(facts)
+        self.timings["unpickle"] += clock() - start
+        if self.progress is not None:
+            self.progress(f"{len(self.done)} of {len(self.entries)} files loaded")
+        return out
+
+    @staticmethod
+    def _memo_key(entry: SourceEntry) -> tuple[str, str, str]:
+        digest = hashlib.sha256(entry.data or b"").hexdigest()
+        return (os.path.abspath(entry.source.path), entry.source.display, digest)
+
+    def _key(self, entry: SourceEntry) -> str:
+        return make_key(entry.digest, entry.module, str(entry.is_package), self.salt)
+
+    def _decode(self, entry: SourceEntry, found: bytes | tuple[object, ...]) -> ModuleFacts | None:
+        display = entry.source.display
+        result: object = found
+        if isinstance(found, bytes):
+            try:
+                result = pickle.loads(found)
+            except Exception:
+                result = None
+        if isinstance(result, tuple) and len(result) == 4 and result[0] == "error":
+            _, message, line, column = result
+            self.errors[display] = parse_error(display, message, line, column)
+            return None
+        if not (
+            isinstance(result, tuple)
+            and len(result) == 2
+            and result[0] == "facts"
+            and isinstance(result[1], ModuleFacts)
+        ):
+            # passed the checksum but does not decode (another pdlint wrote it): index again
+            result = _index_result(self._job(entry))
+            self.store.put(self._key(entry), pickle.dumps(result, 5))
+            if result[0] == "error":
+                _, message, line, column = result
+                assert isinstance(message, str) and isinstance(line, int)
+                assert isinstance(column, int)
+                self.errors[display] = parse_error(display, message, line, column)
+                return None
+        assert isinstance(result, tuple) and isinstance(result[1], ModuleFacts)
+        facts = result[1]
+        if facts.path != display:
+            facts = replace(facts, path=display)
+        return facts
+
+    @staticmethod
+    def _job(entry: SourceEntry) -> tuple[str, str, bytes, str]:
+        return (entry.source.path, entry.source.display, entry.data or b"", entry.module)
+
+    def _index(self, entries: list[SourceEntry]) -> list[bytes | tuple[object, ...]]:
+        """Results of indexing: pickled when they come from a worker process."""
+        jobs = [self._job(entry) for entry in entries]
+        self.parsed += len(jobs)
+        self.parsed_files.extend(job[1] for job in jobs)
+        pool = self._workers(sum(len(job[2]) for job in jobs), len(jobs))
+        if pool is None:
+            return [_index_result(job) for job in jobs]
+        # large files first, so that no worker is left with a big one at the end
+        order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
+        writes = []
+        for i in order:
+            key = self._key(entries[i])
+            writes.append((*jobs[i], self.store.writer_path(key), key))
+        results = list(pool.map(_index_payload, writes, chunksize=1))
+        out: list[bytes | tuple[object, ...]] = [b""] * len(jobs)
+        for i, payload in zip(order, results, strict=True):
+            out[i] = payload
+        return out
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def load_all(self) -> list[ModuleFacts]:
+        """Every file, duplicates of a module name included (a full run)."""
+        return self.load_entries(sorted(self.entries, key=lambda e: e.source.display))
+
+    def read_errors(self) -> list[Finding]:
+        return [e.error for e in self.entries if e.error is not None]
+
+    def text_of(self, display: str) -> bytes | None:
+        for entry in self.entries:
+            if entry.source.display == display:
+                return entry.data
+        return None
+
+
+@dataclass
+class RunRecord:
+    """What a run's findings depend on, and the findings (before policy).
+
+    The analysis is a function of the files it loaded and of the answers the
+    program gave it (which modules exist, which files a text query selects).
+    A later run whose files give the same loaded files and the same answers
+    would compute the same findings, so it reuses them instead.
+    """
+
+    files: dict[str, tuple[str, str]]  # display -> (module, digest); "" when unreadable
+    modules: dict[str, str]  # module -> the display of the file that stands for it
+    loaded: set[str]  # displays parsed or read from the fact cache
+    present: set[str]  # module names looked up, found
+    absent: set[str]  # module names looked up, not found
+    asked: dict[tuple[object, ...], tuple[object, ...]]
+    aliases: dict[str, tuple[tuple[str, str], ...]]  # display -> its ``as`` pairs
+    findings: list[Finding]
+    stats: dict[str, int]
+    whole: bool  # every file was parsed: any change counts
+    warnings: tuple[str, ...] = ()  # what the analysis warned about (names matching nothing)
+
+    @classmethod
+    def of(
+        cls,
+        program: Program,
+        findings: list[Finding],
+        stats: dict[str, int],
+        whole: bool,
+        warnings: tuple[str, ...] = (),
+    ) -> RunRecord:
+        looked = program.looked_up
+        scans = program._scans or {}
+        return cls(
+            files={e.source.display: (e.module, e.digest) for e in program.entries},
+            modules={m: e.source.display for m, e in program.by_module.items()},
+            loaded=set(program.done) | {e.source.display for e in program.entries if e.error},
+            present={m for m in looked if m in program.by_module},
+            absent={m for m in looked if m not in program.by_module},
+            asked=dict(program.asked),
+            aliases={
+                program.by_module[m].source.display: s.aliases
+                for m, s in scans.items()
+                if s.aliases
+            },
+            findings=findings,
+            stats=stats,
+            whole=whole,
+            warnings=warnings,
+        )
+
+    def holds_for(self, program: Program) -> bool:
+        """Whether ``program`` would lead the analysis to the same findings.
+
+        Only the files that changed (added, removed, edited) are scanned again:
+        each recorded answer is a union over files, so it holds when every
+        changed file stays in (or out of) it.
+        """
+        files = {e.source.display: (e.module, e.digest) for e in program.entries}
+        if files == self.files:
+            return True
+        if self.whole:
+            return False
+        unreadable = {e.source.display for e in program.entries if e.error is not None}
+        if unreadable != {d for d, (_m, digest) in self.files.items() if not digest}:
+            return False  # every unreadable file gets its PDL900
+        changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
+        if changed & self.loaded:
+            return False
+        now = {m: e.source.display for m, e in program.by_module.items()}
+        touched = {self.files[d][0] for d in changed if d in self.files}
+        touched |= {files[d][0] for d in changed if d in files}
+        for module in touched:
+            if module in self.present or module in self.absent:
+                return False  # the analysis looked this module up
+            if now.get(module) != self.modules.get(module) and not (
+                now.get(module) in changed or self.modules.get(module) in changed
+            ):
+                return False  # an unchanged file now stands for it (or no longer does)
+        entries = {e.source.display: e for e in program.entries}
+        for display in changed:
+            old_module = self.files[display][0] if display in self.files else None
+            was = old_module is not None and self.modules.get(old_module) == display
+            entry = entries.get(display)
+            now_stands = entry is not None and program.by_module.get(entry.module) is entry
+            scan = None
+            if now_stands:
+                assert entry is not None and entry.data is not None
+                scan = scan_source(entry.data, program.groups)
+                if scan.aliases != self.aliases.get(display, ()):
+                    return False
+            elif self.aliases.get(display) and was:
+                return False
+            for query, answer in self.asked.items():
+                if query[0] in ("aliases", "tops"):
+                    continue
+                before = was and old_module in answer
+                after = (
+                    scan is not None and entry is not None and _selects(query, entry.module, scan)
+                )
+                if before != after:
+                    return False
+        tops = sorted({m.split(".")[0] for m in program.by_module})
+        return ("tops",) not in self.asked or list(self.asked[("tops",)]) == tops
+
+
+def _selects(query: tuple[object, ...], module: str, scan: FileScan) -> bool:
+    """Whether the file of ``module`` (scanned as ``scan``) is in a query's answer."""
+    kind = query[0]
+    if kind == "defining":
+        pieces, ignore_case = query[1], query[2]
+        assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
+        return may_define(scan, module, pieces, ignore_case=ignore_case)
+    if kind == "group":
+        index = query[1]
+        assert isinstance(index, int)
+        return scan.groups[index]
+    if kind == "headers":
+        words = set(query[1])  # type: ignore[call-overload]
+        return any(not words.isdisjoint(header) for _name, header in scan.headers)
+    raise ValueError(f"unknown query {query!r}")

@@ -1,0 +1,258 @@
+"""The fact cache and run records never change results; faults degrade, never mislead.
+
+Each cached run (cold, warm, after an edit) is compared with ``--no-cache`` on
+the same files; the cache's own files are damaged and must be detected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from pdlint_helpers import copy_relay_gap, run_pdlint
+
+from pdlint.api import analyze
+from pdlint.cache import CACHEDIR_TAG, FactStore
+from pdlint.config import Settings
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+
+
+def findings_json(folder: Path, *args: str) -> list[dict]:
+    proc = run_pdlint("check", ".", "--output-format", "json", *args, cwd=folder)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def cached(folder: Path, cache: Path, *args: str) -> list[dict]:
+    return findings_json(folder, "--cache-dir", str(cache), *args)
+
+
+def uncached(folder: Path, *args: str) -> list[dict]:
+    return findings_json(folder, "--no-cache", *args)
+
+
+def run_without_cache_env(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m pdlint ARGS`` with no ``$PDLINT_CACHE_DIR`` (the default location)."""
+    env = {k: v for k, v in os.environ.items() if k != "PDLINT_CACHE_DIR"}
+    return subprocess.run(
+        [sys.executable, "-m", "pdlint", *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.rglob("*") if p.is_file() and "facts" in p.parts)
+
+
+def verbose_stats(folder: Path, *args: str) -> dict[str, str]:
+    proc = run_pdlint("check", ".", "-v", "--output-format", "json", *args, cwd=folder)
+    out = {}
+    for line in proc.stderr.splitlines():
+        if line.startswith("pdlint: ") and ": " in line[8:]:
+            key, value = line[8:].rsplit(": ", 1)
+            out[key] = value
+    return out
+
+
+# --- cold, warm and after an edit give what --no-cache gives --------------------
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cached_runs_equal_uncached_on_every_fixture(name: str, tmp_path: Path) -> None:
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / name, folder)
+    cache = tmp_path / "cache"
+    expected = uncached(folder)
+    assert cached(folder, cache) == expected  # cold
+    assert entries(cache), "the cold run stored no facts"
+    assert cached(folder, cache) == expected  # warm
+    # an edit that moves every finding of one file down a line
+    target = sorted(folder.rglob("*.py"))[-1]
+    target.write_text("# an added first line\n" + target.read_text())
+    after = uncached(folder)
+    assert cached(folder, cache) == after
+    assert cached(folder, cache) == after  # warm again, after the edit
+
+
+def test_warm_run_parses_nothing_and_reuses_results(relay_gap: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert cold["files parsed"] == "5"
+    warm = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert warm["files parsed"] == "0"
+    assert warm["results reused (nothing they depend on changed)"] == "1"
+
+
+def test_an_edit_that_fixes_the_gap_is_seen(relay_gap: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    before = cached(relay_gap, cache)
+    assert {f["code"] for f in before} == {"PDL001", "PDL101"}
+    spec_info = relay_gap / "relay_gap_engine" / "spec_info.py"
+    text = spec_info.read_text()
+    fixed = text.replace("        if self.is_eagle():\n", "        if True:\n")
+    assert fixed != text
+    spec_info.write_text(fixed)
+    assert cached(relay_gap, cache) == uncached(relay_gap) == []
+    spec_info.write_text(text)  # and back: the old facts are still in the cache
+    assert cached(relay_gap, cache) == before
+
+
+def test_a_new_broken_file_is_reported_by_the_next_cached_run(
+    relay_gap: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    assert {f["code"] for f in cached(relay_gap, cache)} == {"PDL001", "PDL101"}
+    (relay_gap / "relay_gap_engine" / "zz_broken.py").write_text("def broken(:\n")
+    after = cached(relay_gap, cache)
+    assert after == uncached(relay_gap)
+    assert [f["filename"] for f in after if f["code"] == "PDL900"] == [
+        "relay_gap_engine/zz_broken.py"
+    ]
+
+
+def test_lazy_runs_with_the_cache_equal_a_full_run(tmp_path: Path) -> None:
+    """The lazy loader (used on large trees) on a small one, through the API."""
+    folder = tmp_path / "two_modules_away"
+    shutil.copytree(FIXTURES / "two_modules_away", folder)
+    old = os.getcwd()
+    os.chdir(folder)
+    try:
+
+        def run(lazy: bool, cache: bool) -> list[object]:
+            settings = Settings(root=str(folder), cache=cache)
+            result = analyze(["."], settings, lazy=lazy, cache_dir=str(tmp_path / "c"))
+            return result.findings
+
+        full = run(False, False)
+        assert len(full) == 4
+        assert run(True, True) == full  # cold, lazy
+        assert run(True, True) == full  # reused
+        (folder / "unrelated.py").write_text("x = 1\n")  # a new file no query selects
+        assert run(True, True) == full
+        consumer = folder / full[-1].location.path  # type: ignore[attr-defined]
+        consumer.write_text("\n" + consumer.read_text())  # a loaded file, lines moved
+        assert run(True, True) == run(False, False) != full
+    finally:
+        os.chdir(old)
+
+
+# --- faults ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[: len(data) // 2],  # truncated
+        lambda data: data[:-10] + bytes(b ^ 0xFF for b in data[-10:]),  # corrupt payload
+        lambda data: data.replace(b"PDLINT-CACHE-1", b"PDLINT-CACHE-9", 1),  # other format
+        lambda data: b"",  # empty
+    ],
+    ids=["truncated", "corrupt", "other-format", "empty"],
+)
+def test_damaged_entries_are_rebuilt_not_trusted(damage, relay_gap: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    expected = cached(relay_gap, cache)
+    for entry in entries(cache):
+        entry.write_bytes(damage(entry.read_bytes()))
+    for blob in (cache / next(cache.glob("v*")).name).glob("*"):
+        if blob.is_file():
+            blob.write_bytes(damage(blob.read_bytes()))
+    stats = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert stats["files parsed"] == "5"  # nothing damaged was used
+    assert cached(relay_gap, cache) == expected
+    assert verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"] == "0"
+
+
+def test_an_entry_of_another_file_is_not_used(relay_gap: Path, tmp_path: Path) -> None:
+    """Swapping two entries (valid frames, wrong keys) is caught by the key check."""
+    cache = tmp_path / "cache"
+    expected = cached(relay_gap, cache)
+    first, second = entries(cache)[:2]
+    one, two = first.read_bytes(), second.read_bytes()
+    first.write_bytes(two)
+    second.write_bytes(one)
+    for blob in next(cache.glob("v*")).glob("*"):
+        if blob.is_file():
+            blob.unlink()  # no run record: the facts must be read
+    assert cached(relay_gap, cache) == expected
+
+
+def test_other_pdlint_versions_use_their_own_directory(tmp_path: Path, monkeypatch) -> None:
+    store = FactStore(tmp_path / "cache")
+    store.put("k" * 40, b"payload")
+    assert store.get("k" * 40) == b"payload"
+    monkeypatch.setattr("pdlint.cache.__version__", "999.0")
+    assert FactStore(tmp_path / "cache").get("k" * 40) is None
+
+
+def test_unwritable_cache_degrades_to_no_cache_with_a_verbose_note(
+    relay_gap: Path, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    where = blocker / "cache"
+    proc = run_pdlint(
+        "check", ".", "-v", "--output-format", "json", "--cache-dir", where, cwd=relay_gap
+    )
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout) == uncached(relay_gap)
+    notes = [line for line in proc.stderr.splitlines() if "note:" in line]
+    assert notes == [
+        f"pdlint: note: cache directory {where} is not writable (Not a directory); not cached"
+    ]
+    quiet = run_pdlint("check", ".", "--cache-dir", where, cwd=relay_gap)
+    assert "note" not in quiet.stderr and "cache" not in quiet.stderr
+
+
+# --- location, tags, pdlint clean ----------------------------------------------
+
+
+def test_default_cache_is_tagged_in_the_project_root(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    copy_relay_gap(project)
+    (project / "pyproject.toml").write_text('[tool.pdlint]\nselect = ["PDL"]\n')
+    sub = project / "relay_gap_engine"
+    proc = run_without_cache_env("check", ".", cwd=sub)
+    assert proc.returncode == 1
+    cache = project / ".pdlint_cache"
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (cache / "CACHEDIR.TAG").read_text() == CACHEDIR_TAG
+    assert not (sub / ".pdlint_cache").exists()
+    cleaned = run_without_cache_env("clean", cwd=project)
+    assert cleaned.returncode == 0
+    assert not cache.exists()
+    again = run_without_cache_env("clean", cwd=project)
+    assert again.returncode == 0 and "no cache" in again.stderr
+
+
+def test_cache_dir_from_environment_and_config(relay_gap: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "from-env"
+    proc = run_pdlint("check", ".", cwd=relay_gap, env={"PDLINT_CACHE_DIR": str(env_dir)})
+    assert proc.returncode == 1 and (env_dir / "CACHEDIR.TAG").is_file()
+    (relay_gap / "pyproject.toml").write_text('[tool.pdlint]\ncache-dir = "here"\n')
+    proc = run_without_cache_env("check", ".", cwd=relay_gap)
+    assert proc.returncode == 1 and (relay_gap / "here" / "CACHEDIR.TAG").is_file()
+    shutil.rmtree(relay_gap / "here")
+    proc = run_without_cache_env("check", ".", "--no-cache", cwd=relay_gap)
+    assert proc.returncode == 1 and not (relay_gap / "here").exists()
+
+
+def test_clean_refuses_a_directory_pdlint_did_not_make(tmp_path: Path) -> None:
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "data.txt").write_text("keep me\n")
+    proc = run_pdlint("clean", "--cache-dir", precious, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "not a pdlint cache" in proc.stderr
+    assert (precious / "data.txt").read_text() == "keep me\n"

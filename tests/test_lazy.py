@@ -1,0 +1,273 @@
+"""Parsing only what the analysis needs gives the findings of parsing everything.
+
+The lazy model (the default on large trees) is compared with a full run on
+every fixture and on the public sglang 0.5.16 release; the text scan it relies
+on is checked to over-approximate what the indexer finds.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from pdlint_helpers import chdir, run_pdlint
+from test_real_sglang import sglang_tree
+
+from pdlint.api import analyze
+from pdlint.config import Settings
+from pdlint.progress import TerminalProgress
+from pdlint.scan import literal_pieces, may_define, scan_source
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+
+
+def run(folder: Path, target: str, *, lazy: bool, packs: bool = True) -> list[object]:
+    with chdir(folder):
+        settings = Settings(root=str(folder), cache=False)
+        return list(analyze([target], settings, lazy=lazy, use_packs=packs).findings)
+
+
+@pytest.mark.parametrize("packs", [True, False], ids=["packs", "no-packs"])
+@pytest.mark.parametrize("name", CASES)
+def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
+    folder = FIXTURES / name
+    full = run(folder, ".", lazy=False, packs=packs)
+    assert run(folder, ".", lazy=True, packs=packs) == full
+
+
+def test_lazy_loads_only_what_is_needed(tmp_path: Path) -> None:
+    """A module nothing reaches is not parsed; its syntax error goes unreported."""
+    folder = tmp_path / "relay_gap"
+    shutil.copytree(FIXTURES / "relay_gap", folder)
+    (folder / "relay_gap_engine" / "unrelated.py").write_text("def broken(:\n")
+    with chdir(folder):
+        settings = Settings(root=str(folder), cache=False)
+        lazy = analyze(["."], settings, lazy=True)
+        full = analyze(["."], settings, lazy=False)
+    assert "relay_gap_engine/unrelated.py" not in lazy.loaded_files
+    assert [f.code for f in full.findings if f.code == "PDL900"] == ["PDL900"]
+    assert [f for f in full.findings if f.code != "PDL900"] == lazy.findings
+
+
+# --- the text scan over-approximates the indexer --------------------------------
+
+TRICKY = '''\
+"""class Fake(NotABase): in a docstring."""
+from enum import Enum as _E, IntEnum
+import pkg.mod as \\
+    m
+from .base import (
+    Base as B,
+    Mixin,
+)
+
+@dataclass
+class Plain:
+    x: int
+
+class Multi(  # a comment (with a paren
+    B, m.Other,
+    metaclass=Meta,
+):
+    pass
+
+class Spaced \\
+    (Mixin):
+    def méthode(self): ...
+
+    async def fetch(self): ...
+
+class Gen(Base[int], Generic[T]): pass
+class Ünïcode(_E): A = 1
+def \\
+    continued(): pass
+'''
+
+
+def _expected(source: str) -> tuple[set[str], dict[str, set[str]], set[tuple[str, str]]]:
+    """Defined names, class -> names in its bases, and ``as`` aliases, from ast."""
+    tree = ast.parse(source)
+    defs, bases, aliases = set(), {}, set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defs.add(node.name)
+        if isinstance(node, ast.ClassDef) and node.bases:
+            names = set()
+            for base in node.bases:
+                names |= {n.id for n in ast.walk(base) if isinstance(n, ast.Name)}
+                names |= {n.attr for n in ast.walk(base) if isinstance(n, ast.Attribute)}
+            bases[node.name] = names
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.asname:
+                    aliases.add((alias.name.rsplit(".", 1)[-1], alias.asname))
+    return defs, bases, aliases
+
+
+def assert_scan_covers(source: str) -> None:
+    scan = scan_source(source.encode("utf-8"))
+    defs, bases, aliases = _expected(source)
+    assert defs <= scan.defs
+    headers: dict[str, set[str]] = {}
+    for name, words in scan.headers:
+        headers.setdefault(name, set()).update(words)
+    for name, names in bases.items():
+        assert names <= headers.get(name, set()), name
+    assert aliases <= set(scan.aliases)
+
+
+def test_scan_covers_a_tricky_file() -> None:
+    assert_scan_covers(TRICKY)
+    scan = scan_source(TRICKY.encode())
+    assert {"Plain", "Multi", "Spaced", "méthode", "fetch", "Gen", "Ünïcode"} <= scan.defs
+    assert ("Enum", "_E") in scan.aliases and ("mod", "m") in scan.aliases
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_scan_covers_every_fixture_file(name: str) -> None:
+    for path in sorted((FIXTURES / name).rglob("*.py")):
+        assert_scan_covers(path.read_text())
+
+
+def test_word_groups_match_case_insensitively_with_runs() -> None:
+    source = b"if self.disaggregation_mode == DisaggregationMode.DECODE:\n    raise X\n"
+    groups = (("raise", "disagg*decode"), ("raise", "'decode'"), ("RAISE", "decode*disagg"))
+    assert scan_source(source, groups).groups == (True, False, False)
+
+
+def test_entry_point_pieces_select_every_module_that_can_define_it() -> None:
+    facts_source = "class Mixin:\n    def event_loop_disagg_decode(self): ...\n"
+    scan = scan_source(facts_source.encode())
+    for pattern in (
+        "engine.scheduler.Mixin.event_loop_disagg_decode",
+        "Mixin.event_loop_disagg_decode",
+        "engine.*.event_loop_*_decode",
+        "engine.sched[ua]ler.*",
+    ):
+        assert may_define(scan, "engine.scheduler", literal_pieces(pattern)), pattern
+    assert not may_define(scan, "engine.scheduler", literal_pieces("engine.other.*"))
+
+
+# --- progress ---------------------------------------------------------------------
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_waits_a_second_then_draws_one_erasable_line() -> None:
+    stream, clock = io.StringIO(), FakeClock()
+    progress = TerminalProgress(stream, clock=clock)
+    progress("reading 10 files")
+    clock.now += 0.5
+    progress("3 of 10 files loaded")
+    assert stream.getvalue() == ""  # a run under a second shows nothing
+    clock.now += 0.7
+    progress("7 of 10 files loaded")
+    assert stream.getvalue() == "\r\x1b[Kpdlint: 7 of 10 files loaded (1.2 s)"
+    progress("8 of 10 files loaded")  # within the refresh interval: skipped
+    clock.now += 0.2
+    progress("9 of 10 files loaded")
+    progress.close()
+    assert stream.getvalue().endswith("pdlint: 9 of 10 files loaded (1.4 s)\r\x1b[K")
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(relay_gap: Path) -> None:
+    proc = run_pdlint("check", ".", cwd=relay_gap)
+    assert "\r" not in proc.stderr and "\x1b" not in proc.stderr
+
+
+# --- the real release -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def sglang_0_5_16() -> Path:
+    return sglang_tree("0.5.16")
+
+
+@pytest.mark.real
+def test_lazy_equals_full_on_sglang_0_5_16(sglang_0_5_16: Path) -> None:
+    lazy = analyze_tree(sglang_0_5_16, lazy=True)
+    full = analyze_tree(sglang_0_5_16, lazy=False)
+    assert lazy.findings == full.findings
+    assert {"PDL001", "PDL101"} <= {f.code for f in lazy.findings}
+    assert lazy.stats["functions reachable"] == full.stats["functions reachable"]
+    assert len(lazy.loaded_files) < len(full.loaded_files) / 3
+
+
+def analyze_tree(tree: Path, *, lazy: bool):  # type: ignore[no-untyped-def]
+    with chdir(tree):
+        return analyze(["sglang"], Settings(root=str(tree), cache=False), lazy=lazy)
+
+
+@pytest.mark.real
+def test_cached_runs_equal_uncached_on_sglang_0_5_16(sglang_0_5_16: Path, tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(sglang_0_5_16 / "sglang", tree / "sglang")
+    cache = tmp_path / "cache"
+
+    def findings(*args: str) -> list[dict]:
+        proc = run_pdlint("check", "sglang", "--output-format", "json", *args, cwd=tree)
+        assert proc.returncode == 1, proc.stderr
+        return json.loads(proc.stdout)
+
+    expected = findings("--no-cache")
+    assert findings("--cache-dir", str(cache)) == expected  # cold
+    assert findings("--cache-dir", str(cache)) == expected  # warm
+    relay = tree / "sglang/srt/disaggregation/decode_schedule_batch_mixin.py"
+    other = tree / "sglang/srt/models/llama.py"
+    for edited in (other, relay):  # a file nothing loads, then the relay
+        edited.write_text(edited.read_text() + "\n# edited\n")
+        assert findings("--cache-dir", str(cache)) == findings("--no-cache")
+    consumer = tree / "sglang/srt/speculative/spec_utils.py"
+    consumer.write_text("# a new first line\n" + consumer.read_text())
+    moved = findings("--no-cache")
+    assert moved != expected
+    assert findings("--cache-dir", str(cache)) == moved
+
+
+@pytest.mark.real
+def test_progress_on_a_terminal_only_for_human_formats(sglang_0_5_16: Path, tmp_path: Path) -> None:
+    """A cold run on the release takes over a second: progress on a tty, not in json."""
+    import pty
+    import subprocess
+    import sys
+
+    def stderr_on_tty(*args: str) -> tuple[str, str]:
+        leader, follower = pty.openpty()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pdlint", "check", "sglang", *args],
+            cwd=sglang_0_5_16,
+            stdout=subprocess.PIPE,
+            stderr=follower,
+        )
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        out, _ = proc.communicate(timeout=600)
+        os.close(leader)
+        return out.decode(), b"".join(chunks).decode()
+
+    out, err = stderr_on_tty("--no-cache")
+    assert "\r\x1b[Kpdlint: " in err and "files loaded" in err
+    assert "\x1b" not in out and "PDL101" in out
+    out, err = stderr_on_tty("--no-cache", "--output-format", "json")
+    assert "\x1b" not in err and "pdlint:" not in err
+    assert json.loads(out)
