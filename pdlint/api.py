@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pdlint.checks.layout import LayoutCheck
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
@@ -25,7 +26,7 @@ from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
 from pdlint.index import index_module
 from pdlint.model import Model
-from pdlint.packs import Pack, load_packs
+from pdlint.packs import LayoutNames, Pack, load_packs
 from pdlint.policy import apply_policy
 from pdlint.source import decode_source, parse_error, parse_source, read_file
 from pdlint.variants import Variants
@@ -178,6 +179,10 @@ def _relay_findings(
         placeholder_factories=tuple(f for pack in packs for f in pack.placeholder_factories),
     )
     out.extend(modes.run(check.found_relays(), entries))
+    layout = LayoutNames()
+    for pack in packs:
+        layout = layout.merged(pack.layout)
+    out.extend(LayoutCheck(model, layout).run())
     stats["functions reachable"] = graph.graph.number_of_nodes()
     stats["calls dropped (unresolved)"] = graph.dropped
     stats.update(model.stats)

@@ -121,15 +121,23 @@ def _line_of(text: str, key: str, section: str) -> int | None:
     if section == "[tool.pdlint]":
         header = _PDLINT_HEADER_RE.search(text)
         start = header.end() if header else 0
+    elif section.startswith("[") and section.endswith("]"):
+        table = re.compile(rf"^[ \t]*\[[ \t]*{re.escape(section[1:-1])}[ \t]*\]", re.M)
+        header = table.search(text)
+        start = header.end() if header else 0
     pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
     match = pattern.search(text, start)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
-def _where(path: Path, text: str, key: str, section: str) -> str:
+def key_location(path: Path, text: str, key: str, section: str) -> str:
+    """``path:line: key 'KEY' in SECTION`` for error messages (line when found)."""
     line = _line_of(text, key, section)
     pos = f"{path}:{line}" if line else str(path)
     return f"{pos}: key '{key}' in {section}"
+
+
+_where = key_location
 
 
 def _convert(kind: str, value: Any, where: str) -> Any:

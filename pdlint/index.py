@@ -14,12 +14,15 @@ from typing import cast
 
 from pdlint.facts import (
     OTHER,
+    BindFact,
     CallFact,
     ClassFacts,
     DerefFact,
     Expr,
     FunctionFacts,
+    GrowFact,
     Guards,
+    IndexFact,
     ModuleFacts,
     ReturnFact,
     Span,
@@ -41,6 +44,18 @@ _CMP = {
     ast.Gt: ">",
     ast.GtE: ">=",
 }
+_BINOP = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Div: "/",
+    ast.Mod: "%",
+    ast.RShift: ">>",
+    ast.LShift: "<<",
+    ast.Pow: "**",
+}
+_GROW_METHODS = ("append", "extend", "insert")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -147,8 +162,28 @@ def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     if isinstance(node, ast.Dict):
         keys = tuple(to_expr(k, d) if k is not None else OTHER for k in node.keys)
         return ("dict", keys, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ("union", to_expr(node.left, d), to_expr(node.right, d))
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.BitOr):
+            return ("union", to_expr(node.left, d), to_expr(node.right, d))
+        op = _BINOP.get(type(node.op))
+        if op is not None:
+            return ("binop", op, to_expr(node.left, d), to_expr(node.right, d))
+        return OTHER
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.USub):
+            return ("neg", to_expr(node.operand, d))
+        if isinstance(node.op, ast.UAdd):
+            return to_expr(node.operand, d)
+        return OTHER
+    if isinstance(node, ast.Slice):
+        return (
+            "slice",
+            to_expr(node.lower, d) if node.lower is not None else ("const", None),
+            to_expr(node.upper, d) if node.upper is not None else ("const", None),
+            to_expr(node.step, d) if node.step is not None else ("const", None),
+        )
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return ("comp", tuple(to_expr(g.iter, d) for g in node.generators))
     if isinstance(node, ast.NamedExpr):
         return to_expr(node.value, d)
     return OTHER
@@ -199,6 +234,11 @@ class _FunctionWalker:
         self.stores: list[StoreFact] = []
         self.derefs: list[DerefFact] = []
         self.string_compares: list[tuple[Expr, tuple[str, ...]]] = []
+        self.binds: list[BindFact] = []
+        self.indexes: list[IndexFact] = []
+        self.grows: list[GrowFact] = []
+        self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
@@ -240,12 +280,16 @@ class _FunctionWalker:
             return self.match(node, guards)
         if isinstance(node, ast.Assert):
             self.events(node.test, guards)
-            return False, (*guards, (to_expr(node.test), True))
+            test = to_expr(node.test)
+            self.asserts.append((test, span(node), guards))
+            return False, (*guards, (test, True))
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self.events(node.iter, guards)
             self.deref_of(node.iter, "iteration", guards)
             self.target(node.target, None, guards)
+            self.loops.append(to_expr(node.iter))
             self.block(node.body, guards)
+            self.loops.pop()
             self.block(node.orelse, guards)
             return False, guards
         if isinstance(node, ast.While):
@@ -283,15 +327,19 @@ class _FunctionWalker:
             self.events(node.value, guards)
             for tgt in node.targets:
                 self.target(tgt, node.value, guards)
+                self.bind(tgt, node.value, guards)
             return False, guards
         if isinstance(node, ast.AnnAssign):
             if node.value is not None:
                 self.events(node.value, guards)
+                self.bind(node.target, node.value, guards)
             self.target(node.target, node.value, guards, node.annotation)
             return False, guards
         if isinstance(node, ast.AugAssign):
             self.events(node.value, guards)
             self.events(node.target, guards)
+            if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
+                self.grow(to_expr(node.target), to_expr(node.value), node, guards)
             return False, guards
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -362,6 +410,29 @@ class _FunctionWalker:
         else:
             self.events(tgt, guards)
 
+    def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards) -> None:
+        """Record an assignment to local names (and ``x = x + y`` as growth)."""
+        if isinstance(tgt, ast.Name):
+            names: tuple[str, ...] = (tgt.id,)
+            if (
+                isinstance(value, ast.BinOp)
+                and isinstance(value.op, ast.Add)
+                and isinstance(value.left, ast.Name)
+                and value.left.id == tgt.id
+            ):
+                self.grow(("name", tgt.id), to_expr(value.right), value, guards)
+        elif isinstance(tgt, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Name) for e in tgt.elts
+        ):
+            names = tuple(cast(ast.Name, e).id for e in tgt.elts)
+        else:
+            return
+        self.binds.append(BindFact(names, to_expr(value), self.ix.lines.span(value), guards))
+
+    def grow(self, target: Expr, value: Expr, node: ast.AST, guards: Guards) -> None:
+        span = self.ix.lines.span(node)
+        self.grows.append(GrowFact(target, value, span, guards, tuple(self.loops)))
+
     def name_call_result(self, span: Span, name: str) -> None:
         for i in range(len(self.calls) - 1, -1, -1):
             call = self.calls[i]
@@ -423,6 +494,10 @@ class _FunctionWalker:
                 self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
                 if isinstance(node.func, ast.Attribute):
                     self.deref_of(node.func.value, "call", g)
+                    if node.func.attr in _GROW_METHODS and node.args and not node.keywords:
+                        grown = to_expr(node.func.value)
+                        if grown[0] in ("name", "attr"):
+                            self.grow(grown, to_expr(node.args[-1]), node, g)
                 elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
                     self.deref_of(node.args[0], "len", g)
             elif isinstance(node, ast.Attribute):
@@ -430,6 +505,17 @@ class _FunctionWalker:
                     self.deref_of(node.value, "attribute", g)
             elif isinstance(node, ast.Subscript):
                 self.deref_of(node.value, "subscript", g)
+                if not isinstance(node.slice, ast.Constant) and isinstance(
+                    node.value, (ast.Name, ast.Attribute)
+                ):
+                    self.indexes.append(
+                        IndexFact(
+                            to_expr(node.value),
+                            to_expr(node.slice),
+                            self.ix.lines.span(node),
+                            g,
+                        )
+                    )
             elif isinstance(node, ast.Compare):
                 self.string_compare(node)
             elif isinstance(node, ast.comprehension):
@@ -622,6 +708,10 @@ class _ModuleIndexer:
                 stores=tuple(walker.stores),
                 derefs=tuple(walker.derefs),
                 string_compares=tuple(walker.string_compares),
+                binds=tuple(walker.binds),
+                indexes=tuple(walker.indexes),
+                grows=tuple(walker.grows),
+                asserts=tuple(walker.asserts),
             )
         )
 

@@ -1,0 +1,913 @@
+"""PDL201 handoff-layout-asymmetry (case 3 of the brief).
+
+A list that crosses the handoff (KV buffer addresses, registration descriptors)
+is built with entries added under a condition each role evaluates from its own
+configuration (a draft pool, a speculative algorithm). Code that indexes the
+peer's copy of that list at an offset derived from an assumed shape
+(``len(dst) // 2``, a bound taken from the local list's length) is right only
+when both roles agree on that condition.
+
+Each such offset is evaluated twice: with both lists alike, and with the
+peer's list holding extra entries that this side's list lacks (the setting holds
+on the peer's role only). Lengths are concrete numbers; everything else is an
+opaque symbol, the same in both runs (a count the peer sent, a start layer). An
+offset whose value moves when the peer's list grows lands in the wrong group of
+the peer's list. Code the program cannot reach with those lengths (after an
+equality check that raises, in a branch for the mismatched case) is not
+evaluated; anything not computable is silent.
+
+The opposite case (this side's list holds the extra entries) is not reported
+here: offsets into the peer's list then overrun it, or only mirror a wrong split
+of this side's own list, which is not a peer-shape assumption.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pdlint.facts import BindFact, CallFact, Expr, FunctionFacts, Guards, IndexFact, Span
+from pdlint.findings import Finding, Location, Related, Step
+from pdlint.model import Model
+from pdlint.packs import LayoutNames
+
+PEER_PREFIXES = ("dst_", "peer_", "remote_")
+LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
+ROLE_LOCAL_WORDS = ("draft", "spec", "speculative", "eagle", "mtp", "nextn", "medusa")
+SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
+BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
+EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
+MAX_DEPTH = 12
+MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
+
+_WORD_RE = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def words(identifier: str) -> list[str]:
+    """Lower-case words of an identifier (``snake_case`` and ``CamelCase``)."""
+    return [w.lower() for w in _WORD_RE.findall(identifier)]
+
+
+def identifiers(expr: Expr) -> Iterator[str]:
+    """Variable and attribute names occurring in ``expr``."""
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if node[0] == "name" and isinstance(node[1], str):
+            yield node[1]
+        elif node[0] == "attr" and isinstance(node[2], str):
+            yield node[2]
+        parts = node[1:] if isinstance(node[0], str) else node
+        stack.extend(p for p in parts if isinstance(p, tuple))
+
+
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6}
+
+
+def text(expr: Expr | None, outer: int = 0) -> str:
+    """Source-like text of an expression IR, for messages."""
+    if expr is None:
+        return ""
+    kind = expr[0]
+    if kind == "name":
+        return str(expr[1])
+    if kind == "attr":
+        return f"{text(expr[1], 9)}.{expr[2]}"
+    if kind == "const":
+        return repr(expr[1])
+    if kind == "call":
+        args = [text(a) for a in expr[2]] + [f"{k}={text(v)}" for k, v in expr[3]]
+        return f"{text(expr[1], 9)}({', '.join(args)})"
+    if kind == "subscript":
+        return f"{text(expr[1], 9)}[{text(expr[2])}]"
+    if kind == "slice":
+        lo, hi = expr[1], expr[2]
+        low = "" if lo == ("const", None) else text(lo)
+        return f"{low}:{'' if hi == ('const', None) else text(hi)}"
+    if kind == "seq":
+        return ", ".join(text(e) for e in expr[1])
+    if kind == "neg":
+        return f"-{text(expr[1], 7)}"
+    if kind == "binop":
+        level = _PRECEDENCE.get(expr[1], 6)
+        out = f"{text(expr[2], level)} {expr[1]} {text(expr[3], level + 1)}"
+    elif kind == "cmp":
+        level = _PRECEDENCE["cmp"]
+        parts = [text(expr[1], level + 1)]
+        for op, right in zip(expr[2], expr[3], strict=False):
+            parts += [op, text(right, level + 1)]
+        out = " ".join(parts)
+    elif kind in ("and", "or"):
+        level = _PRECEDENCE[kind]
+        out = f" {kind} ".join(text(v, level + 1) for v in expr[1])
+    elif kind == "not":
+        level = _PRECEDENCE["not"]
+        out = f"not {text(expr[1], level)}"
+    else:
+        return "..."
+    return f"({out})" if level < outer else out
+
+
+def _negated(expr: Expr, polarity: bool) -> str:
+    """The condition as it holds where the guarded code runs."""
+    if polarity:
+        return text(expr)
+    if expr[0] == "cmp" and len(expr[2]) == 1:
+        flip = {"is": "is not", "is not": "is", "==": "!=", "!=": "==", "in": "not in"}
+        if expr[2][0] in flip:
+            return text(("cmp", expr[1], (flip[expr[2][0]],), expr[3]))
+    if expr[0] == "not":
+        return text(expr[1])
+    return f"not {text(expr, 3)}"
+
+
+# values ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lin:
+    """A linear form: a constant plus opaque symbols with rational coefficients."""
+
+    const: Fraction
+    terms: tuple[tuple[str, Fraction], ...] = ()
+
+    @staticmethod
+    def of(value: int | Fraction) -> Lin:
+        return Lin(Fraction(value))
+
+    @staticmethod
+    def symbol(name: str) -> Lin:
+        return Lin(Fraction(0), ((name, Fraction(1)),))
+
+    def plus(self, other: Lin, sign: int = 1) -> Lin:
+        terms = dict(self.terms)
+        for name, coeff in other.terms:
+            terms[name] = terms.get(name, Fraction(0)) + sign * coeff
+        kept = tuple(sorted((n, c) for n, c in terms.items() if c))
+        return Lin(self.const + sign * other.const, kept)
+
+    def scaled(self, factor: Fraction) -> Lin:
+        if not factor:
+            return Lin(Fraction(0))
+        return Lin(self.const * factor, tuple((n, c * factor) for n, c in self.terms))
+
+    @property
+    def known(self) -> bool:
+        return not self.terms
+
+
+Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
+AGREE: Scenario = (BASE, BASE)
+PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
+
+
+def _arith(op: str, a: Lin, b: Lin) -> Lin | None:
+    if op == "+":
+        return a.plus(b)
+    if op == "-":
+        return a.plus(b, -1)
+    if op == "*":
+        if a.known:
+            return b.scaled(a.const)
+        if b.known:
+            return a.scaled(b.const)
+        return None
+    if not (a.known and b.known):
+        return None
+    x, y = a.const, b.const
+    if op in ("//", "%", "/") and not y:
+        return None
+    if op == "//":
+        return Lin.of(x // y)
+    if op == "%":
+        return Lin.of(x % y)
+    if op == "/":
+        return Lin.of(x / y)
+    if op in (">>", "<<") and x.denominator == 1 and y.denominator == 1 and 0 <= y < 64:
+        return Lin.of(int(x) >> int(y) if op == ">>" else int(x) << int(y))
+    return None
+
+
+def _compare(op: str, a: Lin, b: Lin) -> bool | None:
+    diff = a.plus(b, -1)
+    if not diff.known:
+        return None
+    d = diff.const
+    return {
+        "==": d == 0,
+        "!=": d != 0,
+        "<": d < 0,
+        "<=": d <= 0,
+        ">": d > 0,
+        ">=": d >= 0,
+    }.get(op)
+
+
+# the program's handoff lists ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Growth:
+    """Entries added to a handoff list under a role-local condition."""
+
+    function: str
+    span: Span
+    condition: str  # as it holds where the entries are added
+    added: Expr
+
+
+@dataclass
+class HandoffList:
+    """A list that crosses the handoff, under all the names it is stored as."""
+
+    name: str
+    names: set[str] = field(default_factory=set)
+    growths: list[Growth] = field(default_factory=list)
+    derived_from: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """A call site that binds parameters of the callee (to a copy of a list, or values)."""
+
+    caller: Frame
+    call: CallFact
+    args: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """A function, and the call that bound its parameters (None: unbound)."""
+
+    fn: FunctionFacts
+    ctx: Context | None = None
+
+    def arg(self, name: str) -> Expr | None:
+        if self.ctx is None:
+            return None
+        for param, expr in self.ctx.args:
+            if param == name:
+                return expr
+        return None
+
+
+@dataclass(frozen=True)
+class Move:
+    """An offset into the peer's copy that moves when one role's list grows."""
+
+    bound: Expr
+    origins: tuple[
+        tuple[str, Span, str], ...
+    ]  # where the peer's length enters: (function, span, text)
+
+
+class LayoutCheck:
+    """Finds handoff lists, the peer's copies of them and the offsets into those."""
+
+    def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
+        names = names or LayoutNames()
+        self.model = model
+        self.peer_prefixes = tuple(dict.fromkeys((*PEER_PREFIXES, *names.peer_prefixes)))
+        self.role_words = tuple(w.lower() for w in (*ROLE_LOCAL_WORDS, *names.role_local))
+        self.pack_lists = set(names.handoff_lists)
+        self.pack_copies = dict(names.peer_copies)
+        self.lists: dict[str, HandoffList] = {}
+        self._by_name: dict[str, HandoffList] = {}
+        self._callers: dict[str, list[FunctionFacts]] | None = None
+        self._setup: dict[str, bool] = {}
+        self._origins: list[tuple[str, Span, str, str]] = []
+        self._binds: list[tuple[str, BindFact]] = []
+        self._named: dict[str, tuple[str, HandoffList] | None] = {}
+        self._bind_table: dict[str, dict[str, list[BindFact]]] = {}
+        self._params: dict[str, set[str]] = {}
+
+    def binds_of(self, fn: FunctionFacts) -> dict[str, list[BindFact]]:
+        """The function's assignments by name, in order."""
+        table = self._bind_table.get(fn.qualname)
+        if table is None:
+            table = {}
+            for bind in fn.binds:
+                for name in bind.names:
+                    table.setdefault(name, []).append(bind)
+            self._bind_table[fn.qualname] = table
+        return table
+
+    def params_of(self, fn: FunctionFacts) -> set[str]:
+        found = self._params.get(fn.qualname)
+        if found is None:
+            found = self._params[fn.qualname] = {p for p, _ in fn.params}
+        return found
+
+    # handoff lists --------------------------------------------------------
+    def role_local(self, expr: Expr) -> bool:
+        """Whether a condition reads a role's own setting (a draft, speculative...)."""
+        for ident in identifiers(expr):
+            low = ident.lower()
+            if low in self.role_words or any(w in self.role_words for w in words(ident)):
+                return True
+        return False
+
+    def _condition(self, guards: Guards) -> str | None:
+        for expr, polarity in guards:
+            if expr[0] == "and" and polarity:
+                parts = [e for e in expr[1] if self.role_local(e)]
+                if parts:
+                    return _negated(parts[0], True)
+            if self.role_local(expr):
+                return _negated(expr, polarity)
+        return None
+
+    def _is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
+        key = fn.qualname
+        if key in self._setup:
+            return self._setup[key]
+        self._setup[key] = False  # cycle guard
+        found = fn.name in ("__init__", "__post_init__") or any(
+            w in fn.name.lower() for w in SETUP_WORDS
+        )
+        if not found and depth < 2:
+            found = any(self._is_setup(c, depth + 1) for c in self._callers_of(fn))
+        self._setup[key] = found
+        return found
+
+    def _callers_of(self, fn: FunctionFacts) -> list[FunctionFacts]:
+        if self._callers is None:
+            self._callers = {}
+            for caller in self.model.functions.values():
+                for call in caller.calls:
+                    func = call.func
+                    last = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else None
+                    if isinstance(last, str):
+                        self._callers.setdefault(last, []).append(caller)
+        out = []
+        for caller in self._callers.get(fn.name, []):
+            if any(
+                fn.qualname in self.model.call_targets(caller, call.func)
+                for call in caller.calls
+                if call.func[-1] == fn.name or call.func == ("name", fn.name)
+            ):
+                out.append(caller)
+        return out
+
+    def _aliases(self, fn: FunctionFacts, target: Expr) -> set[str]:
+        """Names a grown list is known by: itself and attributes it is stored into."""
+        if target[0] == "attr":
+            return {target[2]}
+        names = {target[1]}
+        for store in fn.stores:
+            if store.value == target and store.target[0] == "attr":
+                names.add(store.target[2])
+        return names
+
+    def _add(self, names: set[str], growths: Iterable[Growth], derived: str | None) -> None:
+        existing = [self._by_name[n] for n in sorted(names) if n in self._by_name]
+        if existing:
+            lst = existing[0]
+        else:
+            lst = HandoffList(sorted(names, key=lambda n: (n not in self.pack_lists, n))[0])
+            lst.derived_from = derived
+            self.lists[lst.name] = lst
+        lst.names |= names
+        for growth in growths:
+            if growth not in lst.growths:
+                lst.growths.append(growth)
+        for name in lst.names:
+            self._by_name[name] = lst
+
+    def find_lists(self) -> dict[str, HandoffList]:
+        """Lists grown under a role-local condition on a setup path, and lists built from them."""
+        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        for fn in functions:
+            for grow in fn.grows:
+                if grow.target[0] not in ("name", "attr"):
+                    continue
+                condition = self._condition(grow.guards)
+                if condition is None:
+                    continue
+                names = self._aliases(fn, grow.target)
+                if not (names & self.pack_lists) and not self._is_setup(fn):
+                    continue
+                growth = Growth(fn.qualname, grow.span, condition, grow.value)
+                self._add(names, [growth], None)
+        for _ in range(2):  # lists built entry by entry from a handoff list
+            for fn in functions:
+                for grow in fn.grows:
+                    for loop in grow.loops:
+                        source = self._named_list(loop)
+                        if source is not None and grow.target[0] in ("name", "attr"):
+                            names = self._aliases(fn, grow.target)
+                            if source.name not in names and not names & source.names:
+                                self._add(names, source.growths, source.name)
+                for bind in fn.binds:
+                    if bind.value[0] == "comp" and len(bind.names) == 1:
+                        source = self._named_list(bind.value)
+                        if source is not None:
+                            names = self._aliases(fn, ("name", bind.names[0]))
+                            self._add(names, source.growths, source.name)
+        return self.lists
+
+    def _named_list(self, expr: Expr) -> HandoffList | None:
+        for ident in sorted(set(identifiers(expr))):
+            if ident in self._by_name:
+                return self._by_name[ident]
+        return None
+
+    # copies of a list ----------------------------------------------------
+    def _match(self, stem: str) -> HandoffList | None:
+        if stem in self._by_name:
+            return self._by_name[stem]
+        stem_words = stem.split("_")
+        if len(stem_words) < 2:
+            return None
+        best: tuple[int, str] | None = None
+        for name in self._by_name:
+            name_words = name.split("_")
+            if name_words[-1] != stem_words[-1] or not _subsequence(stem_words, name_words):
+                continue
+            score = (len(name_words) - len(stem_words), name)
+            if best is None or score < best:
+                best = score
+        return self._by_name[best[1]] if best else None
+
+    def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
+        """("peer"|"local", list) that a variable or attribute name denotes."""
+        if name not in self._named:
+            self._named[name] = self._named_copy(name)
+        return self._named[name]
+
+    def _named_copy(self, name: str) -> tuple[str, HandoffList] | None:
+        if name in self.pack_copies:
+            lst = self._by_name.get(self.pack_copies[name])
+            return ("peer", lst) if lst is not None else None
+        for prefix in self.peer_prefixes:
+            if name.startswith(prefix):
+                lst = self._match(name[len(prefix) :])
+                return ("peer", lst) if lst is not None else None
+        if name in self._by_name:
+            return ("local", self._by_name[name])
+        for prefix in LOCAL_PREFIXES:
+            if name.startswith(prefix):
+                lst = self._match(name[len(prefix) :])
+                return ("local", lst) if lst is not None else None
+        return None
+
+    def copy_of(self, frame: Frame, expr: Expr, depth: int = 0) -> tuple[str, HandoffList] | None:
+        """Whether ``expr`` in ``frame`` is a whole copy of a handoff list, and whose."""
+        if depth > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+            return self.copy_of(frame, expr[2][0], depth + 1)
+        if kind == "name":
+            name = expr[1]
+            found = self.named_copy(name)
+            if found is not None:
+                return found
+            if name in self.params_of(frame.fn):
+                arg = frame.arg(name)
+                if arg is not None and frame.ctx is not None:
+                    return self.copy_of(frame.ctx.caller, arg, depth + 1)
+                return None
+            binds = self.binds_of(frame.fn).get(name, [])
+            if (
+                len(binds) == 1
+                and binds[0].names == (name,)
+                and binds[0].value[0] in ("name", "attr", "call")
+            ):
+                return self.copy_of(frame, binds[0].value, depth + 1)
+            return None
+        if kind == "attr":
+            found = self.named_copy(expr[2])
+            if found is not None:
+                return found
+            lst = self._by_name.get(expr[2])
+            if lst is not None and any(
+                w.startswith(p) for w in identifiers(expr[1]) for p in self.peer_prefixes
+            ):
+                return ("peer", lst)
+        return None
+
+    def _mentions_copy(self, frame: Frame, expr: Expr) -> bool:
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if not isinstance(node, tuple) or not node:
+                continue
+            if node[0] in ("name", "attr") and self.copy_of(frame, node) is not None:
+                return True
+            parts = node[1:] if isinstance(node[0], str) else node
+            stack.extend(p for p in parts if isinstance(p, tuple))
+        return False
+
+    def _contexts(self) -> dict[str, list[Context]]:
+        """Call sites passing a copy of a handoff list, per callee (two levels deep)."""
+        out: dict[str, list[Context]] = {}
+        seen: set[tuple[str, str, Span]] = set()
+        frames = [Frame(self.model.functions[q]) for q in sorted(self.model.functions)]
+        for _ in range(2):
+            new: list[Frame] = []
+            for frame in frames:
+                for call in frame.fn.calls:
+                    exprs = [*call.args, *(v for _, v in call.kwargs)]
+                    if not any(
+                        e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
+                        for e in exprs
+                    ):
+                        continue
+                    for target in self.model.call_targets(frame.fn, call.func):
+                        key = (target, frame.fn.qualname, call.span)
+                        known = out.setdefault(target, [])
+                        if key in seen or len(known) >= MAX_CONTEXTS:
+                            continue
+                        seen.add(key)
+                        callee = self.model.functions[target]
+                        bound = _bind_args(callee, call.func, call.args, call.kwargs)
+                        ctx = Context(frame, call, bound)
+                        known.append(ctx)
+                        new.append(Frame(callee, ctx))
+            frames = new
+        return out
+
+    # evaluation ------------------------------------------------------------
+    def value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, depth: int = 0) -> Lin | None:
+        """The value of ``expr`` at ``at`` in ``frame`` when the lists have lengths ``sc``."""
+        if depth > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        d = depth + 1
+        if kind == "const":
+            v = expr[1]
+            if isinstance(v, bool) or isinstance(v, int):
+                return Lin.of(int(v))
+            if isinstance(v, float):
+                return Lin.of(Fraction(v))
+            return None
+        if kind == "binop":
+            left = self.value(frame, expr[2], at, sc, d)
+            right = self.value(frame, expr[3], at, sc, d)
+            if left is None or right is None:
+                return None
+            return _arith(expr[1], left, right)
+        if kind == "neg":
+            inner = self.value(frame, expr[1], at, sc, d)
+            return inner.scaled(Fraction(-1)) if inner is not None else None
+        if kind == "name":
+            return self._name_value(frame, expr[1], at, sc, d)
+        if kind == "call":
+            return self._call_value(frame, expr, at, sc, d)
+        if kind in ("attr", "subscript"):
+            if self._mentions_copy(frame, expr):
+                return None
+            return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
+        return None
+
+    def _name_value(self, frame: Frame, name: str, at: Span, sc: Scenario, d: int) -> Lin | None:
+        fn = frame.fn
+        if self.copy_of(frame, ("name", name)) is not None:
+            return None
+        binds = self._reaching(frame, name, at, sc, d)
+        if binds is None:
+            return None
+        if binds:
+            values = set()
+            for bind in binds:
+                values.add(self._bind_value(frame, bind, name, sc, d))
+            return values.pop() if len(values) == 1 else None
+        if name in self.params_of(fn):
+            arg = frame.arg(name)
+            if arg is not None and frame.ctx is not None:
+                return self.value(frame.ctx.caller, arg, frame.ctx.call.span, sc, d)
+            return Lin.symbol(f"{fn.qualname}:param:{name}")
+        return Lin.symbol(f"{fn.qualname}:name:{name}")
+
+    def _bind_value(
+        self, frame: Frame, bind: BindFact, name: str, sc: Scenario, d: int
+    ) -> Lin | None:
+        value = bind.value
+        if len(bind.names) > 1:
+            if value[0] != "seq" or len(value[1]) != len(bind.names):
+                return None
+            value = value[1][bind.names.index(name)]
+        self._binds.append((frame.fn.qualname, bind))
+        try:
+            return self.value(frame, value, bind.span, sc, d)
+        finally:
+            self._binds.pop()
+
+    def _reaching(
+        self, frame: Frame, name: str, at: Span, sc: Scenario, d: int
+    ) -> list[BindFact] | None:
+        """Assignments of ``name`` that may reach ``at``; None when it cannot be told."""
+        before = [b for b in self.binds_of(frame.fn).get(name, []) if b.span[:2] < at[:2]]
+        if not before:
+            return []
+        here = self._guards_at(frame.fn, at)
+        dominating = None
+        for bind in before:
+            if here[: len(bind.guards)] == bind.guards:
+                dominating = bind
+        later = [b for b in before if dominating is None or b.span[:2] > dominating.span[:2]]
+        live = [b for b in later if self.reachable(frame, b.guards, b.span, sc, d) is not False]
+        if dominating is not None:
+            live.insert(0, dominating)
+        return live
+
+    def _guards_at(self, fn: FunctionFacts, at: Span) -> Guards:
+        for index in fn.indexes:
+            if index.span == at:
+                return index.guards
+        for bind in fn.binds:
+            if bind.span == at:
+                return bind.guards
+        for call in fn.calls:
+            if call.span == at:
+                return call.guards
+        for ret in fn.returns:
+            if ret.span == at:
+                return ret.guards
+        return ()
+
+    def _call_value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int) -> Lin | None:
+        func, args = expr[1], expr[2]
+        if func == ("name", "len") and len(args) == 1:
+            copy = self.copy_of(frame, args[0])
+            if copy is not None:
+                kind = copy[0]
+                if self._binds:
+                    qual, bind = self._binds[-1]
+                    origin = (qual, bind.span, f"{' = '.join(bind.names)} = {text(bind.value)}")
+                else:
+                    origin = (frame.fn.qualname, at, text(expr))
+                self._origins.append((*origin, kind))
+                return Lin.of(sc[0] if kind == "peer" else sc[1])
+            if self._mentions_copy(frame, args[0]):
+                return None
+            return Lin.symbol(f"{frame.fn.qualname}:len:{args[0]!r}")
+        if func in (("name", "int"), ("name", "round")) and len(args) == 1:
+            inner = self.value(frame, args[0], at, sc, d)
+            if inner is None or not inner.known:
+                return None
+            return Lin.of(int(inner.const) if func[1] == "int" else round(inner.const))
+        if func in (("name", "min"), ("name", "max")) and len(args) > 1:
+            values = [self.value(frame, a, at, sc, d) for a in args]
+            if any(v is None or not v.known for v in values):
+                return None
+            consts = [v.const for v in values if v is not None]
+            return Lin.of(min(consts) if func[1] == "min" else max(consts))
+        targets = self.model.call_targets(frame.fn, func)
+        if len(targets) == 1:
+            helper = self.model.functions[targets[0]]
+            returned = {r.value for r in helper.returns if r.value is not None}
+            if len(returned) == 1:
+                call = CallFact(func, args, expr[3], at, (), None)
+                bound = _bind_args(helper, func, args, expr[3])
+                helper_frame = Frame(helper, Context(frame, call, bound))
+                ret = next(r for r in helper.returns if r.value is not None)
+                return self.value(helper_frame, returned.pop(), ret.span, sc, d)
+            return None
+        if self._mentions_copy(frame, expr):
+            return None
+        return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
+
+    def truth(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int = 0) -> bool | None:
+        """Truth of a condition under the scenario; None when it cannot be told."""
+        if d > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        if kind == "not":
+            inner = self.truth(frame, expr[1], at, sc, d + 1)
+            return None if inner is None else not inner
+        if kind in ("and", "or"):
+            results = [self.truth(frame, e, at, sc, d + 1) for e in expr[1]]
+            stop = kind == "or"
+            if stop in results:
+                return stop
+            return None if None in results else not stop
+        if kind == "cmp":
+            left = self.value(frame, expr[1], at, sc, d + 1)
+            result: bool | None = True
+            for op, right_expr in zip(expr[2], expr[3], strict=False):
+                right = self.value(frame, right_expr, at, sc, d + 1)
+                if left is None or right is None:
+                    return None
+                outcome = _compare(op, left, right)
+                if outcome is None:
+                    return None
+                if not outcome:
+                    result = False
+                left = right
+            return result
+        value = self.value(frame, expr, at, sc, d + 1)
+        if value is None or not value.known:
+            return None
+        return bool(value.const)
+
+    def reachable(
+        self, frame: Frame, guards: Guards, at: Span, sc: Scenario, d: int = 0
+    ) -> bool | None:
+        """False when a guard is false under the scenario; the call sites binding the frame too."""
+        for expr, polarity in guards:
+            outcome = self.truth(frame, expr, at, sc, d + 1)
+            if outcome is not None and outcome != polarity:
+                return False
+        if frame.ctx is not None and d < MAX_DEPTH:
+            ctx = frame.ctx
+            return self.reachable(ctx.caller, ctx.call.guards, ctx.call.span, sc, d + 1)
+        return None
+
+    # findings -----------------------------------------------------------------
+    def _moves(self, frame: Frame, site: IndexFact) -> list[Move]:
+        index = site.index
+        bounds = [index[1], index[2]] if index[0] == "slice" else [index]
+        out: list[Move] = []
+        if self.reachable(frame, site.guards, site.span, PEER_GROWS) is False:
+            return out
+        for position, bound in enumerate(bounds):
+            if bound == ("const", None) or bound[0] == "const":
+                continue
+            agreed = self.value(frame, bound, site.span, AGREE)
+            if agreed is None:
+                continue
+            self._origins = []
+            moved = self.value(frame, bound, site.span, PEER_GROWS)
+            if moved is None or moved == agreed:
+                continue
+            whole = position == 1 and index[0] == "slice"
+            if whole and moved == Lin.of(PEER_GROWS[0]) and agreed == Lin.of(AGREE[0]):
+                continue  # ``dst[a:len(dst)]``: up to the end, whatever the length
+            origins = [o[:3] for o in self._origins if o[3] == "peer"]
+            if origins:
+                out.append(Move(bound, tuple(dict.fromkeys(origins))))
+        return out
+
+    def _agreed_at_handshake(self, lst: HandoffList) -> bool:
+        """A raise (or assert) anywhere on a mismatch of the list's length or its setting."""
+        for fn in self.model.functions.values():
+            frame = Frame(fn)
+            checks = [g for _, guards in fn.raises for g in guards[-1:]]
+            checks += [(test, True) for test, _, _ in fn.asserts]
+            for expr, _ in checks:
+                for cmp in _comparisons(expr):
+                    if self._compares_layouts(frame, cmp, lst):
+                        return True
+        return False
+
+    def _compares_layouts(self, frame: Frame, cmp: Expr, lst: HandoffList) -> bool:
+        sides = (cmp[1], cmp[3][0])
+        kinds = []
+        for side in sides:
+            side_kind = None
+            for node in _nodes(side):
+                if node[0] in ("name", "attr"):
+                    copy = self.copy_of(frame, node)
+                    if copy is not None and copy[1] is lst:
+                        side_kind = copy[0]
+                        break
+            kinds.append(side_kind)
+        if set(kinds) == {"peer", "local"}:
+            return True
+        peerish = [
+            any(w.startswith(p) for w in identifiers(s) for p in self.peer_prefixes) for s in sides
+        ]
+        return peerish.count(True) == 1 and all(self.role_local(s) for s in sides)
+
+    def run(self) -> Iterator[Finding]:
+        if not self.find_lists():
+            return
+        contexts = self._contexts()
+        agreed: dict[str, bool] = {}
+        seen: set[tuple[str, Span]] = set()
+        for qual in sorted(self.model.functions):
+            fn = self.model.functions[qual]
+            if not fn.indexes:
+                continue
+            frames = [Frame(fn), *(Frame(fn, c) for c in contexts.get(qual, []))]
+            for frame in frames:
+                for site in fn.indexes:
+                    if (qual, site.span) in seen:
+                        continue
+                    copy = self.copy_of(frame, site.base)
+                    if copy is None or copy[0] != "peer" or not copy[1].growths:
+                        continue
+                    lst = copy[1]
+                    moves = self._moves(frame, site)
+                    if not moves:
+                        continue
+                    if lst.name not in agreed:
+                        agreed[lst.name] = self._agreed_at_handshake(lst)
+                    if agreed[lst.name]:
+                        continue
+                    seen.add((qual, site.span))
+                    yield self._finding(frame, site, lst, moves)
+
+    def _loc(self, qual: str, span: Span) -> Location:
+        module = self.model.function_module[qual]
+        return Location(self.model.modules[module].path, *span)
+
+    def _finding(
+        self, frame: Frame, site: IndexFact, lst: HandoffList, moves: list[Move]
+    ) -> Finding:
+        fn = frame.fn
+        conditions = list(dict.fromkeys(g.condition for g in lst.growths))
+        setting = " or ".join(f"`{c}`" for c in conditions[:2])
+        origins = list(dict.fromkeys(o for m in moves for o in m.origins))
+        qual, span, source = origins[0]
+        assumption = text(moves[0].bound) if (qual, span) == (fn.qualname, site.span) else source
+        listed = f"`{lst.name}`" + (
+            f" (built from `{lst.derived_from}`)" if lst.derived_from else ""
+        )
+        message = (
+            f"offset into `{text(site.base)}`, the peer's copy of {listed}, comes from "
+            f"`{assumption}`, which assumes the peer's list has this side's shape; when "
+            f"{setting} holds on the peer's role and not on this one, the peer's list holds "
+            "extra entries and the offset lands in the wrong group; send the count per group "
+            "with the handoff and index by it, or reject mismatched configurations at the "
+            "handshake"
+        )
+        related = [
+            Related(self._loc(q, sp), f"`{src}` takes the group size from the peer's length")
+            for q, sp, src in origins
+            if (q, sp) != (fn.qualname, site.span)
+        ]
+        for growth in sorted(lst.growths, key=lambda g: self._loc(g.function, g.span)):
+            related.append(
+                Related(
+                    self._loc(growth.function, growth.span),
+                    f"{_role(growth.function)} appends `{text(growth.added)}` "
+                    f"when `{growth.condition}`",
+                )
+            )
+        path: list[Step] = []
+        callee, ctx = fn.qualname, frame.ctx
+        while ctx is not None:
+            caller = ctx.caller.fn.qualname
+            note = f"calls `{_short(callee)}` with the peer's copy"
+            path.insert(0, Step(self._loc(caller, ctx.call.span), caller, note))
+            callee, ctx = caller, ctx.caller.ctx
+        if path:
+            here = self._loc(fn.qualname, site.span)
+            path.append(Step(here, fn.qualname, "indexes the peer's copy"))
+        return Finding(
+            "PDL201",
+            message,
+            self._loc(fn.qualname, site.span),
+            related=tuple(related),
+            path=tuple(path),
+            member=lst.name,
+            key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
+        )
+
+
+def _role(qual: str) -> str:
+    low = qual.lower()
+    if "prefill" in low and "decode" not in low:
+        return "the prefill side"
+    if "decode" in low and "prefill" not in low:
+        return "the decode side"
+    return f"`{_short(qual)}`"
+
+
+def _short(qual: str) -> str:
+    parts = qual.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 else qual
+
+
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(w == x for x in it) for w in short)
+
+
+def _nodes(expr: Expr) -> Iterator[Expr]:
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if isinstance(node[0], str):
+            yield node
+            stack.extend(p for p in node[1:] if isinstance(p, tuple))
+        else:
+            stack.extend(p for p in node if isinstance(p, tuple))
+
+
+def _comparisons(expr: Expr) -> Iterator[Expr]:
+    for node in _nodes(expr):
+        if node[0] == "cmp" and len(node[2]) == 1:
+            yield node
+
+
+def _bind_args(
+    callee: FunctionFacts,
+    func: Expr,
+    args: tuple[Expr, ...],
+    kwargs: tuple[tuple[str, Expr], ...],
+) -> tuple[tuple[str, Expr], ...]:
+    params = [p for p, _ in callee.params]
+    skip = 1 if params and params[0] in ("self", "cls") and func[0] == "attr" else 0
+    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
+    out += [(k, v) for k, v in kwargs if k in params]
+    return tuple(out)
