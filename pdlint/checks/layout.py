@@ -35,7 +35,8 @@ from pdlint.packs import LayoutNames
 
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
 LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
-ROLE_LOCAL_WORDS = ("draft", "spec", "speculative", "eagle", "mtp", "nextn", "medusa")
+ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
+COMPOUND_WORDS = ("spec",)  # role-local only inside a longer name (``spec_algorithm``)
 SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
 BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
 EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
@@ -277,13 +278,22 @@ class LayoutCheck:
         self.pack_copies = dict(names.peer_copies)
         self.lists: dict[str, HandoffList] = {}
         self._by_name: dict[str, HandoffList] = {}
-        self._callers: dict[str, list[FunctionFacts]] | None = None
+        self._callers: dict[str, list[tuple[FunctionFacts, Expr]]] = {}
+        self._name_count: dict[str, int] | None = None
         self._setup: dict[str, bool] = {}
         self._origins: list[tuple[str, Span, str, str]] = []
         self._binds: list[tuple[str, BindFact]] = []
         self._named: dict[str, tuple[str, HandoffList] | None] = {}
         self._bind_table: dict[str, dict[str, list[BindFact]]] = {}
         self._params: dict[str, set[str]] = {}
+        self._role_local_ident: dict[str, bool] = {}
+        self._aliases_cache: set[tuple[str, str]] = set()
+        self._attrs: dict[str, set[str]] | None = None
+
+    @property
+    def list_names(self) -> dict[str, HandoffList]:
+        """Every name a handoff list is known by."""
+        return self._by_name
 
     def binds_of(self, fn: FunctionFacts) -> dict[str, list[BindFact]]:
         """The function's assignments by name, in order."""
@@ -306,8 +316,16 @@ class LayoutCheck:
     def role_local(self, expr: Expr) -> bool:
         """Whether a condition reads a role's own setting (a draft, speculative...)."""
         for ident in identifiers(expr):
-            low = ident.lower()
-            if low in self.role_words or any(w in self.role_words for w in words(ident)):
+            found = self._role_local_ident.get(ident)
+            if found is None:
+                parts = words(ident)
+                found = (
+                    ident.lower() in self.role_words
+                    or any(w in self.role_words for w in parts)
+                    or (len(parts) > 1 and any(w in COMPOUND_WORDS for w in parts))
+                )
+                self._role_local_ident[ident] = found
+            if found:
                 return True
         return False
 
@@ -334,34 +352,59 @@ class LayoutCheck:
         self._setup[key] = found
         return found
 
+    def _fetch_callers(self, names: set[str]) -> None:
+        """Index the calls of these function names (one pass over every call)."""
+        missing = names - self._callers.keys()
+        if not missing:
+            return
+        for name in missing:
+            self._callers[name] = []
+        for caller in self.model.functions.values():
+            for call in caller.calls:
+                last = call.func[-1]
+                if last in missing and call.func[0] in ("name", "attr"):
+                    self._callers[last].append((caller, call.func))
+
     def _callers_of(self, fn: FunctionFacts) -> list[FunctionFacts]:
-        if self._callers is None:
-            self._callers = {}
-            for caller in self.model.functions.values():
-                for call in caller.calls:
-                    func = call.func
-                    last = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else None
-                    if isinstance(last, str):
-                        self._callers.setdefault(last, []).append(caller)
-        out = []
-        for caller in self._callers.get(fn.name, []):
-            if any(
-                fn.qualname in self.model.call_targets(caller, call.func)
-                for call in caller.calls
-                if call.func[-1] == fn.name or call.func == ("name", fn.name)
-            ):
+        """Functions that call ``fn``, resolved cheaply (no type inference).
+
+        ``self.name()`` from a method of a related class, a plain name that
+        resolves to ``fn``, or ``x.name()`` when no other function has that name.
+        """
+        self._fetch_callers({fn.name})
+        if self._name_count is None:
+            self._name_count = {}
+            for other in self.model.functions.values():
+                self._name_count[other.name] = self._name_count.get(other.name, 0) + 1
+        out: list[FunctionFacts] = []
+        for caller, func in self._callers[fn.name]:
+            if caller in out:
+                continue
+            if func[0] == "name":
+                module = self.model.module_of(caller)
+                hit = self.model.resolve_name(caller, module, fn.name) == fn.qualname
+            elif func[1] == ("name", "self") and caller.cls and fn.cls:
+                hit = fn.cls in self.model.mro(caller.cls) or caller.cls in self.model.mro(fn.cls)
+            else:
+                hit = self._name_count.get(fn.name) == 1
+            if hit:
                 out.append(caller)
         return out
 
-    def _aliases(self, fn: FunctionFacts, target: Expr) -> set[str]:
-        """Names a grown list is known by: itself and attributes it is stored into."""
+    def _aliases(self, fn: FunctionFacts, target: Expr) -> set[str] | None:
+        """Names a grown list is known by (itself, attributes it is stored into).
+
+        None when the list never leaves the function: it cannot cross a handoff.
+        """
         if target[0] == "attr":
             return {target[2]}
         names = {target[1]}
+        stored = False
         for store in fn.stores:
             if store.value == target and store.target[0] == "attr":
                 names.add(store.target[2])
-        return names
+                stored = True
+        return names if stored or names & self.pack_lists else None
 
     def _add(self, names: set[str], growths: Iterable[Growth], derived: str | None) -> None:
         existing = [self._by_name[n] for n in sorted(names) if n in self._by_name]
@@ -381,16 +424,21 @@ class LayoutCheck:
     def find_lists(self) -> dict[str, HandoffList]:
         """Lists grown under a role-local condition on a setup path, and lists built from them."""
         functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        candidates = []
         for fn in functions:
             for grow in fn.grows:
-                if grow.target[0] not in ("name", "attr"):
+                if grow.target[0] not in ("name", "attr") or grow.value[0] == "const":
                     continue
                 condition = self._condition(grow.guards)
-                if condition is None:
-                    continue
-                names = self._aliases(fn, grow.target)
-                if not (names & self.pack_lists) and not self._is_setup(fn):
-                    continue
+                names = self._aliases(fn, grow.target) if condition is not None else None
+                if condition is not None and names is not None:
+                    candidates.append((fn, grow, condition, names))
+        level = [fn for fn, _, _, _ in candidates]
+        for _ in range(2):  # the callers _is_setup will ask for, one pass per depth
+            self._fetch_callers({fn.name for fn in level})
+            level = [c for fn in level for c in self._callers_of(fn)]
+        for fn, grow, condition, names in candidates:
+            if names & self.pack_lists or self._is_setup(fn):
                 growth = Growth(fn.qualname, grow.span, condition, grow.value)
                 self._add(names, [growth], None)
         for _ in range(2):  # lists built entry by entry from a handoff list
@@ -398,40 +446,71 @@ class LayoutCheck:
                 for grow in fn.grows:
                     for loop in grow.loops:
                         source = self._named_list(loop)
-                        if source is not None and grow.target[0] in ("name", "attr"):
-                            names = self._aliases(fn, grow.target)
-                            if source.name not in names and not names & source.names:
-                                self._add(names, source.growths, source.name)
+                        if source is None or grow.target[0] not in ("name", "attr"):
+                            continue
+                        names = self._aliases(fn, grow.target)
+                        if names is not None and not names & source.names:
+                            self._add(names, source.growths, source.name)
                 for bind in fn.binds:
                     if bind.value[0] == "comp" and len(bind.names) == 1:
                         source = self._named_list(bind.value)
-                        if source is not None:
-                            names = self._aliases(fn, ("name", bind.names[0]))
+                        names = self._aliases(fn, ("name", bind.names[0]))
+                        if source is not None and names is not None:
                             self._add(names, source.growths, source.name)
         return self.lists
 
     def _named_list(self, expr: Expr) -> HandoffList | None:
-        for ident in sorted(set(identifiers(expr))):
-            if ident in self._by_name:
-                return self._by_name[ident]
+        for node in _nodes(expr):
+            if node[0] == "attr" and node[2] in self._by_name:
+                return self._by_name[node[2]]
+            if node[0] == "name" and node[1] in self._by_name:
+                return self._by_name[node[1]]
         return None
 
     # copies of a list ----------------------------------------------------
     def _match(self, stem: str) -> HandoffList | None:
+        """The handoff list a name stem denotes: exactly, or as its closest abbreviation.
+
+        ``kv_ptrs`` abbreviates ``kv_data_ptrs`` (same last word, words in order)
+        when no other attribute of the program fits as closely (``data_ptrs``
+        fits ``kv_data_ptrs`` and ``state_data_ptrs`` alike: unknown, so silent).
+        """
         if stem in self._by_name:
             return self._by_name[stem]
         stem_words = stem.split("_")
-        if len(stem_words) < 2:
+        last = stem_words[-1]
+        if len(stem_words) < 2 or all(n.split("_")[-1] != last for n in self._by_name):
             return None
-        best: tuple[int, str] | None = None
-        for name in self._by_name:
+        fits: dict[int, list[str]] = {}
+        for name in self._attribute_names().get(last, ()):
             name_words = name.split("_")
-            if name_words[-1] != stem_words[-1] or not _subsequence(stem_words, name_words):
-                continue
-            score = (len(name_words) - len(stem_words), name)
-            if best is None or score < best:
-                best = score
-        return self._by_name[best[1]] if best else None
+            if _subsequence(stem_words, name_words):
+                fits.setdefault(len(name_words) - len(stem_words), []).append(name)
+        closest = fits[min(fits)] if fits else []
+        if len(closest) == 1 and closest[0] in self._by_name:
+            return self._by_name[closest[0]]
+        return None
+
+    def _attribute_names(self) -> dict[str, set[str]]:
+        """Attribute names the program stores or declares, by last word.
+
+        Handoff list names included; a peer's or local copy's own name
+        (``dst_kv_ptrs``) and a private spelling (``_kv_ptrs``) are not others.
+        """
+        if self._attrs is None:
+            names = set(self._by_name)
+            for fn in self.model.functions.values():
+                names.update(st.target[2] for st in fn.stores if st.target[0] == "attr")
+            for cls in self.model.classes.values():
+                names.update(name for name, _ in cls.annotations)
+                names.update(name for name, _, _ in cls.assigns)
+            prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)
+            self._attrs = {}
+            for name in names:
+                bare = name.lstrip("_")
+                if bare and not bare.startswith(prefixes):
+                    self._attrs.setdefault(bare.split("_")[-1], set()).add(bare)
+        return self._attrs
 
     def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
         """("peer"|"local", list) that a variable or attribute name denotes."""
@@ -504,18 +583,42 @@ class LayoutCheck:
         return False
 
     def _contexts(self) -> dict[str, list[Context]]:
-        """Call sites passing a copy of a handoff list, per callee (two levels deep)."""
+        """Call sites passing a copy of a handoff list, per callee (two levels deep).
+
+        Only callees that index a parameter, or pass a parameter on to one that
+        does, can use such a binding; other calls are not resolved.
+        """
+        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        wanted = {
+            fn.name for fn in functions if any(self._param_base(fn, i.base) for i in fn.indexes)
+        }
+        for fn in functions:
+            params = self.params_of(fn)
+            for call in fn.calls:
+                if call.func[-1] in wanted and any(
+                    e[0] == "name" and e[1] in params for e in _arguments(call)
+                ):
+                    wanted.add(fn.name)
+                    break
         out: dict[str, list[Context]] = {}
         seen: set[tuple[str, str, Span]] = set()
-        frames = [Frame(self.model.functions[q]) for q in sorted(self.model.functions)]
+        aliases = self._aliases_cache = self._alias_names()
+        frames = [
+            Frame(fn)
+            for fn in functions
+            if any(
+                call.func[-1] in wanted
+                and any(_maybe_copy(e, fn.qualname, self, aliases) for e in _arguments(call))
+                for call in fn.calls
+            )
+        ]
         for _ in range(2):
             new: list[Frame] = []
             for frame in frames:
                 for call in frame.fn.calls:
-                    exprs = [*call.args, *(v for _, v in call.kwargs)]
-                    if not any(
+                    if call.func[-1] not in wanted or not any(
                         e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
-                        for e in exprs
+                        for e in _arguments(call)
                     ):
                         continue
                     for target in self.model.call_targets(frame.fn, call.func):
@@ -530,6 +633,25 @@ class LayoutCheck:
                         known.append(ctx)
                         new.append(Frame(callee, ctx))
             frames = new
+        return out
+
+    def _param_base(self, fn: FunctionFacts, base: Expr) -> bool:
+        """Whether a subscript's base is a parameter (or a name assigned one)."""
+        if base[0] != "name":
+            return False
+        params = self.params_of(fn)
+        if base[1] in params:
+            return True
+        binds = [b for b in fn.binds if b.names == (base[1],)]
+        return len(binds) == 1 and binds[0].value[0] == "name" and binds[0].value[1] in params
+
+    def _alias_names(self) -> set[tuple[str, str]]:
+        """(function, local name) pairs assigned a named copy of a handoff list."""
+        out = set()
+        for qual, fn in self.model.functions.items():
+            for bind in fn.binds:
+                if len(bind.names) == 1 and _maybe_copy(bind.value, qual, self, set()):
+                    out.add((qual, bind.names[0]))
         return out
 
     # evaluation ------------------------------------------------------------
@@ -611,7 +733,18 @@ class LayoutCheck:
             if here[: len(bind.guards)] == bind.guards:
                 dominating = bind
         later = [b for b in before if dominating is None or b.span[:2] > dominating.span[:2]]
-        live = [b for b in later if self.reachable(frame, b.guards, b.span, sc, d) is not False]
+        # The path is the one taken with the grown lengths, whatever ``sc`` is:
+        # the agreeing run asks what the same code computes with other lengths.
+        saved = self._origins
+        self._origins = []
+        try:
+            live = [
+                b
+                for b in later
+                if self.reachable(frame, b.guards, b.span, PEER_GROWS, d) is not False
+            ]
+        finally:
+            self._origins = saved
         if dominating is not None:
             live.insert(0, dominating)
         return live
@@ -726,6 +859,8 @@ class LayoutCheck:
         out: list[Move] = []
         if self.reachable(frame, site.guards, site.span, PEER_GROWS) is False:
             return out
+        if self._growth_rejected(frame, site.span, site.guards):
+            return out
         for position, bound in enumerate(bounds):
             if bound == ("const", None) or bound[0] == "const":
                 continue
@@ -744,17 +879,79 @@ class LayoutCheck:
                 out.append(Move(bound, tuple(dict.fromkeys(origins))))
         return out
 
-    def _agreed_at_handshake(self, lst: HandoffList) -> bool:
-        """A raise (or assert) anywhere on a mismatch of the list's length or its setting."""
-        for fn in self.model.functions.values():
-            frame = Frame(fn)
-            checks = [g for _, guards in fn.raises for g in guards[-1:]]
-            checks += [(test, True) for test, _, _ in fn.asserts]
-            for expr, _ in checks:
-                for cmp in _comparisons(expr):
-                    if self._compares_layouts(frame, cmp, lst):
-                        return True
+    def _growth_rejected(self, frame: Frame, at: Span, guards: Guards, d: int = 0) -> bool:
+        """A raise or assert before ``at`` fails when the peer's list has grown.
+
+        An equality test on a count taken from the peer's length (``!=`` raises),
+        or an upper limit on it (``count > limit`` raises), against a value that
+        does not depend on that length: the code then fails loudly instead of
+        computing offsets from a grown list. Also checked at the call sites that
+        bind the frame.
+        """
+        fn = frame.fn
+        rejecting: list[tuple[Expr, bool]] = []
+        for span, raise_guards in fn.raises:
+            if span[:2] < at[:2] and raise_guards:
+                cond, polarity = raise_guards[-1]
+                prefix = raise_guards[:-1]
+                if guards[: len(prefix)] == prefix and (cond, not polarity) in guards:
+                    rejecting.append((cond, polarity))
+        for test, span, assert_guards in fn.asserts:
+            if span[:2] < at[:2] and guards[: len(assert_guards)] == assert_guards:
+                rejecting.append((test, False))
+        for cond, sense in rejecting:
+            for cmp, raises_when in _comparisons_with_sense(cond, sense):
+                if self._rejects(frame, cmp, raises_when, at):
+                    return True
+        if frame.ctx is not None and d < MAX_DEPTH:
+            ctx = frame.ctx
+            return self._growth_rejected(ctx.caller, ctx.call.span, ctx.call.guards, d + 1)
         return False
+
+    def _rejects(self, frame: Frame, cmp: Expr, raises_when: bool, at: Span) -> bool:
+        op = cmp[2][0] if raises_when else _NEGATED_OP.get(cmp[2][0], "")
+        left, right = cmp[1], cmp[3][0]
+        growth = []
+        for side in (left, right):
+            agreed = self.value(frame, side, at, AGREE)
+            grown = self.value(frame, side, at, PEER_GROWS)
+            if agreed is None or grown is None:
+                return False
+            diff = grown.plus(agreed, -1)
+            if not diff.known:
+                return False
+            growth.append(diff.const)
+        if op == "!=":
+            return (growth[0] != 0) != (growth[1] != 0)
+        if op in (">", ">="):
+            return growth[0] > 0 and growth[1] == 0
+        if op in ("<", "<="):
+            return growth[1] > 0 and growth[0] == 0
+        return False
+
+    def _agreed_at_handshake(self) -> set[str]:
+        """Lists whose length or setting a raise (or assert) compares across the roles."""
+        out: set[str] = set()
+        for qual in sorted(self.model.functions):
+            fn = self.model.functions[qual]
+            checks = [g[0] for _, guards in fn.raises for g in guards[-1:]]
+            checks += [test for test, _, _ in fn.asserts]
+            frame: Frame | None = None
+            for expr in checks:
+                for cmp in _comparisons(expr):
+                    idents = set(identifiers(cmp))
+                    if not any(
+                        self.named_copy(i) is not None
+                        or i in self._by_name
+                        or i.startswith(self.peer_prefixes)
+                        for i in idents
+                    ):
+                        continue
+                    frame = frame or Frame(fn)
+                    for lst in self.lists.values():
+                        if lst.name not in out and self._compares_layouts(frame, cmp, lst):
+                            out.add(lst.name)
+        return out
 
     def _compares_layouts(self, frame: Frame, cmp: Expr, lst: HandoffList) -> bool:
         sides = (cmp[1], cmp[3][0])
@@ -779,15 +976,18 @@ class LayoutCheck:
         if not self.find_lists():
             return
         contexts = self._contexts()
-        agreed: dict[str, bool] = {}
+        aliases = self._aliases_cache
+        agreed: set[str] | None = None
         seen: set[tuple[str, Span]] = set()
         for qual in sorted(self.model.functions):
             fn = self.model.functions[qual]
-            if not fn.indexes:
+            bound = contexts.get(qual, [])
+            sites = [s for s in fn.indexes if bound or _maybe_copy(s.base, qual, self, aliases)]
+            if not sites:
                 continue
-            frames = [Frame(fn), *(Frame(fn, c) for c in contexts.get(qual, []))]
+            frames = [Frame(fn), *(Frame(fn, c) for c in bound)]
             for frame in frames:
-                for site in fn.indexes:
+                for site in sites:
                     if (qual, site.span) in seen:
                         continue
                     copy = self.copy_of(frame, site.base)
@@ -797,9 +997,9 @@ class LayoutCheck:
                     moves = self._moves(frame, site)
                     if not moves:
                         continue
-                    if lst.name not in agreed:
-                        agreed[lst.name] = self._agreed_at_handshake(lst)
-                    if agreed[lst.name]:
+                    if agreed is None:
+                        agreed = self._agreed_at_handshake()
+                    if lst.name in agreed:
                         continue
                     seen.add((qual, site.span))
                     yield self._finding(frame, site, lst, moves)
@@ -882,6 +1082,7 @@ def _subsequence(short: list[str], long: list[str]) -> bool:
 
 
 def _nodes(expr: Expr) -> Iterator[Expr]:
+    """Sub-expressions in source order (pre-order, left to right)."""
     stack = [expr]
     while stack:
         node = stack.pop()
@@ -889,15 +1090,46 @@ def _nodes(expr: Expr) -> Iterator[Expr]:
             continue
         if isinstance(node[0], str):
             yield node
-            stack.extend(p for p in node[1:] if isinstance(p, tuple))
+            stack.extend(reversed([p for p in node[1:] if isinstance(p, tuple)]))
         else:
-            stack.extend(p for p in node if isinstance(p, tuple))
+            stack.extend(reversed([p for p in node if isinstance(p, tuple)]))
+
+
+_NEGATED_OP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _comparisons_with_sense(expr: Expr, sense: bool) -> Iterator[tuple[Expr, bool]]:
+    """Single comparisons in a condition, with the truth that makes it hold (``not`` flips)."""
+    kind = expr[0]
+    if kind == "not":
+        yield from _comparisons_with_sense(expr[1], not sense)
+    elif kind in ("and", "or"):
+        for value in expr[1]:
+            yield from _comparisons_with_sense(value, sense)
+    elif kind == "cmp" and len(expr[2]) == 1:
+        yield expr, sense
 
 
 def _comparisons(expr: Expr) -> Iterator[Expr]:
     for node in _nodes(expr):
         if node[0] == "cmp" and len(node[2]) == 1:
             yield node
+
+
+def _maybe_copy(expr: Expr, qual: str, check: LayoutCheck, aliases: set[tuple[str, str]]) -> bool:
+    """Cheap test before :meth:`LayoutCheck.copy_of`: can ``expr`` name a copy at all."""
+    kind = expr[0]
+    if kind == "name":
+        return check.named_copy(expr[1]) is not None or (qual, expr[1]) in aliases
+    if kind == "attr":
+        return check.named_copy(expr[2]) is not None or expr[2] in check.list_names
+    if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+        return _maybe_copy(expr[2][0], qual, check, aliases)
+    return False
+
+
+def _arguments(call: CallFact) -> tuple[Expr, ...]:
+    return (*call.args, *(v for _, v in call.kwargs))
 
 
 def _bind_args(
