@@ -91,6 +91,8 @@ def text(expr: Expr | None, outer: int = 0) -> str:
         return f"{low}:{'' if hi == ('const', None) else text(hi)}"
     if kind == "seq":
         return ", ".join(text(e) for e in expr[1])
+    if kind == "comp":
+        return f"[... for ... in {', '.join(text(e) for e in expr[1])}]"
     if kind == "neg":
         return f"-{text(expr[1], 7)}"
     if kind == "binop":
@@ -352,6 +354,13 @@ class LayoutCheck:
         self._setup[key] = found
         return found
 
+    def _fetch_setup_callers(self, functions: list[FunctionFacts]) -> None:
+        """Index, one pass per depth, the callers :meth:`_is_setup` will ask for."""
+        level = functions
+        for _ in range(2):
+            self._fetch_callers({fn.name for fn in level})
+            level = [c for fn in level for c in self._callers_of(fn)]
+
     def _fetch_callers(self, names: set[str]) -> None:
         """Index the calls of these function names (one pass over every call)."""
         missing = names - self._callers.keys()
@@ -391,30 +400,29 @@ class LayoutCheck:
                 out.append(caller)
         return out
 
-    def _aliases(self, fn: FunctionFacts, target: Expr) -> set[str] | None:
-        """Names a grown list is known by (itself, attributes it is stored into).
-
-        None when the list never leaves the function: it cannot cross a handoff.
+    def _aliases(self, fn: FunctionFacts, target: Expr) -> list[str] | None:
+        """Names a grown list is known by outside its function: the attributes it is
+        stored as (a local variable's own name means nothing elsewhere), or a
+        pack-named variable. None when the list never leaves the function.
         """
         if target[0] == "attr":
-            return {target[2]}
-        names = {target[1]}
-        stored = False
-        for store in fn.stores:
-            if store.value == target and store.target[0] == "attr":
-                names.add(store.target[2])
-                stored = True
-        return names if stored or names & self.pack_lists else None
+            return [target[2]]
+        stored = sorted(
+            {s.target[2] for s in fn.stores if s.value == target and s.target[0] == "attr"}
+        )
+        if stored:
+            return stored
+        return [target[1]] if target[1] in self.pack_lists else None
 
-    def _add(self, names: set[str], growths: Iterable[Growth], derived: str | None) -> None:
-        existing = [self._by_name[n] for n in sorted(names) if n in self._by_name]
+    def _add(self, names: list[str], growths: Iterable[Growth], derived: str | None) -> None:
+        existing = [self._by_name[n] for n in names if n in self._by_name]
         if existing:
             lst = existing[0]
         else:
-            lst = HandoffList(sorted(names, key=lambda n: (n not in self.pack_lists, n))[0])
+            lst = HandoffList(sorted(names, key=lambda n: n not in self.pack_lists)[0])
             lst.derived_from = derived
             self.lists[lst.name] = lst
-        lst.names |= names
+        lst.names.update(names)
         for growth in growths:
             if growth not in lst.growths:
                 lst.growths.append(growth)
@@ -433,15 +441,13 @@ class LayoutCheck:
                 names = self._aliases(fn, grow.target) if condition is not None else None
                 if condition is not None and names is not None:
                     candidates.append((fn, grow, condition, names))
-        level = [fn for fn, _, _, _ in candidates]
-        for _ in range(2):  # the callers _is_setup will ask for, one pass per depth
-            self._fetch_callers({fn.name for fn in level})
-            level = [c for fn in level for c in self._callers_of(fn)]
+        self._fetch_setup_callers([fn for fn, _, _, _ in candidates])
         for fn, grow, condition, names in candidates:
-            if names & self.pack_lists or self._is_setup(fn):
+            if self.pack_lists.intersection(names) or self._is_setup(fn):
                 growth = Growth(fn.qualname, grow.span, condition, grow.value)
                 self._add(names, [growth], None)
-        for _ in range(2):  # lists built entry by entry from a handoff list
+        for _ in range(2):  # lists built entry by entry from a handoff list, on a setup path
+            derived: list[tuple[FunctionFacts, list[str], HandoffList]] = []
             for fn in functions:
                 for grow in fn.grows:
                     for loop in grow.loops:
@@ -449,14 +455,18 @@ class LayoutCheck:
                         if source is None or grow.target[0] not in ("name", "attr"):
                             continue
                         names = self._aliases(fn, grow.target)
-                        if names is not None and not names & source.names:
-                            self._add(names, source.growths, source.name)
+                        if names is not None and not source.names.intersection(names):
+                            derived.append((fn, names, source))
                 for bind in fn.binds:
                     if bind.value[0] == "comp" and len(bind.names) == 1:
                         source = self._named_list(bind.value)
                         names = self._aliases(fn, ("name", bind.names[0]))
                         if source is not None and names is not None:
-                            self._add(names, source.growths, source.name)
+                            derived.append((fn, names, source))
+            self._fetch_setup_callers([fn for fn, _, _ in derived])
+            for fn, names, source in derived:
+                if self.pack_lists.intersection(names) or self._is_setup(fn):
+                    self._add(names, source.growths, source.name)
         return self.lists
 
     def _named_list(self, expr: Expr) -> HandoffList | None:
@@ -770,12 +780,13 @@ class LayoutCheck:
             copy = self.copy_of(frame, args[0])
             if copy is not None:
                 kind = copy[0]
+                here = frame.fn.qualname
+                if not self._binds or self._binds[-1][0] != here:
+                    self._origins.append((here, at, text(expr), kind))  # a helper's return
                 if self._binds:
                     qual, bind = self._binds[-1]
-                    origin = (qual, bind.span, f"{' = '.join(bind.names)} = {text(bind.value)}")
-                else:
-                    origin = (frame.fn.qualname, at, text(expr))
-                self._origins.append((*origin, kind))
+                    source = f"{' = '.join(bind.names)} = {text(bind.value)}"
+                    self._origins.append((qual, bind.span, source, kind))
                 return Lin.of(sc[0] if kind == "peer" else sc[1])
             if self._mentions_copy(frame, args[0]):
                 return None
@@ -1015,7 +1026,7 @@ class LayoutCheck:
         conditions = list(dict.fromkeys(g.condition for g in lst.growths))
         setting = " or ".join(f"`{c}`" for c in conditions[:2])
         origins = list(dict.fromkeys(o for m in moves for o in m.origins))
-        qual, span, source = origins[0]
+        qual, span, source = next((o for o in origins if o[0] == fn.qualname), origins[0])
         assumption = text(moves[0].bound) if (qual, span) == (fn.qualname, site.span) else source
         listed = f"`{lst.name}`" + (
             f" (built from `{lst.derived_from}`)" if lst.derived_from else ""
@@ -1037,7 +1048,7 @@ class LayoutCheck:
             related.append(
                 Related(
                     self._loc(growth.function, growth.span),
-                    f"{_role(growth.function)} appends `{text(growth.added)}` "
+                    f"{_role(growth.function)} appends {_entries(growth.added)} "
                     f"when `{growth.condition}`",
                 )
             )
@@ -1060,6 +1071,11 @@ class LayoutCheck:
             member=lst.name,
             key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
         )
+
+
+def _entries(added: Expr) -> str:
+    shown = text(added)
+    return "entries" if "..." in shown else f"`{shown}`"
 
 
 def _role(qual: str) -> str:
