@@ -522,6 +522,10 @@ class LayoutCheck:
                     self._attrs.setdefault(bare.split("_")[-1], set()).add(bare)
         return self._attrs
 
+    def peer_word(self, name: str) -> bool:
+        """A name for the peer or something of it: ``peer``, ``peer_info``, ``dst_ptrs``."""
+        return any(name.startswith(p) or name == p[:-1] for p in self.peer_prefixes)
+
     def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
         """("peer"|"local", list) that a variable or attribute name denotes."""
         if name not in self._named:
@@ -574,9 +578,7 @@ class LayoutCheck:
             if found is not None:
                 return found
             lst = self._by_name.get(expr[2])
-            if lst is not None and any(
-                w.startswith(p) for w in identifiers(expr[1]) for p in self.peer_prefixes
-            ):
+            if lst is not None and any(self.peer_word(w) for w in identifiers(expr[1])):
                 return ("peer", lst)
         return None
 
@@ -952,9 +954,7 @@ class LayoutCheck:
                 for cmp in _comparisons(expr):
                     idents = set(identifiers(cmp))
                     if not any(
-                        self.named_copy(i) is not None
-                        or i in self._by_name
-                        or i.startswith(self.peer_prefixes)
+                        self.named_copy(i) is not None or i in self._by_name or self.peer_word(i)
                         for i in idents
                     ):
                         continue
@@ -978,9 +978,7 @@ class LayoutCheck:
             kinds.append(side_kind)
         if set(kinds) == {"peer", "local"}:
             return True
-        peerish = [
-            any(w.startswith(p) for w in identifiers(s) for p in self.peer_prefixes) for s in sides
-        ]
+        peerish = [any(self.peer_word(w) for w in identifiers(s)) for s in sides]
         return peerish.count(True) == 1 and all(self.role_local(s) for s in sides)
 
     def run(self) -> Iterator[Finding]:
