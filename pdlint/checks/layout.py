@@ -36,7 +36,9 @@ from pdlint.packs import LayoutNames
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
 LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
 ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
-COMPOUND_WORDS = ("spec",)  # role-local only inside a longer name (``spec_algorithm``)
+# "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
+# role-local only followed by one of these (``spec_algorithm``, ``spec_info``).
+SPEC_FOLLOWERS = ("algorithm", "algo", "decode", "decoding", "info", "draft", "tokens", "steps")
 SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
 BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
 EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
@@ -324,7 +326,10 @@ class LayoutCheck:
                 found = (
                     ident.lower() in self.role_words
                     or any(w in self.role_words for w in parts)
-                    or (len(parts) > 1 and any(w in COMPOUND_WORDS for w in parts))
+                    or any(
+                        a == "spec" and b in SPEC_FOLLOWERS
+                        for a, b in zip(parts, parts[1:], strict=False)
+                    )
                 )
                 self._role_local_ident[ident] = found
             if found:
@@ -1021,7 +1026,11 @@ class LayoutCheck:
         self, frame: Frame, site: IndexFact, lst: HandoffList, moves: list[Move]
     ) -> Finding:
         fn = frame.fn
-        conditions = list(dict.fromkeys(g.condition for g in lst.growths))
+        # a setting appended under on several roles first: the usual asymmetric toggle
+        counts: dict[str, int] = {}
+        for growth in lst.growths:
+            counts[growth.condition] = counts.get(growth.condition, 0) + 1
+        conditions = sorted(counts, key=lambda c: (-counts[c], c))
         setting = " or ".join(f"`{c}`" for c in conditions[:2])
         origins = list(dict.fromkeys(o for m in moves for o in m.origins))
         qual, span, source = next((o for o in origins if o[0] == fn.qualname), origins[0])
