@@ -23,13 +23,23 @@ of this side's own list, which is not a peer-shape assumption.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pdlint.exprs import (
+    NEGATED_OP,
+    comparisons,
+    comparisons_with_sense,
+    holds,
+    identifiers,
+    nodes,
+    text,
+    words,
+)
 from pdlint.facts import BindFact, CallFact, Expr, FunctionFacts, Guards, IndexFact, Span
 from pdlint.findings import Finding, Location, Related, Step
+from pdlint.linear import Lin, arith, compare
 from pdlint.model import Model
 from pdlint.packs import LayoutNames
 
@@ -45,172 +55,9 @@ EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k 
 MAX_DEPTH = 12
 MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
 
-_WORD_RE = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-
-
-def words(identifier: str) -> list[str]:
-    """Lower-case words of an identifier (``snake_case`` and ``CamelCase``)."""
-    return [w.lower() for w in _WORD_RE.findall(identifier)]
-
-
-def identifiers(expr: Expr) -> Iterator[str]:
-    """Variable and attribute names occurring in ``expr``."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, tuple) or not node:
-            continue
-        if node[0] == "name" and isinstance(node[1], str):
-            yield node[1]
-        elif node[0] == "attr" and isinstance(node[2], str):
-            yield node[2]
-        parts = node[1:] if isinstance(node[0], str) else node
-        stack.extend(p for p in parts if isinstance(p, tuple))
-
-
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6}
-
-
-def text(expr: Expr | None, outer: int = 0) -> str:
-    """Source-like text of an expression IR, for messages."""
-    if expr is None:
-        return ""
-    kind = expr[0]
-    if kind == "name":
-        return str(expr[1])
-    if kind == "attr":
-        return f"{text(expr[1], 9)}.{expr[2]}"
-    if kind == "const":
-        return repr(expr[1])
-    if kind == "call":
-        args = [text(a) for a in expr[2]] + [f"{k}={text(v)}" for k, v in expr[3]]
-        return f"{text(expr[1], 9)}({', '.join(args)})"
-    if kind == "subscript":
-        return f"{text(expr[1], 9)}[{text(expr[2])}]"
-    if kind == "slice":
-        lo, hi = expr[1], expr[2]
-        low = "" if lo == ("const", None) else text(lo)
-        return f"{low}:{'' if hi == ('const', None) else text(hi)}"
-    if kind == "seq":
-        return ", ".join(text(e) for e in expr[1])
-    if kind == "comp":
-        return f"[... for ... in {', '.join(text(e) for e in expr[1])}]"
-    if kind == "neg":
-        return f"-{text(expr[1], 7)}"
-    if kind == "binop":
-        level = _PRECEDENCE.get(expr[1], 6)
-        out = f"{text(expr[2], level)} {expr[1]} {text(expr[3], level + 1)}"
-    elif kind == "cmp":
-        level = _PRECEDENCE["cmp"]
-        parts = [text(expr[1], level + 1)]
-        for op, right in zip(expr[2], expr[3], strict=False):
-            parts += [op, text(right, level + 1)]
-        out = " ".join(parts)
-    elif kind in ("and", "or"):
-        level = _PRECEDENCE[kind]
-        out = f" {kind} ".join(text(v, level + 1) for v in expr[1])
-    elif kind == "not":
-        level = _PRECEDENCE["not"]
-        out = f"not {text(expr[1], level)}"
-    else:
-        return "..."
-    return f"({out})" if level < outer else out
-
-
-def _negated(expr: Expr, polarity: bool) -> str:
-    """The condition as it holds where the guarded code runs."""
-    if polarity:
-        return text(expr)
-    if expr[0] == "cmp" and len(expr[2]) == 1:
-        flip = {"is": "is not", "is not": "is", "==": "!=", "!=": "==", "in": "not in"}
-        if expr[2][0] in flip:
-            return text(("cmp", expr[1], (flip[expr[2][0]],), expr[3]))
-    if expr[0] == "not":
-        return text(expr[1])
-    return f"not {text(expr, 3)}"
-
-
-# values ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Lin:
-    """A linear form: a constant plus opaque symbols with rational coefficients."""
-
-    const: Fraction
-    terms: tuple[tuple[str, Fraction], ...] = ()
-
-    @staticmethod
-    def of(value: int | Fraction) -> Lin:
-        return Lin(Fraction(value))
-
-    @staticmethod
-    def symbol(name: str) -> Lin:
-        return Lin(Fraction(0), ((name, Fraction(1)),))
-
-    def plus(self, other: Lin, sign: int = 1) -> Lin:
-        terms = dict(self.terms)
-        for name, coeff in other.terms:
-            terms[name] = terms.get(name, Fraction(0)) + sign * coeff
-        kept = tuple(sorted((n, c) for n, c in terms.items() if c))
-        return Lin(self.const + sign * other.const, kept)
-
-    def scaled(self, factor: Fraction) -> Lin:
-        if not factor:
-            return Lin(Fraction(0))
-        return Lin(self.const * factor, tuple((n, c * factor) for n, c in self.terms))
-
-    @property
-    def known(self) -> bool:
-        return not self.terms
-
-
 Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
 AGREE: Scenario = (BASE, BASE)
 PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
-
-
-def _arith(op: str, a: Lin, b: Lin) -> Lin | None:
-    if op == "+":
-        return a.plus(b)
-    if op == "-":
-        return a.plus(b, -1)
-    if op == "*":
-        if a.known:
-            return b.scaled(a.const)
-        if b.known:
-            return a.scaled(b.const)
-        return None
-    if not (a.known and b.known):
-        return None
-    x, y = a.const, b.const
-    if op in ("//", "%", "/") and not y:
-        return None
-    if op == "//":
-        return Lin.of(x // y)
-    if op == "%":
-        return Lin.of(x % y)
-    if op == "/":
-        return Lin.of(x / y)
-    if op in (">>", "<<") and x.denominator == 1 and y.denominator == 1 and 0 <= y < 64:
-        return Lin.of(int(x) >> int(y) if op == ">>" else int(x) << int(y))
-    return None
-
-
-def _compare(op: str, a: Lin, b: Lin) -> bool | None:
-    diff = a.plus(b, -1)
-    if not diff.known:
-        return None
-    d = diff.const
-    return {
-        "==": d == 0,
-        "!=": d != 0,
-        "<": d < 0,
-        "<=": d <= 0,
-        ">": d > 0,
-        ">=": d >= 0,
-    }.get(op)
-
 
 # the program's handoff lists ------------------------------------------------
 
@@ -341,9 +188,9 @@ class LayoutCheck:
             if expr[0] == "and" and polarity:
                 parts = [e for e in expr[1] if self.role_local(e)]
                 if parts:
-                    return _negated(parts[0], True)
+                    return holds(parts[0], True)
             if self.role_local(expr):
-                return _negated(expr, polarity)
+                return holds(expr, polarity)
         return None
 
     def _is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
@@ -475,7 +322,7 @@ class LayoutCheck:
         return self.lists
 
     def _named_list(self, expr: Expr) -> HandoffList | None:
-        for node in _nodes(expr):
+        for node in nodes(expr):
             if node[0] == "attr" and node[2] in self._by_name:
                 return self._by_name[node[2]]
             if node[0] == "name" and node[1] in self._by_name:
@@ -690,7 +537,7 @@ class LayoutCheck:
             right = self.value(frame, expr[3], at, sc, d)
             if left is None or right is None:
                 return None
-            return _arith(expr[1], left, right)
+            return arith(expr[1], left, right)
         if kind == "neg":
             inner = self.value(frame, expr[1], at, sc, d)
             return inner.scaled(Fraction(-1)) if inner is not None else None
@@ -845,7 +692,7 @@ class LayoutCheck:
                 right = self.value(frame, right_expr, at, sc, d + 1)
                 if left is None or right is None:
                     return None
-                outcome = _compare(op, left, right)
+                outcome = compare(op, left, right)
                 if outcome is None:
                     return None
                 if not outcome:
@@ -918,7 +765,7 @@ class LayoutCheck:
             if span[:2] < at[:2] and guards[: len(assert_guards)] == assert_guards:
                 rejecting.append((test, False))
         for cond, sense in rejecting:
-            for cmp, raises_when in _comparisons_with_sense(cond, sense):
+            for cmp, raises_when in comparisons_with_sense(cond, sense):
                 if self._rejects(frame, cmp, raises_when, at):
                     return True
         if frame.ctx is not None and d < MAX_DEPTH:
@@ -927,7 +774,7 @@ class LayoutCheck:
         return False
 
     def _rejects(self, frame: Frame, cmp: Expr, raises_when: bool, at: Span) -> bool:
-        op = cmp[2][0] if raises_when else _NEGATED_OP.get(cmp[2][0], "")
+        op = cmp[2][0] if raises_when else NEGATED_OP.get(cmp[2][0], "")
         left, right = cmp[1], cmp[3][0]
         growth = []
         for side in (left, right):
@@ -956,7 +803,7 @@ class LayoutCheck:
             checks += [test for test, _, _ in fn.asserts]
             frame: Frame | None = None
             for expr in checks:
-                for cmp in _comparisons(expr):
+                for cmp in comparisons(expr):
                     idents = set(identifiers(cmp))
                     if not any(
                         self.named_copy(i) is not None or i in self._by_name or self.peer_word(i)
@@ -974,7 +821,7 @@ class LayoutCheck:
         kinds = []
         for side in sides:
             side_kind = None
-            for node in _nodes(side):
+            for node in nodes(side):
                 if node[0] in ("name", "attr"):
                     copy = self.copy_of(frame, node)
                     if copy is not None and copy[1] is lst:
@@ -1102,41 +949,6 @@ def _short(qual: str) -> str:
 def _subsequence(short: list[str], long: list[str]) -> bool:
     it = iter(long)
     return all(any(w == x for x in it) for w in short)
-
-
-def _nodes(expr: Expr) -> Iterator[Expr]:
-    """Sub-expressions in source order (pre-order, left to right)."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, tuple) or not node:
-            continue
-        if isinstance(node[0], str):
-            yield node
-            stack.extend(reversed([p for p in node[1:] if isinstance(p, tuple)]))
-        else:
-            stack.extend(reversed([p for p in node if isinstance(p, tuple)]))
-
-
-_NEGATED_OP = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
-
-
-def _comparisons_with_sense(expr: Expr, sense: bool) -> Iterator[tuple[Expr, bool]]:
-    """Single comparisons in a condition, with the truth that makes it hold (``not`` flips)."""
-    kind = expr[0]
-    if kind == "not":
-        yield from _comparisons_with_sense(expr[1], not sense)
-    elif kind in ("and", "or"):
-        for value in expr[1]:
-            yield from _comparisons_with_sense(value, sense)
-    elif kind == "cmp" and len(expr[2]) == 1:
-        yield expr, sense
-
-
-def _comparisons(expr: Expr) -> Iterator[Expr]:
-    for node in _nodes(expr):
-        if node[0] == "cmp" and len(node[2]) == 1:
-            yield node
 
 
 def _maybe_copy(expr: Expr, qual: str, check: LayoutCheck, aliases: set[tuple[str, str]]) -> bool:
