@@ -4,8 +4,8 @@ A list that crosses the handoff (KV buffer addresses, registration descriptors)
 is built with entries added under a condition each role evaluates from its own
 configuration (a draft pool, a speculative algorithm). Code that indexes the
 peer's copy of that list at an offset derived from an assumed shape
-(``len(dst) // 2``, a bound taken from the local list's length) is right only
-when both roles agree on that condition.
+(``len(dst) // 2``, ``len(dst) // k``, bounds mixing the peer's length with the
+local list's) is right only when both roles agree on that condition.
 
 Each such offset is evaluated twice: with both lists alike, and with the
 peer's list holding extra entries that this side's list lacks (the setting holds
@@ -16,9 +16,12 @@ the peer's list. Code the program cannot reach with those lengths (after an
 equality check that raises, in a branch for the mismatched case) is not
 evaluated; anything not computable is silent.
 
-The opposite case (this side's list holds the extra entries) is not reported
-here: offsets into the peer's list then overrun it, or only mirror a wrong split
-of this side's own list, which is not a peer-shape assumption.
+Bounds taken from the local list's length alone do not move in that run, and
+are not reported: with entries appended at the end, the peer's groups start
+where the local ones do. The opposite case (this side's list holds the extra
+entries) is not reported either: offsets into the peer's list then overrun it,
+or only mirror a wrong split of this side's own list, which is not a peer-shape
+assumption.
 """
 
 from __future__ import annotations
@@ -112,9 +115,8 @@ class Move:
     """An offset into the peer's copy that moves when one role's list grows."""
 
     bound: Expr
-    origins: tuple[
-        tuple[str, Span, str], ...
-    ]  # where the peer's length enters: (function, span, text)
+    # where the peer's length enters the offset: (function, span, source text)
+    origins: tuple[tuple[str, Span, str], ...]
 
 
 class LayoutCheck:
@@ -238,8 +240,9 @@ class LayoutCheck:
             for other in self.model.functions.values():
                 self._name_count[other.name] = self._name_count.get(other.name, 0) + 1
         out: list[FunctionFacts] = []
+        seen: set[str] = set()
         for caller, func in self._callers[fn.name]:
-            if caller in out:
+            if caller.qualname in seen:
                 continue
             if func[0] == "name":
                 module = self.model.module_of(caller)
@@ -249,6 +252,7 @@ class LayoutCheck:
             else:
                 hit = self._name_count.get(fn.name) == 1
             if hit:
+                seen.add(caller.qualname)
                 out.append(caller)
         return out
 
@@ -435,16 +439,10 @@ class LayoutCheck:
         return None
 
     def _mentions_copy(self, frame: Frame, expr: Expr) -> bool:
-        stack = [expr]
-        while stack:
-            node = stack.pop()
-            if not isinstance(node, tuple) or not node:
-                continue
-            if node[0] in ("name", "attr") and self.copy_of(frame, node) is not None:
-                return True
-            parts = node[1:] if isinstance(node[0], str) else node
-            stack.extend(p for p in parts if isinstance(p, tuple))
-        return False
+        return any(
+            node[0] in ("name", "attr") and self.copy_of(frame, node) is not None
+            for node in nodes(expr)
+        )
 
     def _contexts(self) -> dict[str, list[Context]]:
         """Call sites passing a copy of a handoff list, per callee (two levels deep).
@@ -527,7 +525,7 @@ class LayoutCheck:
         d = depth + 1
         if kind == "const":
             v = expr[1]
-            if isinstance(v, bool) or isinstance(v, int):
+            if isinstance(v, int):  # bool included
                 return Lin.of(int(v))
             if isinstance(v, float):
                 return Lin.of(Fraction(v))
@@ -555,9 +553,7 @@ class LayoutCheck:
         fn = frame.fn
         if self.copy_of(frame, ("name", name)) is not None:
             return None
-        binds = self._reaching(frame, name, at, sc, d)
-        if binds is None:
-            return None
+        binds = self._reaching(frame, name, at, d)
         if binds:
             values = set()
             for bind in binds:
@@ -584,10 +580,12 @@ class LayoutCheck:
         finally:
             self._binds.pop()
 
-    def _reaching(
-        self, frame: Frame, name: str, at: Span, sc: Scenario, d: int
-    ) -> list[BindFact] | None:
-        """Assignments of ``name`` that may reach ``at``; None when it cannot be told."""
+    def _reaching(self, frame: Frame, name: str, at: Span, d: int) -> list[BindFact]:
+        """Assignments of ``name`` that may reach ``at`` on the grown run's path.
+
+        The last one on every path to ``at`` (its guards a prefix of those at
+        ``at``), and later ones in branches the grown lengths do not rule out.
+        """
         before = [b for b in self.binds_of(frame.fn).get(name, []) if b.span[:2] < at[:2]]
         if not before:
             return []
