@@ -325,21 +325,23 @@ class _FunctionWalker:
             return False, guards
         if isinstance(node, ast.Assign):
             self.events(node.value, guards)
+            value = to_expr(node.value)
             for tgt in node.targets:
-                self.target(tgt, node.value, guards)
-                self.bind(tgt, node.value, guards)
+                self.target(tgt, node.value, guards, value_ir=value)
+                self.bind(tgt, node.value, guards, value)
             return False, guards
         if isinstance(node, ast.AnnAssign):
             if node.value is not None:
                 self.events(node.value, guards)
-                self.bind(node.target, node.value, guards)
-            self.target(node.target, node.value, guards, node.annotation)
+                value = to_expr(node.value)
+                self.bind(node.target, node.value, guards, value)
+                self.target(node.target, node.value, guards, node.annotation, value)
             return False, guards
         if isinstance(node, ast.AugAssign):
             self.events(node.value, guards)
             self.events(node.target, guards)
             if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
-                self.grow(to_expr(node.target), to_expr(node.value), node, guards)
+                self.grow(to_expr(node.target), node.value, node, guards)
             return False, guards
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -383,10 +385,13 @@ class _FunctionWalker:
         value: ast.expr | None,
         guards: Guards,
         annotation: ast.expr | None = None,
+        value_ir: Expr | None = None,
     ) -> None:
+        if value_ir is None and value is not None:
+            value_ir = to_expr(value)
         if isinstance(tgt, ast.Name):
-            if value is not None:
-                self.assigns.append((tgt.id, to_expr(value)))
+            if value is not None and value_ir is not None:
+                self.assigns.append((tgt.id, value_ir))
                 if isinstance(value, ast.Call):
                     self.name_call_result(self.ix.lines.span(value), tgt.id)
             elif annotation is not None:
@@ -398,7 +403,7 @@ class _FunctionWalker:
             self.stores.append(
                 StoreFact(
                     to_expr(tgt),
-                    to_expr(value) if value is not None else OTHER,
+                    value_ir if value_ir is not None else OTHER,
                     annotation_expr(annotation),
                     self.ix.lines.span(tgt),
                     guards,
@@ -410,7 +415,7 @@ class _FunctionWalker:
         else:
             self.events(tgt, guards)
 
-    def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards) -> None:
+    def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""
         if isinstance(tgt, ast.Name):
             names: tuple[str, ...] = (tgt.id,)
@@ -420,18 +425,20 @@ class _FunctionWalker:
                 and isinstance(value.left, ast.Name)
                 and value.left.id == tgt.id
             ):
-                self.grow(("name", tgt.id), to_expr(value.right), value, guards)
+                self.grow(("name", tgt.id), value.right, value, guards)
         elif isinstance(tgt, (ast.Tuple, ast.List)) and all(
             isinstance(e, ast.Name) for e in tgt.elts
         ):
             names = tuple(cast(ast.Name, e).id for e in tgt.elts)
         else:
             return
-        self.binds.append(BindFact(names, to_expr(value), self.ix.lines.span(value), guards))
+        self.binds.append(BindFact(names, value_ir, self.ix.lines.span(value), guards))
 
-    def grow(self, target: Expr, value: Expr, node: ast.AST, guards: Guards) -> None:
-        span = self.ix.lines.span(node)
-        self.grows.append(GrowFact(target, value, span, guards, tuple(self.loops)))
+    def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
+        """Record growth of a list; unguarded growth outside loops never matters."""
+        if guards or self.loops:
+            span = self.ix.lines.span(node)
+            self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
 
     def name_call_result(self, span: Span, name: str) -> None:
         for i in range(len(self.calls) - 1, -1, -1):
@@ -453,16 +460,18 @@ class _FunctionWalker:
                     self.string_compares.append((to_expr(subject), strings))
 
     # expressions ----------------------------------------------------------
-    def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> None:
+    def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
+        """Record a dereference of ``node``; return its IR when it was computed."""
         if isinstance(node, ast.Attribute):
-            self.derefs.append(
-                DerefFact(node.attr, to_expr(node), kind, self.ix.lines.span(node), guards)
-            )
-        elif isinstance(node, ast.Name) and node.id in self.params:
+            obj = to_expr(node)
+            self.derefs.append(DerefFact(node.attr, obj, kind, self.ix.lines.span(node), guards))
+            return obj
+        if isinstance(node, ast.Name) and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
             self.derefs.append(
                 DerefFact("", ("name", node.id), kind, self.ix.lines.span(node), guards)
             )
+        return None
 
     def events(self, root: ast.expr, guards: Guards) -> None:
         """Record calls and dereferences in an expression (iteratively)."""
@@ -493,24 +502,28 @@ class _FunctionWalker:
                 kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
                 self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
                 if isinstance(node.func, ast.Attribute):
-                    self.deref_of(node.func.value, "call", g)
-                    if node.func.attr in _GROW_METHODS and node.args and not node.keywords:
-                        grown = to_expr(node.func.value)
-                        if grown[0] in ("name", "attr"):
-                            self.grow(grown, to_expr(node.args[-1]), node, g)
+                    obj = self.deref_of(node.func.value, "call", g)
+                    if (
+                        node.func.attr in _GROW_METHODS
+                        and node.args
+                        and not node.keywords
+                        and (g or self.loops)
+                        and isinstance(node.func.value, (ast.Name, ast.Attribute))
+                    ):
+                        self.grow(obj or to_expr(node.func.value), node.args[-1], node, g)
                 elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
                     self.deref_of(node.args[0], "len", g)
             elif isinstance(node, ast.Attribute):
                 if not isinstance(node.ctx, ast.Store):
                     self.deref_of(node.value, "attribute", g)
             elif isinstance(node, ast.Subscript):
-                self.deref_of(node.value, "subscript", g)
+                base = self.deref_of(node.value, "subscript", g)
                 if not isinstance(node.slice, ast.Constant) and isinstance(
                     node.value, (ast.Name, ast.Attribute)
                 ):
                     self.indexes.append(
                         IndexFact(
-                            to_expr(node.value),
+                            base or to_expr(node.value),
                             to_expr(node.slice),
                             self.ix.lines.span(node),
                             g,
