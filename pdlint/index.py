@@ -56,6 +56,7 @@ _BINOP = {
     ast.Pow: "**",
 }
 _GROW_METHODS = ("append", "extend", "insert")
+_NOT_COUNTS = ("other", "dict", "cmp", "and", "or", "not", "union")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -432,6 +433,9 @@ class _FunctionWalker:
             names = tuple(cast(ast.Name, e).id for e in tgt.elts)
         else:
             return
+        kind = value_ir[0]
+        if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
+            return  # never a count, an offset or a list
         self.binds.append(BindFact(names, value_ir, self.ix.lines.span(value), guards))
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
