@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from pdlint import __version__
 from pdlint.cache import SCHEMA, FactStore, cache_location, make_key
+from pdlint.checks.layout import LayoutCheck
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
@@ -24,7 +25,7 @@ from pdlint.factories import ClassFactories
 from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
 from pdlint.model import Model
-from pdlint.packs import Pack, line_of, load_packs, packs_dir
+from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy
 from pdlint.program import FactsMemo, IndexOutcome, Program, RunRecord, worker_count
 from pdlint.source import decode_source, split_lines
@@ -33,7 +34,7 @@ from pdlint.variants import Variants
 # Trees with at least this many files are parsed lazily (only what the analysis
 # needs); smaller ones are parsed whole, so every file gets its PDL900.
 LAZY_THRESHOLD = 500
-CHECKS = (RelayCheck, ModeCheck)
+CHECKS = (RelayCheck, ModeCheck, LayoutCheck)
 
 __all__ = ["FactsMemo", "IndexOutcome", "Result", "analyze"]
 
@@ -290,6 +291,10 @@ def _relay_findings(
         placeholder_factories=tuple(f for pack in packs for f in pack.placeholder_factories),
     )
     out.extend(modes.run(check.found_relays(), entries))
+    layout = LayoutNames()
+    for pack in packs:
+        layout = layout.merged(pack.layout)
+    out.extend(LayoutCheck(model, layout).run())
     stats["functions reachable"] = graph.graph.number_of_nodes()
     stats["calls dropped (unresolved)"] = graph.dropped
     stats.update(model.stats)

@@ -149,6 +149,9 @@ def where(path: Path | str, text: str, key: str | None, section: str) -> str:
     return f"{pos}: key '{key}' in {section}" if key is not None else f"{pos}: {section}"
 
 
+key_location = where
+
+
 def _convert(kind: str, value: Any, where: str) -> Any:
     if kind == "codes":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -4,7 +4,10 @@ Expressions are kept as small nested tuples (an "expression IR"):
 ``("name", id)``, ``("attr", base, attr)``, ``("const", value)``,
 ``("call", func, args, kwargs)``, ``("cmp", left, ops, comparators)``,
 ``("and", values)``, ``("or", values)``, ``("not", operand)``,
-``("seq", elements)``, ``("subscript", base, index)``, ``("other",)``.
+``("seq", elements)``, ``("subscript", base, index)``, ``("binop", op, left, right)``
+(arithmetic; ``|`` is ``("union", left, right)``), ``("neg", operand)``,
+``("slice", lower, upper, step)`` (a missing bound is ``("const", None)``),
+``("comp", iterables)`` (a comprehension, by what it iterates), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression
 evaluated to ``polarity``.
 """
@@ -67,6 +70,40 @@ class DerefFact:
 
 
 @dataclass(frozen=True)
+class BindFact:
+    """An assignment to local names: ``a = value`` or ``a, b = value`` (names in order)."""
+
+    names: tuple[str, ...]
+    value: Expr
+    span: Span
+    guards: Guards
+
+
+@dataclass(frozen=True)
+class IndexFact:
+    """A subscript ``base[index]`` with a computed index or slice (not a constant)."""
+
+    base: Expr
+    index: Expr
+    span: Span
+    guards: Guards
+
+
+@dataclass(frozen=True)
+class GrowFact:
+    """Entries added to a list: ``x += y``, ``x.extend(y)``, ``x.append(y)``, ``x = x + y``.
+
+    ``loops`` holds what the enclosing ``for`` loops iterate, innermost last.
+    """
+
+    target: Expr
+    value: Expr
+    span: Span
+    guards: Guards
+    loops: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class FunctionFacts:
     """One function or method and the events in its body."""
 
@@ -87,6 +124,10 @@ class FunctionFacts:
     derefs: tuple[DerefFact, ...]
     # (subject, strings) of each comparison of a name or attribute with string constants
     string_compares: tuple[tuple[Expr, tuple[str, ...]], ...] = ()
+    binds: tuple[BindFact, ...] = ()
+    indexes: tuple[IndexFact, ...] = ()
+    grows: tuple[GrowFact, ...] = ()
+    asserts: tuple[tuple[Expr, Span, Guards], ...] = ()  # (test, span, guards)
 
 
 @dataclass(frozen=True)

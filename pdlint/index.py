@@ -14,12 +14,15 @@ from typing import Any, cast
 
 from pdlint.facts import (
     OTHER,
+    BindFact,
     CallFact,
     ClassFacts,
     DerefFact,
     Expr,
     FunctionFacts,
+    GrowFact,
     Guards,
+    IndexFact,
     ModuleFacts,
     ReturnFact,
     Span,
@@ -42,6 +45,19 @@ _CMP = {
     ast.Gt: ">",
     ast.GtE: ">=",
 }
+_BINOP = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.FloorDiv: "//",
+    ast.Div: "/",
+    ast.Mod: "%",
+    ast.RShift: ">>",
+    ast.LShift: "<<",
+    ast.Pow: "**",
+}
+_GROW_METHODS = ("append", "extend", "insert")
+_NOT_COUNTS = ("other", "dict", "cmp", "and", "or", "not", "union")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -148,8 +164,28 @@ def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     if isinstance(node, ast.Dict):
         keys = tuple(to_expr(k, d) if k is not None else OTHER for k in node.keys)
         return ("dict", keys, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ("union", to_expr(node.left, d), to_expr(node.right, d))
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.BitOr):
+            return ("union", to_expr(node.left, d), to_expr(node.right, d))
+        op = _BINOP.get(type(node.op))
+        if op is not None:
+            return ("binop", op, to_expr(node.left, d), to_expr(node.right, d))
+        return OTHER
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.USub):
+            return ("neg", to_expr(node.operand, d))
+        if isinstance(node.op, ast.UAdd):
+            return to_expr(node.operand, d)
+        return OTHER
+    if isinstance(node, ast.Slice):
+        return (
+            "slice",
+            to_expr(node.lower, d) if node.lower is not None else ("const", None),
+            to_expr(node.upper, d) if node.upper is not None else ("const", None),
+            to_expr(node.step, d) if node.step is not None else ("const", None),
+        )
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return ("comp", tuple(to_expr(g.iter, d) for g in node.generators))
     if isinstance(node, ast.NamedExpr):
         return to_expr(node.value, d)
     return OTHER
@@ -200,6 +236,11 @@ class _FunctionWalker:
         self.stores: list[StoreFact] = []
         self.derefs: list[DerefFact] = []
         self.string_compares: list[tuple[Expr, tuple[str, ...]]] = []
+        self.binds: list[BindFact] = []
+        self.indexes: list[IndexFact] = []
+        self.grows: list[GrowFact] = []
+        self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
@@ -241,12 +282,16 @@ class _FunctionWalker:
             return self.match(node, guards)
         if isinstance(node, ast.Assert):
             self.events(node.test, guards)
-            return False, (*guards, (to_expr(node.test), True))
+            test = to_expr(node.test)
+            self.asserts.append((test, span(node), guards))
+            return False, (*guards, (test, True))
         if isinstance(node, (ast.For, ast.AsyncFor)):
             self.events(node.iter, guards)
             self.deref_of(node.iter, "iteration", guards)
             self.target(node.target, None, guards)
+            self.loops.append(to_expr(node.iter))
             self.block(node.body, guards)
+            self.loops.pop()
             self.block(node.orelse, guards)
             return False, guards
         if isinstance(node, ast.While):
@@ -282,17 +327,23 @@ class _FunctionWalker:
             return False, guards
         if isinstance(node, ast.Assign):
             self.events(node.value, guards)
+            value = to_expr(node.value)
             for tgt in node.targets:
-                self.target(tgt, node.value, guards)
+                self.target(tgt, node.value, guards, value_ir=value)
+                self.bind(tgt, node.value, guards, value)
             return False, guards
         if isinstance(node, ast.AnnAssign):
             if node.value is not None:
                 self.events(node.value, guards)
-            self.target(node.target, node.value, guards, node.annotation)
+                value = to_expr(node.value)
+                self.bind(node.target, node.value, guards, value)
+                self.target(node.target, node.value, guards, node.annotation, value)
             return False, guards
         if isinstance(node, ast.AugAssign):
             self.events(node.value, guards)
             self.events(node.target, guards)
+            if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
+                self.grow(to_expr(node.target), node.value, node, guards)
             return False, guards
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
@@ -336,10 +387,13 @@ class _FunctionWalker:
         value: ast.expr | None,
         guards: Guards,
         annotation: ast.expr | None = None,
+        value_ir: Expr | None = None,
     ) -> None:
+        if value_ir is None and value is not None:
+            value_ir = to_expr(value)
         if isinstance(tgt, ast.Name):
-            if value is not None:
-                self.assigns.append((tgt.id, to_expr(value)))
+            if value is not None and value_ir is not None:
+                self.assigns.append((tgt.id, value_ir))
                 if isinstance(value, ast.Call):
                     self.name_call_result(self.ix.lines.span(value), tgt.id)
             elif annotation is not None:
@@ -351,7 +405,7 @@ class _FunctionWalker:
             self.stores.append(
                 StoreFact(
                     to_expr(tgt),
-                    to_expr(value) if value is not None else OTHER,
+                    value_ir if value_ir is not None else OTHER,
                     annotation_expr(annotation),
                     self.ix.lines.span(tgt),
                     guards,
@@ -362,6 +416,34 @@ class _FunctionWalker:
                 self.target(elt, None, guards)
         else:
             self.events(tgt, guards)
+
+    def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
+        """Record an assignment to local names (and ``x = x + y`` as growth)."""
+        if isinstance(tgt, ast.Name):
+            names: tuple[str, ...] = (tgt.id,)
+            if (
+                isinstance(value, ast.BinOp)
+                and isinstance(value.op, ast.Add)
+                and isinstance(value.left, ast.Name)
+                and value.left.id == tgt.id
+            ):
+                self.grow(("name", tgt.id), value.right, value, guards)
+        elif isinstance(tgt, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Name) for e in tgt.elts
+        ):
+            names = tuple(cast(ast.Name, e).id for e in tgt.elts)
+        else:
+            return
+        kind = value_ir[0]
+        if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
+            return  # never a count, an offset or a list
+        self.binds.append(BindFact(names, value_ir, self.ix.lines.span(value), guards))
+
+    def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
+        """Record growth of a list; unguarded growth outside loops never matters."""
+        if guards or self.loops:
+            span = self.ix.lines.span(node)
+            self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
 
     def name_call_result(self, span: Span, name: str) -> None:
         for i in range(len(self.calls) - 1, -1, -1):
@@ -383,16 +465,18 @@ class _FunctionWalker:
                     self.string_compares.append((to_expr(subject), strings))
 
     # expressions ----------------------------------------------------------
-    def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> None:
+    def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
+        """Record a dereference of ``node``; return its IR when it was computed."""
         if isinstance(node, ast.Attribute):
-            self.derefs.append(
-                DerefFact(node.attr, to_expr(node), kind, self.ix.lines.span(node), guards)
-            )
-        elif isinstance(node, ast.Name) and node.id in self.params:
+            obj = to_expr(node)
+            self.derefs.append(DerefFact(node.attr, obj, kind, self.ix.lines.span(node), guards))
+            return obj
+        if isinstance(node, ast.Name) and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
             self.derefs.append(
                 DerefFact("", ("name", node.id), kind, self.ix.lines.span(node), guards)
             )
+        return None
 
     def events(self, root: ast.expr, guards: Guards) -> None:
         """Record calls and dereferences in an expression (iteratively)."""
@@ -424,14 +508,33 @@ class _FunctionWalker:
                 kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
                 self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
                 if isinstance(node.func, ast.Attribute):
-                    self.deref_of(node.func.value, "call", g)
+                    obj = self.deref_of(node.func.value, "call", g)
+                    if (
+                        node.func.attr in _GROW_METHODS
+                        and node.args
+                        and not node.keywords
+                        and (g or self.loops)
+                        and isinstance(node.func.value, (ast.Name, ast.Attribute))
+                    ):
+                        self.grow(obj or to_expr(node.func.value), node.args[-1], node, g)
                 elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
                     self.deref_of(node.args[0], "len", g)
             elif kind is ast.Attribute:
                 if not isinstance(node.ctx, ast.Store):
                     self.deref_of(node.value, "attribute", g)
             elif kind is ast.Subscript:
-                self.deref_of(node.value, "subscript", g)
+                base = self.deref_of(node.value, "subscript", g)
+                if not isinstance(node.slice, ast.Constant) and isinstance(
+                    node.value, (ast.Name, ast.Attribute)
+                ):
+                    self.indexes.append(
+                        IndexFact(
+                            base or to_expr(node.value),
+                            to_expr(node.slice),
+                            self.ix.lines.span(node),
+                            g,
+                        )
+                    )
             elif kind is ast.Compare:
                 self.string_compare(node)
             elif kind is ast.comprehension:
@@ -659,6 +762,10 @@ class _ModuleIndexer:
                 stores=tuple(walker.stores),
                 derefs=tuple(walker.derefs),
                 string_compares=tuple(walker.string_compares),
+                binds=tuple(walker.binds),
+                indexes=tuple(walker.indexes),
+                grows=tuple(walker.grows),
+                asserts=tuple(walker.asserts),
             )
         )
 

@@ -6,11 +6,11 @@ Bundled packs live in ``rules/`` (shipped in the wheel as ``pdlint/packs``).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdlint.config import ConfigError, read_toml, where
+from pdlint.config import ConfigError, key_location, read_toml, where
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
@@ -21,7 +21,31 @@ _SECTIONS: dict[str, set[str]] = {
         "placeholder-factories",
         "bypass-modes",
     },
+    "layout": {"handoff-lists", "peer-copies", "role-local", "peer-prefixes"},
 }
+
+
+@dataclass(frozen=True)
+class LayoutNames:
+    """A pack's ``[layout]`` table: names the PDL201 check cannot guess."""
+
+    handoff_lists: tuple[str, ...] = ()  # lists each role sends its peer
+    peer_copies: tuple[tuple[str, str], ...] = ()  # (peer's copy name, handoff list)
+    role_local: tuple[str, ...] = ()  # words marking a role's own setting
+    peer_prefixes: tuple[str, ...] = ()  # name prefixes of a peer's copy ("dst_")
+
+    def merged(self, other: LayoutNames) -> LayoutNames:
+        """Both packs' names, without repeats, in order."""
+
+        def union(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
+            return tuple(dict.fromkeys((*a, *b)))
+
+        return LayoutNames(
+            union(self.handoff_lists, other.handoff_lists),
+            union(self.peer_copies, other.peer_copies),
+            union(self.role_local, other.role_local),
+            union(self.peer_prefixes, other.peer_prefixes),
+        )
 
 
 @dataclass(frozen=True)
@@ -37,6 +61,7 @@ class Pack:
     placeholder_factories: tuple[str, ...]
     digest: str
     bypass_modes: tuple[str, ...] = ()
+    layout: LayoutNames = field(default_factory=LayoutNames)
 
 
 def packs_dir() -> Path:
@@ -64,6 +89,44 @@ def _strings(
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where(path, text, key, f'[{section}]')}: expected a list of strings")
     return tuple(value)
+
+
+def _identifiers(table: dict[str, Any], key: str, path: Path, text: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    where = key_location(path, text, key, "[layout]")
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings")
+    for item in value:
+        if not item.isidentifier():
+            raise ConfigError(f"{where}: '{item}' is not a Python identifier")
+    return tuple(value)
+
+
+def _layout(table: dict[str, Any], path: Path, text: str) -> LayoutNames:
+    """Validate ``[layout]``; errors name the file, the line and the key."""
+    copies = table.get("peer-copies", {})
+    where = key_location(path, text, "peer-copies", "[layout]")
+    if not isinstance(copies, dict):
+        raise ConfigError(f'{where}: expected a table of peer copy name = "handoff list"')
+    pairs = []
+    for name, handoff in copies.items():
+        if not isinstance(handoff, str) or not handoff.isidentifier() or not name.isidentifier():
+            raise ConfigError(
+                f"{where}: '{name}' expects the name of a handoff list (a Python identifier)"
+            )
+        pairs.append((name, handoff))
+    prefixes = table.get("peer-prefixes", [])
+    if isinstance(prefixes, list) and any(
+        isinstance(p, str) and not p.endswith("_") for p in prefixes
+    ):
+        where = key_location(path, text, "peer-prefixes", "[layout]")
+        raise ConfigError(f"{where}: a prefix ends with '_' (like \"dst_\")")
+    return LayoutNames(
+        handoff_lists=_identifiers(table, "handoff-lists", path, text),
+        peer_copies=tuple(pairs),
+        role_local=_identifiers(table, "role-local", path, text),
+        peer_prefixes=_identifiers(table, "peer-prefixes", path, text),
+    )
 
 
 def load_pack(path: Path) -> Pack:
@@ -103,6 +166,7 @@ def load_pack(path: Path) -> Pack:
         placeholder_factories=_strings(relay, "placeholder-factories", path, "relay", text),
         digest=hashlib.sha256(text.encode()).hexdigest(),
         bypass_modes=_strings(relay, "bypass-modes", path, "relay", text),
+        layout=_layout(data.get("layout", {}), path, text),
     )
 
 

@@ -1,0 +1,989 @@
+"""PDL201 handoff-layout-asymmetry (case 3 of the brief).
+
+A list that crosses the handoff (KV buffer addresses, registration descriptors)
+is built with entries added under a condition each role evaluates from its own
+configuration (a draft pool, a speculative algorithm). Code that indexes the
+peer's copy of that list at an offset derived from an assumed shape
+(``len(dst) // 2``, ``len(dst) // k``, bounds mixing the peer's length with the
+local list's) is right only when both roles agree on that condition.
+
+Each such offset is evaluated twice: with both lists alike, and with the
+peer's list holding extra entries that this side's list lacks (the setting holds
+on the peer's role only). Lengths are concrete numbers; everything else is an
+opaque symbol, the same in both runs (a count the peer sent, a start layer). An
+offset whose value moves when the peer's list grows lands in the wrong group of
+the peer's list. Code the program cannot reach with those lengths (after an
+equality check that raises, in a branch for the mismatched case) is not
+evaluated; anything not computable is silent.
+
+Bounds taken from the local list's length alone do not move in that run, and
+are not reported: with entries appended at the end, the peer's groups start
+where the local ones do. The opposite case (this side's list holds the extra
+entries) is not reported either: offsets into the peer's list then overrun it,
+or only mirror a wrong split of this side's own list, which is not a peer-shape
+assumption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from pdlint.exprs import (
+    NEGATED_OP,
+    comparisons,
+    comparisons_with_sense,
+    holds,
+    identifiers,
+    nodes,
+    text,
+    words,
+)
+from pdlint.facts import BindFact, CallFact, Expr, FunctionFacts, Guards, IndexFact, Span
+from pdlint.findings import Finding, Location, Related, Step
+from pdlint.linear import Lin, arith, compare
+from pdlint.model import Model
+from pdlint.packs import LayoutNames
+
+PEER_PREFIXES = ("dst_", "peer_", "remote_")
+LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
+ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
+# "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
+# role-local only followed by one of these (``spec_algorithm``, ``spec_info``).
+SPEC_FOLLOWERS = ("algorithm", "algo", "decode", "decoding", "info", "draft", "tokens", "steps")
+SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
+BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
+EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
+MAX_DEPTH = 12
+MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
+
+Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
+AGREE: Scenario = (BASE, BASE)
+PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
+
+# the program's handoff lists ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Growth:
+    """Entries added to a handoff list under a role-local condition."""
+
+    function: str
+    span: Span
+    condition: str  # as it holds where the entries are added
+    added: Expr
+
+
+@dataclass
+class HandoffList:
+    """A list that crosses the handoff, under all the names it is stored as."""
+
+    name: str
+    names: set[str] = field(default_factory=set)
+    growths: list[Growth] = field(default_factory=list)
+    derived_from: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Context:
+    """A call site that binds parameters of the callee (to a copy of a list, or values)."""
+
+    caller: Frame
+    call: CallFact
+    args: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """A function, and the call that bound its parameters (None: unbound)."""
+
+    fn: FunctionFacts
+    ctx: Context | None = None
+
+    def arg(self, name: str) -> Expr | None:
+        if self.ctx is None:
+            return None
+        for param, expr in self.ctx.args:
+            if param == name:
+                return expr
+        return None
+
+
+@dataclass(frozen=True)
+class Move:
+    """An offset into the peer's copy that moves when one role's list grows."""
+
+    bound: Expr
+    # where the peer's length enters the offset: (function, span, source text)
+    origins: tuple[tuple[str, Span, str], ...]
+
+
+class LayoutCheck:
+    """Finds handoff lists, the peer's copies of them and the offsets into those."""
+
+    # In a lazily loaded tree: the files naming a peer's copy (``dst_``, ``peer_``,
+    # ``remote_``: where offsets are computed) and the files growing a list under a
+    # role-local setting (an append near a draft/speculative word).
+    relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
+        *((prefix,) for prefix in PEER_PREFIXES),
+        *(("append", word) for word in ROLE_LOCAL_WORDS),
+        *(("extend", word) for word in ROLE_LOCAL_WORDS),
+        *(("+=", word) for word in ROLE_LOCAL_WORDS),
+    )
+
+    def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
+        names = names or LayoutNames()
+        self.model = model
+        self.peer_prefixes = tuple(dict.fromkeys((*PEER_PREFIXES, *names.peer_prefixes)))
+        self.role_words = tuple(w.lower() for w in (*ROLE_LOCAL_WORDS, *names.role_local))
+        self.pack_lists = set(names.handoff_lists)
+        self.pack_copies = dict(names.peer_copies)
+        self.lists: dict[str, HandoffList] = {}
+        self._by_name: dict[str, HandoffList] = {}
+        self._callers: dict[str, list[tuple[FunctionFacts, Expr]]] = {}
+        self._name_count: dict[str, int] | None = None
+        self._setup: dict[str, bool] = {}
+        self._origins: list[tuple[str, Span, str, str]] = []
+        self._binds: list[tuple[str, BindFact]] = []
+        self._named: dict[str, tuple[str, HandoffList] | None] = {}
+        self._bind_table: dict[str, dict[str, list[BindFact]]] = {}
+        self._params: dict[str, set[str]] = {}
+        self._role_local_ident: dict[str, bool] = {}
+        self._aliases_cache: set[tuple[str, str]] = set()
+        self._attrs: dict[str, set[str]] | None = None
+
+    @property
+    def list_names(self) -> dict[str, HandoffList]:
+        """Every name a handoff list is known by."""
+        return self._by_name
+
+    def binds_of(self, fn: FunctionFacts) -> dict[str, list[BindFact]]:
+        """The function's assignments by name, in order."""
+        table = self._bind_table.get(fn.qualname)
+        if table is None:
+            table = {}
+            for bind in fn.binds:
+                for name in bind.names:
+                    table.setdefault(name, []).append(bind)
+            self._bind_table[fn.qualname] = table
+        return table
+
+    def params_of(self, fn: FunctionFacts) -> set[str]:
+        found = self._params.get(fn.qualname)
+        if found is None:
+            found = self._params[fn.qualname] = {p for p, _ in fn.params}
+        return found
+
+    # handoff lists --------------------------------------------------------
+    def role_local(self, expr: Expr) -> bool:
+        """Whether a condition reads a role's own setting (a draft, speculative...)."""
+        for ident in identifiers(expr):
+            found = self._role_local_ident.get(ident)
+            if found is None:
+                parts = words(ident)
+                found = (
+                    ident.lower() in self.role_words
+                    or any(w in self.role_words for w in parts)
+                    or any(
+                        a == "spec" and b in SPEC_FOLLOWERS
+                        for a, b in zip(parts, parts[1:], strict=False)
+                    )
+                )
+                self._role_local_ident[ident] = found
+            if found:
+                return True
+        return False
+
+    def _condition(self, guards: Guards) -> str | None:
+        for expr, polarity in guards:
+            if expr[0] == "and" and polarity:
+                parts = [e for e in expr[1] if self.role_local(e)]
+                if parts:
+                    return holds(parts[0], True)
+            if self.role_local(expr):
+                return holds(expr, polarity)
+        return None
+
+    def _is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
+        key = fn.qualname
+        if key in self._setup:
+            return self._setup[key]
+        self._setup[key] = False  # cycle guard
+        found = fn.name in ("__init__", "__post_init__") or any(
+            w in fn.name.lower() for w in SETUP_WORDS
+        )
+        if not found and depth < 2:
+            found = any(self._is_setup(c, depth + 1) for c in self._callers_of(fn))
+        self._setup[key] = found
+        return found
+
+    def _fetch_setup_callers(self, functions: list[FunctionFacts]) -> None:
+        """Index, one pass per depth, the callers :meth:`_is_setup` will ask for."""
+        level = functions
+        for _ in range(2):
+            self._fetch_callers({fn.name for fn in level})
+            level = [c for fn in level for c in self._callers_of(fn)]
+
+    def _fetch_callers(self, names: set[str]) -> None:
+        """Index the calls of these function names (one pass over every call)."""
+        missing = names - self._callers.keys()
+        if not missing:
+            return
+        for name in missing:
+            self._callers[name] = []
+        for caller in self.model.functions.values():
+            for call in caller.calls:
+                last = call.func[-1]
+                if last in missing and call.func[0] in ("name", "attr"):
+                    self._callers[last].append((caller, call.func))
+
+    def _callers_of(self, fn: FunctionFacts) -> list[FunctionFacts]:
+        """Functions that call ``fn``, resolved cheaply (no type inference).
+
+        ``self.name()`` from a method of a related class, a plain name that
+        resolves to ``fn``, or ``x.name()`` when no other function has that name.
+        """
+        self._fetch_callers({fn.name})
+        if self._name_count is None:
+            self._name_count = {}
+            for other in self.model.functions.values():
+                self._name_count[other.name] = self._name_count.get(other.name, 0) + 1
+        out: list[FunctionFacts] = []
+        seen: set[str] = set()
+        for caller, func in self._callers[fn.name]:
+            if caller.qualname in seen:
+                continue
+            if func[0] == "name":
+                module = self.model.module_of(caller)
+                hit = self.model.resolve_name(caller, module, fn.name) == fn.qualname
+            elif func[1] == ("name", "self") and caller.cls and fn.cls:
+                hit = fn.cls in self.model.mro(caller.cls) or caller.cls in self.model.mro(fn.cls)
+            else:
+                hit = self._name_count.get(fn.name) == 1
+            if hit:
+                seen.add(caller.qualname)
+                out.append(caller)
+        return out
+
+    def _aliases(self, fn: FunctionFacts, target: Expr) -> list[str] | None:
+        """Names a grown list is known by outside its function: the attributes it is
+        stored as (a local variable's own name means nothing elsewhere), or a
+        pack-named variable. None when the list never leaves the function.
+        """
+        if target[0] == "attr":
+            return [target[2]]
+        stored = sorted(
+            {s.target[2] for s in fn.stores if s.value == target and s.target[0] == "attr"}
+        )
+        if stored:
+            return stored
+        return [target[1]] if target[1] in self.pack_lists else None
+
+    def _add(self, names: list[str], growths: Iterable[Growth], derived: str | None) -> None:
+        existing = [self._by_name[n] for n in names if n in self._by_name]
+        if existing:
+            lst = existing[0]
+        else:
+            lst = HandoffList(sorted(names, key=lambda n: n not in self.pack_lists)[0])
+            lst.derived_from = derived
+            self.lists[lst.name] = lst
+        lst.names.update(names)
+        for growth in growths:
+            if growth not in lst.growths:
+                lst.growths.append(growth)
+        for name in lst.names:
+            self._by_name[name] = lst
+
+    def find_lists(self) -> dict[str, HandoffList]:
+        """Lists grown under a role-local condition on a setup path, and lists built from them."""
+        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        candidates = []
+        for fn in functions:
+            for grow in fn.grows:
+                if grow.target[0] not in ("name", "attr") or grow.value[0] == "const":
+                    continue
+                condition = self._condition(grow.guards)
+                names = self._aliases(fn, grow.target) if condition is not None else None
+                if condition is not None and names is not None:
+                    candidates.append((fn, grow, condition, names))
+        self._fetch_setup_callers([fn for fn, _, _, _ in candidates])
+        for fn, grow, condition, names in candidates:
+            if self.pack_lists.intersection(names) or self._is_setup(fn):
+                growth = Growth(fn.qualname, grow.span, condition, grow.value)
+                self._add(names, [growth], None)
+        for _ in range(2):  # lists built entry by entry from a handoff list, on a setup path
+            derived: list[tuple[FunctionFacts, list[str], HandoffList]] = []
+            for fn in functions:
+                for grow in fn.grows:
+                    for loop in grow.loops:
+                        source = self._named_list(loop)
+                        if source is None or grow.target[0] not in ("name", "attr"):
+                            continue
+                        names = self._aliases(fn, grow.target)
+                        if names is not None and not source.names.intersection(names):
+                            derived.append((fn, names, source))
+                for bind in fn.binds:
+                    if bind.value[0] == "comp" and len(bind.names) == 1:
+                        source = self._named_list(bind.value)
+                        names = self._aliases(fn, ("name", bind.names[0]))
+                        if source is not None and names is not None:
+                            derived.append((fn, names, source))
+            self._fetch_setup_callers([fn for fn, _, _ in derived])
+            for fn, names, source in derived:
+                if self.pack_lists.intersection(names) or self._is_setup(fn):
+                    self._add(names, source.growths, source.name)
+        return self.lists
+
+    def _named_list(self, expr: Expr) -> HandoffList | None:
+        for node in nodes(expr):
+            if node[0] == "attr" and node[2] in self._by_name:
+                return self._by_name[node[2]]
+            if node[0] == "name" and node[1] in self._by_name:
+                return self._by_name[node[1]]
+        return None
+
+    # copies of a list ----------------------------------------------------
+    def _match(self, stem: str) -> HandoffList | None:
+        """The handoff list a name stem denotes: exactly, or as its closest abbreviation.
+
+        ``kv_ptrs`` abbreviates ``kv_data_ptrs`` (same last word, words in order)
+        when no other attribute of the program fits as closely (``data_ptrs``
+        fits ``kv_data_ptrs`` and ``state_data_ptrs`` alike: unknown, so silent).
+        """
+        if stem in self._by_name:
+            return self._by_name[stem]
+        stem_words = stem.split("_")
+        last = stem_words[-1]
+        if len(stem_words) < 2 or all(n.split("_")[-1] != last for n in self._by_name):
+            return None
+        fits: dict[int, list[str]] = {}
+        for name in self._attribute_names().get(last, ()):
+            name_words = name.split("_")
+            if _subsequence(stem_words, name_words):
+                fits.setdefault(len(name_words) - len(stem_words), []).append(name)
+        closest = fits[min(fits)] if fits else []
+        if len(closest) == 1 and closest[0] in self._by_name:
+            return self._by_name[closest[0]]
+        return None
+
+    def _attribute_names(self) -> dict[str, set[str]]:
+        """Attribute names the program stores or declares, by last word.
+
+        Handoff list names included; a peer's or local copy's own name
+        (``dst_kv_ptrs``) and a private spelling (``_kv_ptrs``) are not others.
+        """
+        if self._attrs is None:
+            names = set(self._by_name)
+            for fn in self.model.functions.values():
+                names.update(st.target[2] for st in fn.stores if st.target[0] == "attr")
+            for cls in self.model.classes.values():
+                names.update(name for name, _ in cls.annotations)
+                names.update(name for name, _, _ in cls.assigns)
+            prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)
+            self._attrs = {}
+            for name in names:
+                bare = name.lstrip("_")
+                if bare and not bare.startswith(prefixes):
+                    self._attrs.setdefault(bare.split("_")[-1], set()).add(bare)
+        return self._attrs
+
+    def peer_word(self, name: str) -> bool:
+        """A name for the peer or something of it: ``peer``, ``peer_info``, ``dst_ptrs``."""
+        return any(name.startswith(p) or name == p[:-1] for p in self.peer_prefixes)
+
+    def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
+        """("peer"|"local", list) that a variable or attribute name denotes."""
+        if name not in self._named:
+            self._named[name] = self._named_copy(name)
+        return self._named[name]
+
+    def _named_copy(self, name: str) -> tuple[str, HandoffList] | None:
+        if name in self.pack_copies:
+            lst = self._by_name.get(self.pack_copies[name])
+            return ("peer", lst) if lst is not None else None
+        for prefix in self.peer_prefixes:
+            if name.startswith(prefix):
+                lst = self._match(name[len(prefix) :])
+                return ("peer", lst) if lst is not None else None
+        if name in self._by_name:
+            return ("local", self._by_name[name])
+        for prefix in LOCAL_PREFIXES:
+            if name.startswith(prefix):
+                lst = self._match(name[len(prefix) :])
+                return ("local", lst) if lst is not None else None
+        return None
+
+    def copy_of(self, frame: Frame, expr: Expr, depth: int = 0) -> tuple[str, HandoffList] | None:
+        """Whether ``expr`` in ``frame`` is a whole copy of a handoff list, and whose."""
+        if depth > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+            return self.copy_of(frame, expr[2][0], depth + 1)
+        if kind == "name":
+            name = expr[1]
+            found = self.named_copy(name)
+            if found is not None:
+                return found
+            if name in self.params_of(frame.fn):
+                arg = frame.arg(name)
+                if arg is not None and frame.ctx is not None:
+                    return self.copy_of(frame.ctx.caller, arg, depth + 1)
+                return None
+            binds = self.binds_of(frame.fn).get(name, [])
+            if (
+                len(binds) == 1
+                and binds[0].names == (name,)
+                and binds[0].value[0] in ("name", "attr", "call")
+            ):
+                return self.copy_of(frame, binds[0].value, depth + 1)
+            return None
+        if kind == "attr":
+            found = self.named_copy(expr[2])
+            if found is not None:
+                return found
+            lst = self._by_name.get(expr[2])
+            if lst is not None and any(self.peer_word(w) for w in identifiers(expr[1])):
+                return ("peer", lst)
+        return None
+
+    def _mentions_copy(self, frame: Frame, expr: Expr) -> bool:
+        return any(
+            node[0] in ("name", "attr") and self.copy_of(frame, node) is not None
+            for node in nodes(expr)
+        )
+
+    def _contexts(self) -> dict[str, list[Context]]:
+        """Call sites passing a copy of a handoff list, per callee (two levels deep).
+
+        Only callees that index a parameter, or pass a parameter on to one that
+        does, can use such a binding; other calls are not resolved.
+        """
+        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        wanted = {
+            fn.name for fn in functions if any(self._param_base(fn, i.base) for i in fn.indexes)
+        }
+        for fn in functions:
+            params = self.params_of(fn)
+            for call in fn.calls:
+                if call.func[-1] in wanted and any(
+                    e[0] == "name" and e[1] in params for e in _arguments(call)
+                ):
+                    wanted.add(fn.name)
+                    break
+        out: dict[str, list[Context]] = {}
+        seen: set[tuple[str, str, Span]] = set()
+        aliases = self._aliases_cache = self._alias_names()
+        frames = [
+            Frame(fn)
+            for fn in functions
+            if any(
+                call.func[-1] in wanted
+                and any(_maybe_copy(e, fn.qualname, self, aliases) for e in _arguments(call))
+                for call in fn.calls
+            )
+        ]
+        for _ in range(2):
+            new: list[Frame] = []
+            for frame in frames:
+                for call in frame.fn.calls:
+                    if call.func[-1] not in wanted or not any(
+                        e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
+                        for e in _arguments(call)
+                    ):
+                        continue
+                    for target in self.model.call_targets(frame.fn, call.func):
+                        key = (target, frame.fn.qualname, call.span)
+                        known = out.setdefault(target, [])
+                        if key in seen or len(known) >= MAX_CONTEXTS:
+                            continue
+                        seen.add(key)
+                        callee = self.model.functions[target]
+                        bound = _bind_args(callee, call.func, call.args, call.kwargs)
+                        ctx = Context(frame, call, bound)
+                        known.append(ctx)
+                        new.append(Frame(callee, ctx))
+            frames = new
+        return out
+
+    def _param_base(self, fn: FunctionFacts, base: Expr) -> bool:
+        """Whether a subscript's base is a parameter (or a name assigned one)."""
+        if base[0] != "name":
+            return False
+        params = self.params_of(fn)
+        if base[1] in params:
+            return True
+        binds = [b for b in fn.binds if b.names == (base[1],)]
+        return len(binds) == 1 and binds[0].value[0] == "name" and binds[0].value[1] in params
+
+    def _alias_names(self) -> set[tuple[str, str]]:
+        """(function, local name) pairs assigned a named copy of a handoff list."""
+        out = set()
+        for qual, fn in self.model.functions.items():
+            for bind in fn.binds:
+                if len(bind.names) == 1 and _maybe_copy(bind.value, qual, self, set()):
+                    out.add((qual, bind.names[0]))
+        return out
+
+    # evaluation ------------------------------------------------------------
+    def value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, depth: int = 0) -> Lin | None:
+        """The value of ``expr`` at ``at`` in ``frame`` when the lists have lengths ``sc``."""
+        if depth > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        d = depth + 1
+        if kind == "const":
+            v = expr[1]
+            if isinstance(v, int):  # bool included
+                return Lin.of(int(v))
+            if isinstance(v, float):
+                return Lin.of(Fraction(v))
+            return None
+        if kind == "binop":
+            left = self.value(frame, expr[2], at, sc, d)
+            right = self.value(frame, expr[3], at, sc, d)
+            if left is None or right is None:
+                return None
+            return arith(expr[1], left, right)
+        if kind == "neg":
+            inner = self.value(frame, expr[1], at, sc, d)
+            return inner.scaled(Fraction(-1)) if inner is not None else None
+        if kind == "name":
+            return self._name_value(frame, expr[1], at, sc, d)
+        if kind == "call":
+            return self._call_value(frame, expr, at, sc, d)
+        if kind in ("attr", "subscript"):
+            if self._mentions_copy(frame, expr):
+                return None
+            return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
+        return None
+
+    def _name_value(self, frame: Frame, name: str, at: Span, sc: Scenario, d: int) -> Lin | None:
+        fn = frame.fn
+        if self.copy_of(frame, ("name", name)) is not None:
+            return None
+        binds = self._reaching(frame, name, at, d)
+        if binds:
+            values = set()
+            for bind in binds:
+                values.add(self._bind_value(frame, bind, name, sc, d))
+            return values.pop() if len(values) == 1 else None
+        if name in self.params_of(fn):
+            arg = frame.arg(name)
+            if arg is not None and frame.ctx is not None:
+                return self.value(frame.ctx.caller, arg, frame.ctx.call.span, sc, d)
+            return Lin.symbol(f"{fn.qualname}:param:{name}")
+        return Lin.symbol(f"{fn.qualname}:name:{name}")
+
+    def _bind_value(
+        self, frame: Frame, bind: BindFact, name: str, sc: Scenario, d: int
+    ) -> Lin | None:
+        value = bind.value
+        if len(bind.names) > 1:
+            if value[0] != "seq" or len(value[1]) != len(bind.names):
+                return None
+            value = value[1][bind.names.index(name)]
+        self._binds.append((frame.fn.qualname, bind))
+        try:
+            return self.value(frame, value, bind.span, sc, d)
+        finally:
+            self._binds.pop()
+
+    def _reaching(self, frame: Frame, name: str, at: Span, d: int) -> list[BindFact]:
+        """Assignments of ``name`` that may reach ``at`` on the grown run's path.
+
+        The last one on every path to ``at`` (its guards a prefix of those at
+        ``at``), and later ones in branches the grown lengths do not rule out.
+        """
+        before = [b for b in self.binds_of(frame.fn).get(name, []) if b.span[:2] < at[:2]]
+        if not before:
+            return []
+        here = self._guards_at(frame.fn, at)
+        dominating = None
+        for bind in before:
+            if here[: len(bind.guards)] == bind.guards:
+                dominating = bind
+        later = [b for b in before if dominating is None or b.span[:2] > dominating.span[:2]]
+        # The path is the one taken with the grown lengths, whatever ``sc`` is:
+        # the agreeing run asks what the same code computes with other lengths.
+        saved = self._origins
+        self._origins = []
+        try:
+            live = [
+                b
+                for b in later
+                if self.reachable(frame, b.guards, b.span, PEER_GROWS, d) is not False
+            ]
+        finally:
+            self._origins = saved
+        if dominating is not None:
+            live.insert(0, dominating)
+        return live
+
+    def _guards_at(self, fn: FunctionFacts, at: Span) -> Guards:
+        for index in fn.indexes:
+            if index.span == at:
+                return index.guards
+        for bind in fn.binds:
+            if bind.span == at:
+                return bind.guards
+        for call in fn.calls:
+            if call.span == at:
+                return call.guards
+        for ret in fn.returns:
+            if ret.span == at:
+                return ret.guards
+        return ()
+
+    def _call_value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int) -> Lin | None:
+        func, args = expr[1], expr[2]
+        if func == ("name", "len") and len(args) == 1:
+            copy = self.copy_of(frame, args[0])
+            if copy is not None:
+                kind = copy[0]
+                here = frame.fn.qualname
+                if not self._binds or self._binds[-1][0] != here:
+                    self._origins.append((here, at, text(expr), kind))  # a helper's return
+                if self._binds:
+                    qual, bind = self._binds[-1]
+                    source = f"{' = '.join(bind.names)} = {text(bind.value)}"
+                    self._origins.append((qual, bind.span, source, kind))
+                return Lin.of(sc[0] if kind == "peer" else sc[1])
+            if self._mentions_copy(frame, args[0]):
+                return None
+            return Lin.symbol(f"{frame.fn.qualname}:len:{args[0]!r}")
+        if func in (("name", "int"), ("name", "round")) and len(args) == 1:
+            inner = self.value(frame, args[0], at, sc, d)
+            if inner is None or not inner.known:
+                return None
+            return Lin.of(int(inner.const) if func[1] == "int" else round(inner.const))
+        if func in (("name", "min"), ("name", "max")) and len(args) > 1:
+            values = [self.value(frame, a, at, sc, d) for a in args]
+            if any(v is None or not v.known for v in values):
+                return None
+            consts = [v.const for v in values if v is not None]
+            return Lin.of(min(consts) if func[1] == "min" else max(consts))
+        targets = self.model.call_targets(frame.fn, func)
+        if len(targets) == 1:
+            helper = self.model.functions[targets[0]]
+            returned = {r.value for r in helper.returns if r.value is not None}
+            if len(returned) == 1:
+                call = CallFact(func, args, expr[3], at, (), None)
+                bound = _bind_args(helper, func, args, expr[3])
+                helper_frame = Frame(helper, Context(frame, call, bound))
+                ret = next(r for r in helper.returns if r.value is not None)
+                return self.value(helper_frame, returned.pop(), ret.span, sc, d)
+            return None
+        if self._mentions_copy(frame, expr):
+            return None
+        return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
+
+    def truth(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int = 0) -> bool | None:
+        """Truth of a condition under the scenario; None when it cannot be told."""
+        if d > MAX_DEPTH:
+            return None
+        kind = expr[0]
+        if kind == "not":
+            inner = self.truth(frame, expr[1], at, sc, d + 1)
+            return None if inner is None else not inner
+        if kind in ("and", "or"):
+            results = [self.truth(frame, e, at, sc, d + 1) for e in expr[1]]
+            stop = kind == "or"
+            if stop in results:
+                return stop
+            return None if None in results else not stop
+        if kind == "cmp":
+            left = self.value(frame, expr[1], at, sc, d + 1)
+            result: bool | None = True
+            for op, right_expr in zip(expr[2], expr[3], strict=False):
+                right = self.value(frame, right_expr, at, sc, d + 1)
+                if left is None or right is None:
+                    return None
+                outcome = compare(op, left, right)
+                if outcome is None:
+                    return None
+                if not outcome:
+                    result = False
+                left = right
+            return result
+        value = self.value(frame, expr, at, sc, d + 1)
+        if value is None or not value.known:
+            return None
+        return bool(value.const)
+
+    def reachable(
+        self, frame: Frame, guards: Guards, at: Span, sc: Scenario, d: int = 0
+    ) -> bool | None:
+        """False when a guard is false under the scenario; the call sites binding the frame too."""
+        for expr, polarity in guards:
+            outcome = self.truth(frame, expr, at, sc, d + 1)
+            if outcome is not None and outcome != polarity:
+                return False
+        if frame.ctx is not None and d < MAX_DEPTH:
+            ctx = frame.ctx
+            return self.reachable(ctx.caller, ctx.call.guards, ctx.call.span, sc, d + 1)
+        return None
+
+    # findings -----------------------------------------------------------------
+    def _moves(self, frame: Frame, site: IndexFact) -> list[Move]:
+        index = site.index
+        bounds = [index[1], index[2]] if index[0] == "slice" else [index]
+        out: list[Move] = []
+        if self.reachable(frame, site.guards, site.span, PEER_GROWS) is False:
+            return out
+        if self._growth_rejected(frame, site.span, site.guards):
+            return out
+        for position, bound in enumerate(bounds):
+            if bound == ("const", None) or bound[0] == "const":
+                continue
+            agreed = self.value(frame, bound, site.span, AGREE)
+            if agreed is None:
+                continue
+            self._origins = []
+            moved = self.value(frame, bound, site.span, PEER_GROWS)
+            if moved is None or moved == agreed:
+                continue
+            whole = position == 1 and index[0] == "slice"
+            if whole and moved == Lin.of(PEER_GROWS[0]) and agreed == Lin.of(AGREE[0]):
+                continue  # ``dst[a:len(dst)]``: up to the end, whatever the length
+            origins = [o[:3] for o in self._origins if o[3] == "peer"]
+            if origins:
+                out.append(Move(bound, tuple(dict.fromkeys(origins))))
+        return out
+
+    def _growth_rejected(self, frame: Frame, at: Span, guards: Guards, d: int = 0) -> bool:
+        """A raise or assert before ``at`` fails when the peer's list has grown.
+
+        An equality test on a count taken from the peer's length (``!=`` raises),
+        or an upper limit on it (``count > limit`` raises), against a value that
+        does not depend on that length: the code then fails loudly instead of
+        computing offsets from a grown list. Also checked at the call sites that
+        bind the frame.
+        """
+        fn = frame.fn
+        rejecting: list[tuple[Expr, bool]] = []
+        for span, raise_guards in fn.raises:
+            if span[:2] < at[:2] and raise_guards:
+                cond, polarity = raise_guards[-1]
+                prefix = raise_guards[:-1]
+                if guards[: len(prefix)] == prefix and (cond, not polarity) in guards:
+                    rejecting.append((cond, polarity))
+        for test, span, assert_guards in fn.asserts:
+            if span[:2] < at[:2] and guards[: len(assert_guards)] == assert_guards:
+                rejecting.append((test, False))
+        for cond, sense in rejecting:
+            for cmp, raises_when in comparisons_with_sense(cond, sense):
+                if self._rejects(frame, cmp, raises_when, at):
+                    return True
+        if frame.ctx is not None and d < MAX_DEPTH:
+            ctx = frame.ctx
+            return self._growth_rejected(ctx.caller, ctx.call.span, ctx.call.guards, d + 1)
+        return False
+
+    def _rejects(self, frame: Frame, cmp: Expr, raises_when: bool, at: Span) -> bool:
+        op = cmp[2][0] if raises_when else NEGATED_OP.get(cmp[2][0], "")
+        left, right = cmp[1], cmp[3][0]
+        growth = []
+        for side in (left, right):
+            agreed = self.value(frame, side, at, AGREE)
+            grown = self.value(frame, side, at, PEER_GROWS)
+            if agreed is None or grown is None:
+                return False
+            diff = grown.plus(agreed, -1)
+            if not diff.known:
+                return False
+            growth.append(diff.const)
+        if op == "!=":
+            return (growth[0] != 0) != (growth[1] != 0)
+        if op in (">", ">="):
+            return growth[0] > 0 and growth[1] == 0
+        if op in ("<", "<="):
+            return growth[1] > 0 and growth[0] == 0
+        return False
+
+    def _agreed_at_handshake(self) -> set[str]:
+        """Lists whose length or setting a raise (or assert) compares across the roles."""
+        out: set[str] = set()
+        for qual in sorted(self.model.functions):
+            fn = self.model.functions[qual]
+            checks = [g[0] for _, guards in fn.raises for g in guards[-1:]]
+            checks += [test for test, _, _ in fn.asserts]
+            frame: Frame | None = None
+            for expr in checks:
+                for cmp in comparisons(expr):
+                    idents = set(identifiers(cmp))
+                    if not any(
+                        self.named_copy(i) is not None or i in self._by_name or self.peer_word(i)
+                        for i in idents
+                    ):
+                        continue
+                    frame = frame or Frame(fn)
+                    for lst in self.lists.values():
+                        if lst.name not in out and self._compares_layouts(frame, cmp, lst):
+                            out.add(lst.name)
+        return out
+
+    def _compares_layouts(self, frame: Frame, cmp: Expr, lst: HandoffList) -> bool:
+        sides = (cmp[1], cmp[3][0])
+        kinds = []
+        for side in sides:
+            side_kind = None
+            for node in nodes(side):
+                if node[0] in ("name", "attr"):
+                    copy = self.copy_of(frame, node)
+                    if copy is not None and copy[1] is lst:
+                        side_kind = copy[0]
+                        break
+            kinds.append(side_kind)
+        if set(kinds) == {"peer", "local"}:
+            return True
+        peerish = [any(self.peer_word(w) for w in identifiers(s)) for s in sides]
+        return peerish.count(True) == 1 and all(self.role_local(s) for s in sides)
+
+    def run(self) -> Iterator[Finding]:
+        if not self.find_lists():
+            return
+        contexts = self._contexts()
+        aliases = self._aliases_cache
+        agreed: set[str] | None = None
+        seen: set[tuple[str, Span]] = set()
+        for qual in sorted(self.model.functions):
+            fn = self.model.functions[qual]
+            bound = contexts.get(qual, [])
+            sites = [s for s in fn.indexes if bound or _maybe_copy(s.base, qual, self, aliases)]
+            if not sites:
+                continue
+            frames = [Frame(fn), *(Frame(fn, c) for c in bound)]
+            for frame in frames:
+                for site in sites:
+                    if (qual, site.span) in seen:
+                        continue
+                    copy = self.copy_of(frame, site.base)
+                    if copy is None or copy[0] != "peer" or not copy[1].growths:
+                        continue
+                    lst = copy[1]
+                    moves = self._moves(frame, site)
+                    if not moves:
+                        continue
+                    if agreed is None:
+                        agreed = self._agreed_at_handshake()
+                    if lst.name in agreed:
+                        continue
+                    seen.add((qual, site.span))
+                    yield self._finding(frame, site, lst, moves)
+
+    def _loc(self, qual: str, span: Span) -> Location:
+        module = self.model.function_module[qual]
+        return Location(self.model.modules[module].path, *span)
+
+    def _finding(
+        self, frame: Frame, site: IndexFact, lst: HandoffList, moves: list[Move]
+    ) -> Finding:
+        fn = frame.fn
+        # a setting appended under on several roles first: the usual asymmetric toggle
+        counts: dict[str, int] = {}
+        for growth in lst.growths:
+            counts[growth.condition] = counts.get(growth.condition, 0) + 1
+        conditions = sorted(counts, key=lambda c: (-counts[c], c))
+        setting = " or ".join(f"`{c}`" for c in conditions[:2])
+        origins = list(dict.fromkeys(o for m in moves for o in m.origins))
+        qual, span, source = next((o for o in origins if o[0] == fn.qualname), origins[0])
+        assumption = text(moves[0].bound) if (qual, span) == (fn.qualname, site.span) else source
+        listed = f"`{lst.name}`" + (
+            f" (built from `{lst.derived_from}`)" if lst.derived_from else ""
+        )
+        message = (
+            f"offset into `{text(site.base)}`, the peer's copy of {listed}, comes from "
+            f"`{assumption}`, which assumes the peer's list has this side's shape; when "
+            f"{setting} holds on the peer's role and not on this one, the peer's list holds "
+            "extra entries and the offset lands in the wrong group; send the count per group "
+            "with the handoff and index by it, or reject mismatched configurations at the "
+            "handshake"
+        )
+        related = [
+            Related(self._loc(q, sp), f"`{src}` takes the group size from the peer's length")
+            for q, sp, src in origins
+            if (q, sp) != (fn.qualname, site.span)
+        ]
+        for growth in sorted(lst.growths, key=lambda g: self._loc(g.function, g.span)):
+            related.append(
+                Related(
+                    self._loc(growth.function, growth.span),
+                    f"{_role(growth.function)} appends {_entries(growth.added)} "
+                    f"when `{growth.condition}`",
+                )
+            )
+        path: list[Step] = []
+        callee, ctx = fn.qualname, frame.ctx
+        while ctx is not None:
+            caller = ctx.caller.fn.qualname
+            note = f"calls `{_short(callee)}` with the peer's copy"
+            path.insert(0, Step(self._loc(caller, ctx.call.span), caller, note))
+            callee, ctx = caller, ctx.caller.ctx
+        if path:
+            here = self._loc(fn.qualname, site.span)
+            path.append(Step(here, fn.qualname, "indexes the peer's copy"))
+        return Finding(
+            "PDL201",
+            message,
+            self._loc(fn.qualname, site.span),
+            related=tuple(related),
+            path=tuple(path),
+            member=lst.name,
+            key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
+        )
+
+
+def _entries(added: Expr) -> str:
+    shown = text(added)
+    return "entries" if "..." in shown else f"`{shown}`"
+
+
+def _role(qual: str) -> str:
+    low = qual.lower()
+    if "prefill" in low and "decode" not in low:
+        return "the prefill side"
+    if "decode" in low and "prefill" not in low:
+        return "the decode side"
+    return f"`{_short(qual)}`"
+
+
+def _short(qual: str) -> str:
+    parts = qual.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 else qual
+
+
+def _subsequence(short: list[str], long: list[str]) -> bool:
+    it = iter(long)
+    return all(any(w == x for x in it) for w in short)
+
+
+def _maybe_copy(expr: Expr, qual: str, check: LayoutCheck, aliases: set[tuple[str, str]]) -> bool:
+    """Cheap test before :meth:`LayoutCheck.copy_of`: can ``expr`` name a copy at all."""
+    kind = expr[0]
+    if kind == "name":
+        return check.named_copy(expr[1]) is not None or (qual, expr[1]) in aliases
+    if kind == "attr":
+        return check.named_copy(expr[2]) is not None or expr[2] in check.list_names
+    if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+        return _maybe_copy(expr[2][0], qual, check, aliases)
+    return False
+
+
+def _arguments(call: CallFact) -> tuple[Expr, ...]:
+    return (*call.args, *(v for _, v in call.kwargs))
+
+
+def _bind_args(
+    callee: FunctionFacts,
+    func: Expr,
+    args: tuple[Expr, ...],
+    kwargs: tuple[tuple[str, Expr], ...],
+) -> tuple[tuple[str, Expr], ...]:
+    params = [p for p, _ in callee.params]
+    skip = 1 if params and params[0] in ("self", "cls") and func[0] == "attr" else 0
+    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
+    out += [(k, v) for k, v in kwargs if k in params]
+    return tuple(out)
