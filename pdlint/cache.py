@@ -27,7 +27,25 @@ from pathlib import Path
 from pdlint import __version__
 
 MAGIC = b"PDLINT-CACHE-1\n"
-SCHEMA = "1"  # bump when the facts or the scan change shape
+
+
+def _schema() -> str:
+    """A digest of the code that gives facts and scans their shape and content.
+
+    Any change to the indexer, the facts or the text scan starts a new cache, so
+    an entry written by other code is never read (even within one version).
+    """
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for name in ("facts.py", "index.py", "scan.py", "source.py"):
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()[:12]
+
+
+SCHEMA = _schema()
 _DIGEST = 16
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
