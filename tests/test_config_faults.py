@@ -178,7 +178,7 @@ PACK_HEAD = '[pack]\nname = "mine"\ndetect = ["relay_gap_engine"]\n\n[relay]\n'
             "states = []\n\n[checks]\nx = 1\n",
             8,
             " [checks]",
-            "unknown section (known: [pack], [relay])",
+            "unknown section (known: [pack], [relay], [layout])",
         ),
         ("states = []\n\n[pack.extra]\nx = 1\n", 8, " key 'extra' in [pack]", "unknown key"),
     ],
