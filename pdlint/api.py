@@ -129,15 +129,18 @@ def analyze(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        record = _previous_run(store, record_key, program)
+        # a caller with a facts memo (the language server) analyses each edit
+        # through the memo and keeps no run record
+        record = _previous_run(store, record_key, program) if facts_memo is None else None
         if record is not None:
             findings, stats = list(record.findings), Counter(record.stats)
             stats["files parsed"] = stats["files from the cache"] = 0
             stats["results reused (nothing they depend on changed)"] = 1
         else:
             findings, stats = _analyse(program, packs, settings, lazy, groups, timings)
-            payload = pickle.dumps(RunRecord.of(program, findings, dict(stats), not lazy), 5)
-            store.put(record_key, payload, kind="blob")
+            if facts_memo is None:
+                record = RunRecord.of(program, findings, dict(stats), not lazy)
+                store.put(record_key, pickle.dumps(record, 5), kind="blob")
         program.save()
     finally:
         program.close()

@@ -300,13 +300,14 @@ class Program:
         start = clock()
         results: dict[int, bytes | tuple[object, ...]] = {}
         todo: list[SourceEntry] = []
-        memo_keys: dict[int, tuple[str, str, str]] = {}
+        memo_keys: dict[int, tuple[str, str, str]] = {}  # entries to put in the memo
         for entry in wanted:
             if self.memo is not None:
                 key = self._memo_key(entry)
-                memo_keys[id(entry)] = key
                 outcome = self.memo.get(key)
-                if outcome is not None:
+                if outcome is None:
+                    memo_keys[id(entry)] = key
+                else:
                     facts, error = outcome
                     results[id(entry)] = (
                         ("facts", facts) if facts is not None else error_result(error)
@@ -333,7 +334,8 @@ class Program:
         for entry in wanted:
             facts = self._decode(entry, results[id(entry)])
             self.done.add(entry.source.display)
-            if self.memo is not None:
+            if id(entry) in memo_keys:
+                assert self.memo is not None
                 self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
             if facts is not None and self.by_module.get(entry.module) is entry:
                 self.loaded[entry.module] = facts
