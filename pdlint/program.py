@@ -279,6 +279,7 @@ class Program:
 
     # loading ------------------------------------------------------------------
     def __contains__(self, module: str) -> bool:
+        """Whether a file stands for ``module`` (the lookup is recorded)."""
         self.looked_up.add(module)
         return module in self.by_module
 
@@ -411,6 +412,7 @@ class Program:
         return out
 
     def close(self) -> None:
+        """Stop the worker processes (if any were started)."""
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
@@ -420,13 +422,8 @@ class Program:
         return self.load_entries(sorted(self.entries, key=lambda e: e.source.display))
 
     def read_errors(self) -> list[Finding]:
+        """PDL900 for every file that could not be read."""
         return [e.error for e in self.entries if e.error is not None]
-
-    def text_of(self, display: str) -> bytes | None:
-        for entry in self.entries:
-            if entry.source.display == display:
-                return entry.data
-        return None
 
 
 @dataclass
