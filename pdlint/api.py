@@ -130,7 +130,9 @@ def analyze(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        record = _previous_run(store, record_key, program)
+        # a caller with a facts memo (the language server) analyses each edit
+        # through the memo and keeps no run record
+        record = _previous_run(store, record_key, program) if facts_memo is None else None
         if record is not None:
             findings, stats = list(record.findings), Counter(record.stats)
             stats["files parsed"] = stats["files from the cache"] = 0
@@ -140,8 +142,9 @@ def analyze(
             found: list[str] = []
             findings, stats = _analyse(program, packs, settings, lazy, groups, timings, found)
             warnings.extend(found)
-            record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
-            store.put(record_key, pickle.dumps(record_data, 5), kind="blob")
+            if facts_memo is None:
+                record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
+                store.put(record_key, pickle.dumps(record_data, 5), kind="blob")
         program.save()
     finally:
         program.close()

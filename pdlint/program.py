@@ -293,6 +293,7 @@ class Program:
 
     # loading ------------------------------------------------------------------
     def __contains__(self, module: str) -> bool:
+        """Whether a file stands for ``module`` (the lookup is recorded)."""
         self.looked_up.add(module)
         return module in self.by_module
 
@@ -314,13 +315,14 @@ class Program:
         start = clock()
         results: dict[int, bytes | tuple[object, ...]] = {}
         todo: list[SourceEntry] = []
-        memo_keys: dict[int, tuple[str, str, str]] = {}
+        memo_keys: dict[int, tuple[str, str, str]] = {}  # entries to put in the memo
         for entry in wanted:
             if self.memo is not None:
                 key = self._memo_key(entry)
-                memo_keys[id(entry)] = key
                 outcome = self.memo.get(key)
-                if outcome is not None:
+                if outcome is None:
+                    memo_keys[id(entry)] = key
+                else:
                     facts, error = outcome
                     results[id(entry)] = (
                         ("facts", facts) if facts is not None else error_result(error)
@@ -347,7 +349,8 @@ class Program:
         for entry in wanted:
             facts = self._decode(entry, results[id(entry)])
             self.done.add(entry.source.display)
-            if self.memo is not None:
+            if id(entry) in memo_keys:
+                assert self.memo is not None
                 self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
             if facts is not None and self.by_module.get(entry.module) is entry:
                 self.loaded[entry.module] = facts
@@ -423,6 +426,7 @@ class Program:
         return out
 
     def close(self) -> None:
+        """Stop the worker processes (if any were started)."""
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None
@@ -432,13 +436,8 @@ class Program:
         return self.load_entries(sorted(self.entries, key=lambda e: e.source.display))
 
     def read_errors(self) -> list[Finding]:
+        """PDL900 for every file that could not be read."""
         return [e.error for e in self.entries if e.error is not None]
-
-    def text_of(self, display: str) -> bytes | None:
-        for entry in self.entries:
-            if entry.source.display == display:
-                return entry.data
-        return None
 
 
 @dataclass

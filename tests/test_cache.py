@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from pdlint_helpers import copy_relay_gap, run_pdlint
+from pdlint_helpers import copy_relay_gap, invoke, run_pdlint
 
 from pdlint.api import analyze
 from pdlint.cache import CACHEDIR_TAG, FactStore
@@ -25,7 +25,8 @@ CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_fil
 
 
 def findings_json(folder: Path, *args: str) -> list[dict]:
-    proc = run_pdlint("check", ".", "--output-format", "json", *args, cwd=folder)
+    """The CLI's JSON findings (run in this process: the runs are many)."""
+    proc = invoke("check", ".", "--output-format", "json", *args, cwd=folder)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)
 
