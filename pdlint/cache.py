@@ -19,6 +19,7 @@ A directory that cannot be written makes the store read-only (with a note).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import shutil
 import threading
@@ -78,8 +79,50 @@ def cache_location(root: str, configured: str | None, flag: str | None) -> Path:
     return Path(root) / DEFAULT_NAME
 
 
+_SECRET: bytes | None = None
+
+
+def _secret() -> bytes:
+    """This user's cache key, kept outside any analysed tree.
+
+    Entries are pickles, and a cache folder may sit inside a repository that
+    someone else wrote: only an entry signed with this key (which no repository
+    can contain) is ever unpickled. Without a readable key file, a key for this
+    process alone (entries then never match on a later run: no cache, no risk).
+    """
+    global _SECRET
+    if _SECRET is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        path = os.path.join(base, "pdlint", "secret")
+        try:
+            with open(path, "rb") as handle:
+                key = handle.read()
+            if len(key) < 32:
+                raise OSError("short key")
+        except OSError:
+            key = os.urandom(32)
+            try:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(key)
+            except OSError:
+                try:  # another process made it first: use theirs
+                    with open(path, "rb") as handle:
+                        found = handle.read()
+                    key = found if len(found) >= 32 else key
+                except OSError:
+                    pass
+        _SECRET = key[:64]
+    return _SECRET
+
+
+def _sign(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=_DIGEST, key=_secret()).digest()
+
+
 def _frame(key: str, payload: bytes) -> bytes:
-    digest = hashlib.blake2b(payload, digest_size=_DIGEST).digest()
+    digest = _sign(payload)
     head = MAGIC + key.encode() + b"\n" + len(payload).to_bytes(8, "little") + digest
     return head + payload
 
@@ -95,8 +138,8 @@ def _unframe(key: str, blob: bytes) -> bytes | None:
     payload = blob[start:]
     if len(payload) != size:
         return None
-    if hashlib.blake2b(payload, digest_size=_DIGEST).digest() != blob[start - _DIGEST : start]:
-        return None
+    if not hmac.compare_digest(_sign(payload), blob[start - _DIGEST : start]):
+        return None  # corrupt, or not written by this user's pdlint: never unpickled
     return payload
 
 

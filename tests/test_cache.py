@@ -257,3 +257,57 @@ def test_clean_refuses_a_directory_pdlint_did_not_make(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "not a pdlint cache" in proc.stderr
     assert (precious / "data.txt").read_text() == "keep me\n"
+
+
+def test_forged_entries_in_the_analysed_tree_are_never_unpickled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository may ship a crafted cache: entries not signed with this user's
+    key (kept outside the tree) are rebuilt, never loaded."""
+    import hashlib
+    import pickle
+
+    from pdlint import cache as cache_module
+
+    folder = copy_relay_gap(tmp_path / "proj")
+    cache = folder / ".pdlint_cache"
+    clean = uncached(folder)
+    marker = tmp_path / "pwned"
+
+    class Boom:
+        def __reduce__(self) -> tuple[object, ...]:
+            return (open, (str(marker), "w"))
+
+    forged = pickle.dumps(Boom())
+
+    def forge() -> None:
+        cached(folder, cache)
+        written = [
+            p
+            for p in cache.rglob("*")
+            if p.is_file() and p.read_bytes().startswith(cache_module.MAGIC)
+        ]
+        assert written
+        for path in written:
+            blob = path.read_bytes()
+            head = blob[: blob.index(b"\n", len(cache_module.MAGIC)) + 1]
+            # all an attacker who knows the format but not the key can compute
+            digest = hashlib.blake2b(forged, digest_size=16).digest()
+            path.write_bytes(head + len(forged).to_bytes(8, "little") + digest + forged)
+
+    forge()
+    assert cached(folder, cache) == clean
+    assert not marker.exists()
+
+    # The same forgery against an unkeyed check does run code: the test reaches
+    # the unpickling it guards.
+    shutil.rmtree(cache)
+    monkeypatch.setattr(
+        cache_module, "_sign", lambda payload: hashlib.blake2b(payload, digest_size=16).digest()
+    )
+    forge()
+    try:
+        cached(folder, cache)
+    except Exception:
+        pass
+    assert marker.exists()
