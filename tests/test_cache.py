@@ -311,3 +311,33 @@ def test_forged_entries_in_the_analysed_tree_are_never_unpickled(
     except Exception:
         pass
     assert marker.exists()
+
+
+def test_processes_sharing_one_cold_cache_agree_with_no_cache(tmp_path: Path) -> None:
+    """Three pdlint processes filling one cache at the same time, then a warm run,
+    all print exactly what a --no-cache run prints; no temporary file is left."""
+    folder = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, folder)
+    cache = tmp_path / "shared-cache"
+    expected = run_pdlint("check", ".", "--output-format", "json", "--no-cache", cwd=folder)
+    args = [sys.executable, "-m", "pdlint", "check", ".", "--output-format", "json"]
+    procs = [
+        subprocess.Popen(
+            [*args, "--cache-dir", str(cache)],
+            cwd=folder,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for proc, (out, err) in zip(procs, outputs, strict=True):
+        assert proc.returncode == expected.returncode, err
+        assert out == expected.stdout
+    warm = run_pdlint(
+        "check", ".", "--output-format", "json", "--cache-dir", str(cache), cwd=folder
+    )
+    assert warm.stdout == expected.stdout
+    leftovers = [p for p in cache.rglob("*") if p.is_file() and ".tmp" in p.name]
+    assert not leftovers
