@@ -195,3 +195,20 @@ class CallGraph:
                         queue.append(callee)
                         break
         return parent
+
+
+def call_chain(
+    parents: dict[str, tuple[str, CallFact] | None], node: str
+) -> list[tuple[str, CallFact | None]]:
+    """(function, call site in its caller) from the root of a :meth:`CallGraph.reach`
+    result down to ``node``."""
+    chain: list[tuple[str, CallFact | None]] = []
+    current: str | None = node
+    visited: set[str] = set()
+    while current is not None and current not in visited:
+        visited.add(current)
+        link = parents[current]
+        chain.append((current, link[1] if link else None))
+        current = link[0] if link else None
+    chain.reverse()
+    return chain

@@ -26,6 +26,7 @@ from pdlint.checks.relay import (
 )
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
+from pdlint.graph import call_chain
 from pdlint.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
@@ -206,7 +207,7 @@ class ModeCheck:
                         yield self._bypass_finding(
                             relay,
                             origin,
-                            _chain(down, qual),
+                            call_chain(down, qual),
                             (qual, made_at),
                             [],
                             qual,
@@ -241,7 +242,7 @@ class ModeCheck:
                             yield self._bypass_finding(
                                 relay,
                                 origin,
-                                _chain(down, qual),
+                                call_chain(down, qual),
                                 (qual, made_at),
                                 tail,
                                 sub,
@@ -275,7 +276,7 @@ class ModeCheck:
         return self.relay.same_class(fn, deref.obj[1], batch_cls)
 
     def _steps(self, chain: list[tuple[str, CallFact | None]]) -> list[Step]:
-        """Steps entry -> ... -> last function of ``chain`` (from :func:`_chain`)."""
+        """Steps entry -> ... -> last function of ``chain`` (from :func:`call_chain`)."""
         entry = chain[0][0]
         steps = [
             Step(
@@ -399,7 +400,7 @@ class ModeCheck:
         builder = relay.builder
         name = builder.variant.members[member]
         builder_fn = self.model.functions[builder.qualname]
-        chain = _chain(parents, placeholder.function)
+        chain = call_chain(parents, placeholder.function)
         steps = self._steps(chain)
         steps.append(
             Step(
@@ -440,27 +441,11 @@ class ModeCheck:
         )
 
 
-def _chain(
-    parents: dict[str, tuple[str, CallFact] | None], node: str
-) -> list[tuple[str, CallFact | None]]:
-    """(function, call site in its caller) from the root of ``parents`` down to ``node``."""
-    chain: list[tuple[str, CallFact | None]] = []
-    current: str | None = node
-    visited: set[str] = set()
-    while current is not None and current not in visited:
-        visited.add(current)
-        link = parents[current]
-        chain.append((current, link[1] if link else None))
-        current = link[0] if link else None
-    chain.reverse()
-    return chain
-
-
 def _chain_sites(
     parents: dict[str, tuple[str, CallFact] | None], node: str
 ) -> list[tuple[str, CallFact]]:
     """(caller, call site) pairs from the root of ``parents`` down to ``node``."""
-    chain = _chain(parents, node)
+    chain = call_chain(parents, node)
     out = []
     for (caller, _), (_, site) in zip(chain, chain[1:], strict=False):
         assert site is not None

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
+from pdlint.exprs import nodes
 from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
-from pdlint.graph import CallGraph, EdgeFilter
+from pdlint.graph import CallGraph, EdgeFilter, call_chain
 from pdlint.model import Model
 from pdlint.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
@@ -48,20 +49,6 @@ def render(expr: Expr) -> str:
     if expr[0] == "call":
         return f"{render(expr[1])}(...)"
     return "..."
-
-
-def mentions_name(expr: Expr, name: str) -> bool:
-    """Whether ``name`` occurs as a variable or attribute name in ``expr``."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, tuple) or not node:
-            continue
-        if (node[0] == "name" and node[1] == name) or (node[0] == "attr" and node[2] == name):
-            return True
-        parts = node[1:] if isinstance(node[0], str) else node
-        stack.extend(p for p in parts if isinstance(p, tuple))
-    return False
 
 
 def _is_state(expr: Expr, name: str) -> bool:
@@ -145,7 +132,9 @@ class RelayCheck:
                 out.append((variant, frozenset({param})))
         for ret in fn.returns:
             for expr, _ in ret.guards:
-                for node in _attrs(expr):
+                for node in nodes(expr):
+                    if node[0] != "attr":
+                        continue
                     variant = self.variants.attr_variant(fn, node)
                     if variant is not None and all(v is not variant for v, _ in out):
                         out.append((variant, frozenset()))
@@ -446,15 +435,7 @@ class RelayCheck:
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
-        chain: list[tuple[str, CallFact | None]] = []
-        node: str | None = consumer
-        visited: set[str] = set()
-        while node is not None and node not in visited:
-            visited.add(node)
-            link = parents[node]
-            chain.append((node, link[1] if link else None))
-            node = link[0] if link else None
-        chain.reverse()
+        chain = call_chain(parents, consumer)
         entry = chain[0][0]
         steps = [
             Step(
@@ -562,18 +543,6 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
 def short(qual: str) -> str:
     parts = qual.split(".")
     return ".".join(parts[-2:]) if len(parts) > 1 else qual
-
-
-def _attrs(expr: Expr) -> Iterator[Expr]:
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, tuple) or not node:
-            continue
-        if node[0] == "attr":
-            yield node
-        parts = node[1:] if isinstance(node[0], str) else node
-        stack.extend(p for p in parts if isinstance(p, tuple))
 
 
 def _flatten(guards: Guards) -> Guards:
