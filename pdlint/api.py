@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pdlint import __version__
-from pdlint.cache import SCHEMA, FactStore, cache_location, make_key
+from pdlint.cache import CODE, SCHEMA, FactStore, cache_location, make_key
 from pdlint.checks.layout import LayoutCheck
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
@@ -119,6 +119,7 @@ def analyze(
     record_key = make_key(
         "run",
         salt,
+        CODE,
         repr(inputs),
         repr(settings.packs),
         repr(settings.entry_points),

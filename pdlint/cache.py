@@ -46,7 +46,22 @@ def _schema() -> str:
     return digest.hexdigest()[:12]
 
 
+def _code() -> str:
+    """A digest of all of pdlint's code: a run record (the findings of a whole run)
+    is reused only by the code that computed it."""
+    digest = hashlib.sha256()
+    here = Path(__file__).parent
+    for path in sorted(here.rglob("*.py")):
+        digest.update(path.relative_to(here).as_posix().encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            pass
+    return digest.hexdigest()[:12]
+
+
 SCHEMA = _schema()
+CODE = _code()
 _DIGEST = 16
 CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"

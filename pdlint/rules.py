@@ -71,7 +71,9 @@ the first decode step fails (AttributeError on None) or computes on garbage.
 
 Fix: build the state for M in the builder, or fail loudly and early for M: raise
 in the builder's branch for M, or reject M with disaggregation mode "decode" in
-a startup validator (pdlint treats both as handled).""",
+a startup validator (pdlint treats both as handled). A validator that rejects M
+only with some setting on (``if FLAG and algo not in (...): raise``) tells pdlint
+that M never runs with FLAG on: code reached only under FLAG is not reached by M.""",
         example="""\
 # relay (decode side)
 info = self.algo.build_draft_input(self)     # None for DFLASH

@@ -80,6 +80,8 @@ class Variants:
         self.by_name: dict[str, Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
+        # enum -> attribute read as member names -> the function converting it
+        self.converted: dict[str, dict[str, str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
         self.carriers = self._find_carriers()
         self._string_names: set[str] = set()
@@ -91,6 +93,10 @@ class Variants:
         # re-evaluated once per path, exponentially.
         self._walk: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._cyclic: set[str] = set()
+        # (variant, member) -> setting -> the value it always has for that member
+        # (startup rejects the member with the other value; see :meth:`settle`)
+        self.settled: dict[tuple[str, int], dict[str, bool]] = {}
+        self._setting_cache: dict[tuple[str, int], str | None] = {}
 
     # discovery --------------------------------------------------------------
     def _discover(self, qual: str) -> bool:
@@ -218,12 +224,7 @@ class Variants:
                     if owner in self.by_name:
                         variant = self.by_name[owner]
                 elif store.value[0] == "call" and store.value[1][0] == "attr":
-                    owner = model.resolve_dotted(fn, module, store.value[1][1])
-                    if owner in self.by_name and store.value[1][2] in (
-                        "from_string",
-                        "from_str",
-                    ):
-                        variant = self.by_name[owner]
+                    variant = self._conversion(fn, module, store.value)
                 elif store.value[0] == "name":
                     # ``self.algo = algo`` from a parameter annotated with the variant
                     for pname, pann in fn.params:
@@ -231,10 +232,45 @@ class Variants:
                             variant = self.variant_of_annotation(pann, module, fn)
                 if variant is not None:
                     seen.setdefault(name, set()).add(variant.qualname)
+            for _name, value in fn.assigns:
+                if value[0] == "call" and value[1][0] == "attr":
+                    self._conversion(fn, module, value)
         self.carrier_names = seen
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
+        """The enum ``E.from_string(x.attr)`` converts to; records ``attr`` as a setting
+        string that names members (see :meth:`denotes`)."""
+        if call[1][2] not in ("from_string", "from_str"):
+            return None
+        owner = self.model.resolve_dotted(fn, module, call[1][1])
+        variant = self.by_name.get(owner) if owner is not None else None
+        if variant is None:
+            return None
+        if call[2] and call[2][0][0] == "attr":
+            func = f"{variant.qualname}.{call[1][2]}"
+            self.converted.setdefault(variant.qualname, {})[call[2][0][2]] = func
+        return variant
+
+    def _none_members(self, variant: Variant, func: str) -> list[int] | None:
+        """Members the conversion function gives for None (``if name is None: return
+        cls.OFF``); [] when it gives none; None when it cannot be read."""
+        fn = self.model.functions.get(func)
+        params = [p for p, _ in fn.params if p not in ("self", "cls")] if fn else []
+        if fn is None or not params:
+            return None
+        test = ("cmp", ("name", params[0]), ("is",), (("const", None),))
+        out: list[int] = []
+        for ret in fn.returns:
+            if (test, True) not in ret.guards:
+                continue
+            value = ret.value
+            if value is None or value[0] != "attr" or value[2] not in variant.positions:
+                return None
+            out.extend(variant.positions[value[2]])
+        return out
 
     def _add_string_variants(self) -> None:
         """String constants compared against an attribute (``x.method == "eagle"``).
@@ -349,8 +385,18 @@ class Variants:
                 and self.denotes(values[0], fn, variant, bound)
             )
         if kind == "attr":
-            return self.attr_variant(fn, expr) is variant
+            return self.attr_variant(fn, expr) is variant or self.converted_setting(
+                expr, fn, variant
+            )
         return False
+
+    def converted_setting(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> bool:
+        """Whether ``expr`` is a setting string the program converts to the enum by
+        member name (``E.from_string(args.algo)``), compared as that member's name."""
+        if expr[0] != "attr" or expr[2] not in self.converted.get(variant.qualname, ()):
+            return False
+        held = self.attr_variant(fn, expr)
+        return held is not None and held.kind == "string"
 
     def attr_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
         """The variant ``X.attr`` holds: from X's class when known, else by name."""
@@ -429,9 +475,18 @@ class Variants:
         ):
             return self.member_of(expr[2][0], fn, variant)
         if kind == "const":
-            return [
-                i for i, v in enumerate(variant.values) if v == expr[1] and type(v) is type(expr[1])
-            ] or ([] if variant.kind in ("literal", "string") else None)
+            value = expr[1]
+            found = [
+                i
+                for i, v in enumerate(variant.values)
+                if v is not None and v == value and type(v) is type(value)
+            ]
+            if found or variant.kind in ("literal", "string"):
+                return found
+            if variant.kind == "enum" and isinstance(value, str):
+                # a setting string converted by member name (``Algo[name.upper()]``)
+                return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
+            return None
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
             if owner == variant.qualname:
@@ -499,6 +554,11 @@ class Variants:
             return _not(self.truth(expr[1], fn, variant, member, bound, d))
         if kind == "const":
             return T if expr[1] else F
+        settled = self.settled.get((variant.qualname, member))
+        if settled and kind in ("name", "attr", "call"):
+            key = self.setting_key(fn, expr)
+            if key is not None and key in settled:
+                return T if settled[key] else F
         if kind == "cmp":
             return self._compare(expr, fn, variant, member, bound)
         if kind == "call":
@@ -541,7 +601,14 @@ class Variants:
         else:
             return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
         if other == ("const", None) and variant.kind == "enum":
+            side = left if other is right else right
             hit = False
+            if self.converted_setting(side, fn, variant):  # None converts to some member, maybe
+                func = self.converted[variant.qualname][side[2]]
+                none_members = self._none_members(variant, func)
+                if none_members is None:
+                    return UNKNOWN
+                hit = member in none_members
         else:
             members = self.member_of(other, fn, variant)
             if members is None:
@@ -654,6 +721,77 @@ class Variants:
             if values[-1] is F:
                 return F
         return _and(values) if values else T
+
+    # settings tied to members by startup validators ------------------------------
+    def settle(self, variant: Variant, member: int, setting: str, value: bool) -> None:
+        """Record that ``setting`` (a :meth:`setting_key`) always has ``value`` when the
+        variant is ``member``: a startup validator rejects the member with the other value."""
+        self.settled.setdefault((variant.qualname, member), {})[setting] = value
+        self._pred_cache.clear()  # answers given so far read the setting as MAYBE
+
+    def setting_key(self, fn: FunctionFacts, expr: Expr) -> str | None:
+        """One name for the setting ``expr`` reads in ``fn``, the same wherever it is read.
+
+        Names and attribute chains resolve through imports (``envs.FLAG.get()``
+        is ``pkg.environ.envs.FLAG.get()`` in every module); an attribute of an
+        object of known class is ``Class.attr``; a local assigned once, and
+        ``self.flag`` when every store of it assigns one setting, stand for that
+        setting. None when any part is unknown.
+        """
+        key = (fn.qualname, id(expr))
+        if key not in self._setting_cache:
+            self._setting_cache[key] = None  # a cycle through ``self.flag`` is unknown
+            self._setting_cache[key] = self._setting_key(fn, expr, 0)
+        return self._setting_cache[key]
+
+    def _setting_key(self, fn: FunctionFacts, expr: Expr, depth: int) -> str | None:
+        if depth > 12:
+            return None
+        kind = expr[0]
+        if kind == "const":
+            return repr(expr[1])
+        if kind == "call":
+            func = self._setting_key(fn, expr[1], depth + 1)
+            args = [self._setting_key(fn, e, depth + 1) for e in expr[2]]
+            names = [f"{k}=" for k, _ in expr[3]]
+            args += [self._setting_key(fn, e, depth + 1) for _, e in expr[3]]
+            if func is None or None in args:
+                return None
+            labels = [""] * len(expr[2]) + names
+            return f"{func}({', '.join(f'{n}{a}' for n, a in zip(labels, args, strict=True))})"
+        if kind not in ("name", "attr"):
+            return None
+        model = self.model
+        resolved = model.resolve_dotted(fn, model.module_of(fn), expr)
+        if resolved is not None:
+            return resolved
+        if kind == "name":
+            values = [v for n, v in fn.assigns if n == expr[1]]
+            if len(values) == 1 and values[0] != expr:
+                return self._setting_key(fn, values[0], depth + 1)
+            return None
+        if expr[1] == ("name", "self") and fn.cls is not None:
+            stored = self._stored_setting(fn.cls, expr[2])
+            if stored is not None:
+                return stored
+        cls = model.type_of(fn, expr[1])
+        if cls is not None:
+            return f"{cls}.{expr[2]}"
+        base = self._setting_key(fn, expr[1], depth + 1)
+        return None if base is None else f"{base}.{expr[2]}"
+
+    def _stored_setting(self, cls: str, attr: str) -> str | None:
+        """The setting every ``self.attr = ...`` of the class (and its relatives) stores."""
+        found: set[str | None] = set()
+        model = self.model
+        for klass in (*model.mro(cls), *model.descendants(cls)[:50]):
+            for method in model.methods_of.get(klass, ()):
+                for store in method.stores:
+                    if store.target == ("attr", ("name", "self"), attr):
+                        found.add(self.setting_key(method, store.value))
+        if len(found) == 1:
+            return next(iter(found))
+        return None
 
 
 def _member_value(value: Expr) -> bool:

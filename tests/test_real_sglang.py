@@ -106,3 +106,33 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
         ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
     ]
     assert elapsed < 60
+
+
+@pytest.fixture(scope="module")
+def sglang_0_5_23() -> Path:
+    return sglang_tree("0.5.23")
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["sglang-pack", "no-packs"])
+def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -> None:
+    """Every finding on the newest release, each judged after reading the code.
+
+    STANDALONE's decode step installs an idle placeholder for batches of real
+    requests (eagle_worker_v2.py:1456, masked state); NGRAM reads
+    ``spec_info.accept_tokens`` under overlap scheduling (true gap). The
+    placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
+    only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
+    ``handle_speculative_decoding`` rejects at startup for every algorithm but
+    EAGLE, EAGLE3 and DSPARK: no finding for STANDALONE there.
+    """
+    findings = json_findings("sglang", *packs, "--cache-dir", str(tmp_path), cwd=sglang_0_5_23)
+    assert sorted(
+        (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
+        for f in findings
+    ) == [
+        ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
+        ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
+        ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
+        ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
+    ]

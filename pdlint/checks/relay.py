@@ -256,15 +256,57 @@ class RelayCheck:
             for _span, guards in fn.raises:
                 flat = _flatten(guards)
                 decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
-                if not decode and fn.qualname not in named:
+                if not (decode or fn.qualname in named or self._reads_setting(flat, fn, variant)):
                     continue
                 rest = tuple(g for g in flat if g not in decode)
                 if not rest:
                     continue
+                # past an earlier raise of this function: its condition is false
+                survived = {frozenset(_flatten(g)) for _s, g in fn.raises}
+                needed = tuple(
+                    (e, p)
+                    for e, p in rest
+                    if p or frozenset(_flatten(((e, True),))) not in survived
+                )
                 for member in range(len(variant.members)):
                     if self.variants.guards_truth(rest, fn, variant, member) is T:
                         out.add(member)
+                    else:
+                        self._settle(needed, fn, variant, member)
         return out
+
+    def _reads_setting(self, guards: Guards, fn: FunctionFacts, variant: Variant) -> bool:
+        """Whether a guard tests the setting string the program converts to the variant
+        (``args.algo == "eagle"`` where ``Algo.from_string(args.algo)`` is the runtime
+        value): configuration code, run once at startup."""
+        return any(
+            self.variants.converted_setting(node, fn, variant)
+            for expr, _ in guards
+            for node in nodes(expr)
+        )
+
+    def _settle(self, guards: Guards, fn: FunctionFacts, variant: Variant, member: int) -> None:
+        """A rejection that needs one setting besides the member: the member always
+        runs with the other value of that setting (``if FLAG and algo not in (...):
+        raise`` makes FLAG false wherever the algorithm runs)."""
+        variants = self.variants
+        truths = [variants.guards_truth((g,), fn, variant, member) for g in guards]
+        open_guards = [g for g, t in zip(guards, truths, strict=True) if t is not T]
+        member_guards = [
+            g
+            for g, t in zip(guards, truths, strict=True)
+            if t is T and variants.mentions(g[0], fn, variant, frozenset())
+        ]
+        if len(open_guards) != 1 or not member_guards:
+            return  # not one setting, or the raise does not depend on the member
+        expr, polarity = open_guards[0]
+        while expr[0] == "not":
+            expr, polarity = expr[1], not polarity
+        if variants.mentions(expr, fn, variant, frozenset()):
+            return
+        setting = variants.setting_key(fn, expr)
+        if setting is not None:
+            variants.settle(variant, member, setting, not polarity)
 
     # findings -----------------------------------------------------------------
     def found_relays(self) -> list[Relay]:
@@ -276,6 +318,8 @@ class RelayCheck:
 
     def run(self) -> Iterator[Finding]:
         relays = self.found_relays()
+        for relay in relays:  # the validators settle settings before any path is walked
+            self.rejected(relay.builder.variant)
         reported_builders: set[str] = set()
         for relay in relays:
             builder = relay.builder
