@@ -726,8 +726,10 @@ class Variants:
     def settle(self, variant: Variant, member: int, setting: str, value: bool) -> None:
         """Record that ``setting`` (a :meth:`setting_key`) always has ``value`` when the
         variant is ``member``: a startup validator rejects the member with the other value."""
-        self.settled.setdefault((variant.qualname, member), {})[setting] = value
-        self._pred_cache.clear()  # answers given so far read the setting as MAYBE
+        settled = self.settled.setdefault((variant.qualname, member), {})
+        if settled.get(setting) is not value:
+            settled[setting] = value
+            self._pred_cache.clear()  # answers given so far read the setting as MAYBE
 
     def setting_key(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """One name for the setting ``expr`` reads in ``fn``, the same wherever it is read.

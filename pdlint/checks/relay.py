@@ -279,8 +279,11 @@ class RelayCheck:
         """Whether a guard tests the setting string the program converts to the variant
         (``args.algo == "eagle"`` where ``Algo.from_string(args.algo)`` is the runtime
         value): configuration code, run once at startup."""
-        return any(
-            self.variants.converted_setting(node, fn, variant)
+        names = self.variants.converted.get(variant.qualname, {})
+        return bool(names) and any(
+            node[0] == "attr"
+            and node[2] in names
+            and self.variants.converted_setting(node, fn, variant)
             for expr, _ in guards
             for node in nodes(expr)
         )
