@@ -126,10 +126,29 @@ class _Lines:
         return (line, col, end_line, end_col)
 
 
+# While a module is indexed: id(node) -> (node, its IR). The same sub-expression
+# is converted once however many facts hold it (an attribute chain is dereferenced
+# at every level), and the facts share one tuple, which pickles once. The node is
+# kept so that its id cannot be reused by another node meanwhile.
+_memo: dict[int, tuple[ast.AST, Expr]] | None = None
+
+
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     """The expression IR of ``node`` (see :mod:`pdlint.facts`)."""
     if node is None or depth > MAX_DEPTH:
         return OTHER
+    memo = _memo
+    if memo is None:
+        return _to_expr(node, depth)
+    found = memo.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    out = _to_expr(node, depth)
+    memo[id(node)] = (node, out)
+    return out
+
+
+def _to_expr(node: ast.AST, depth: int) -> Expr:
     d = depth + 1
     if isinstance(node, ast.Name):
         return ("name", node.id)
@@ -775,7 +794,12 @@ def index_module(path: str, display: str, tree: ast.Module, text: str) -> Module
     module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
-    indexer.body(tree.body, module, None)
+    global _memo
+    _memo = {}
+    try:
+        indexer.body(tree.body, module, None)
+    finally:
+        _memo = None
     return ModuleFacts(
         path=display,
         module=module,
