@@ -5,8 +5,10 @@ outside the repository (``$PDLINT_BENCH_CACHE``, default
 ``~/.cache/pdlint-bench``), unzips their ``sglang/`` folder and, for each
 release, runs every measurement in its own subprocess:
 
-- pdlint cold (empty cache), warm (nothing changed), one file changed (a line
-  appended to a file the analysis loads, then to a file it does not load);
+- pdlint cold (empty cache), warm (nothing changed), one file changed (a
+  comment line appended to a file the analysis loads, which leaves its facts
+  as they were; a statement inserted at the top of a function of that file,
+  which moves every later line; a comment appended to a file it does not load);
 - the floors: reading and hashing every file; CPython ``ast`` parsing of every
   file; libcst parsing of exactly the files pdlint parsed.
 
@@ -24,6 +26,7 @@ releases (with ``--slack`` for noise).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -36,7 +39,12 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TARGETS = {"cold": 6.0, "warm": 1.0, "changed (loaded file)": 1.5}
+TARGETS = {
+    "cold": 6.0,
+    "warm": 1.0,
+    "changed (loaded file)": 1.5,
+    "changed (loaded, facts)": 1.5,
+}
 RSS_TARGET_MB = 1536.0
 DEFAULT_VERSIONS = ("0.5.10", "0.5.23")
 # The relay file: loaded by every analysis of SGLang (the decode mixin).
@@ -117,6 +125,25 @@ def pdlint(tree: Path, cache: Path) -> list[str]:
     ]
 
 
+def append_comment(source: bytes) -> bytes:
+    """A comment line appended: the file's facts stay as they were."""
+    return source + b"\n# pdlint bench: one line added\n"
+
+
+def insert_statement(source: bytes) -> bytes:
+    """``pass`` inserted before the first statement of the first function: the
+    facts of every later line change (their line numbers)."""
+    tree = ast.parse(source)
+    first = next(
+        n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+    )
+    line = first.body[0].lineno
+    lines = source.splitlines(keepends=True)
+    indent = lines[line - 1][: len(lines[line - 1]) - len(lines[line - 1].lstrip())]
+    lines.insert(line - 1, indent + b"pass  # pdlint bench: a statement inserted\n")
+    return b"".join(lines)
+
+
 def parsed_count(stderr: str) -> int | None:
     for line in stderr.splitlines():
         if line.startswith("pdlint: files parsed:"):
@@ -178,8 +205,9 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
     with tempfile.TemporaryDirectory(prefix="pdlint-bench-") as tmp:
         cache = Path(tmp) / "cache"
         cold, warm = Measure("cold"), Measure("warm")
-        loaded_change, other_change = (
+        loaded_change, facts_change, other_change = (
             Measure("changed (loaded file)"),
+            Measure("changed (loaded, facts)"),
             Measure("changed (other file)"),
         )
         listing = Path(tmp) / "loaded.json"
@@ -200,11 +228,15 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
             warm.walls.append(wall)
             warm.rss.append(rss)
             warm.parsed = parsed_count(err)
-            for measure, rel in ((loaded_change, LOADED_FILE), (other_change, other)):
+            for measure, rel, edit in (
+                (loaded_change, LOADED_FILE, append_comment),
+                (facts_change, LOADED_FILE, insert_statement),
+                (other_change, other, append_comment),
+            ):
                 path = tree / rel
                 original = path.read_bytes()
                 try:
-                    path.write_bytes(original + b"\n# pdlint bench: one line added\n")
+                    path.write_bytes(edit(original))
                     wall, rss, err = run(pdlint(tree, cache), tree)
                 finally:
                     path.write_bytes(original)
@@ -212,7 +244,7 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
                 measure.rss.append(rss)
                 measure.parsed = parsed_count(err)
                 run(pdlint(tree, cache), tree)  # back to the unchanged state
-        out += [cold, warm, loaded_change, other_change]
+        out += [cold, warm, loaded_change, facts_change, other_change]
         floors = [("floor: read+hash all", FLOOR_READ, []), ("floor: ast all", FLOOR_AST, [])]
         if libcst:
             floors.append(("floor: libcst pdlint's", FLOOR_LIBCST, [str(listing)]))

@@ -136,9 +136,12 @@ def analyze(
         record = _previous_run(store, record_key, program) if facts_memo is None else None
         if record is not None:
             findings, stats = list(record.findings), Counter(record.stats)
-            stats["files parsed"] = stats["files from the cache"] = 0
+            stats["files parsed"] = program.parsed
+            stats["files from the cache"] = 0
             stats["results reused (nothing they depend on changed)"] = 1
             warnings.extend(record.warnings)
+            if record.refresh(program):  # an edit that left the facts as they were
+                store.put(record_key, pickle.dumps(record, 5), kind="blob")
         else:
             found: list[str] = []
             findings, stats = _analyse(program, packs, settings, lazy, groups, timings, found)

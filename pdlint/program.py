@@ -22,7 +22,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pdlint.cache import FactStore, content_hash, make_key, write_entry
 from pdlint.config import ConfigError
@@ -143,6 +143,8 @@ class Program:
         self.timings: defaultdict[str, float] = defaultdict(float)  # seconds per phase
         self.parsed = 0  # files parsed in this run (not from the cache)
         self.parsed_files: list[str] = []
+        # display -> digest of the pickled indexing result (see RunRecord.holds_for)
+        self.fact_digests: dict[str, str] = {}
         self._scans: dict[str, FileScan] | None = None
         self._scans_dirty = False
         self._header_index: dict[str, set[str]] | None = None
@@ -316,6 +318,7 @@ class Program:
         results: dict[int, bytes | tuple[object, ...]] = {}
         todo: list[SourceEntry] = []
         memo_keys: dict[int, tuple[str, str, str]] = {}  # entries to put in the memo
+        payloads: dict[int, bytes] = {}  # pickled results of the files indexed here
         for entry in wanted:
             if self.memo is not None:
                 key = self._memo_key(entry)
@@ -342,12 +345,19 @@ class Program:
             for entry, result in zip(todo, indexed, strict=True):
                 results[id(entry)] = result
                 if not isinstance(result, bytes):  # indexed here; a worker stores its own
-                    self.store.put(self._key(entry), pickle.dumps(result, 5))
+                    payload = pickle.dumps(result, 5)
+                    payloads[id(entry)] = payload
+                    self.store.put(self._key(entry), payload)
             self.timings["cache write"] += clock() - start
         start = clock()
         out: list[ModuleFacts] = []
         for entry in wanted:
-            facts = self._decode(entry, results[id(entry)])
+            found = results[id(entry)]
+            if self.memo is None:
+                digested = found if isinstance(found, bytes) else payloads.get(id(entry))
+                if digested is not None:
+                    self.fact_digests[entry.source.display] = content_hash(digested)
+            facts = self._decode(entry, found)
             self.done.add(entry.source.display)
             if id(entry) in memo_keys:
                 assert self.memo is not None
@@ -359,6 +369,18 @@ class Program:
         if self.progress is not None:
             self.progress(f"{len(self.done)} of {len(self.entries)} files loaded")
         return out
+
+    def facts_digest(self, entry: SourceEntry) -> str:
+        """Digest of what indexing ``entry`` gives (from the cache, else indexed now)."""
+        payload = self.store.get(self._key(entry))
+        if payload is None:
+            start = time.perf_counter()
+            payload = pickle.dumps(_index_result(self._job(entry)), 5)
+            self.parsed += 1
+            self.parsed_files.append(entry.source.display)
+            self.store.put(self._key(entry), payload)
+            self.timings["parse and index"] += time.perf_counter() - start
+        return content_hash(payload)
 
     @staticmethod
     def _memo_key(entry: SourceEntry) -> tuple[str, str, str]:
@@ -461,6 +483,7 @@ class RunRecord:
     stats: dict[str, int]
     whole: bool  # every file was parsed: any change counts
     warnings: tuple[str, ...] = ()  # what the analysis warned about (names matching nothing)
+    facts: dict[str, str] = field(default_factory=dict)  # display -> digest of its facts
 
     @classmethod
     def of(
@@ -489,6 +512,7 @@ class RunRecord:
             stats=stats,
             whole=whole,
             warnings=warnings,
+            facts=dict(program.fact_digests),
         )
 
     def holds_for(self, program: Program) -> bool:
@@ -496,22 +520,40 @@ class RunRecord:
 
         Only the files that changed (added, removed, edited) are scanned again:
         each recorded answer is a union over files, so it holds when every
-        changed file stays in (or out of) it.
+        changed file stays in (or out of) it. A changed file the analysis loaded
+        is indexed again (or read from the fact cache): the findings still hold
+        when its facts are the ones the analysis read (an edit of comments,
+        blank lines at the end, formatting within a line).
         """
         files = {e.source.display: (e.module, e.digest) for e in program.entries}
         if files == self.files:
             return True
-        if self.whole:
-            return False
         unreadable = {e.source.display for e in program.entries if e.error is not None}
         if unreadable != {d for d, (_m, digest) in self.files.items() if not digest}:
             return False  # every unreadable file gets its PDL900
         changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
-        if changed & self.loaded:
-            return False
+        if self.whole and not changed <= self.loaded:
+            return False  # a file added or removed, in a run that parsed every file
         now = {m: e.source.display for m, e in program.by_module.items()}
-        touched = {self.files[d][0] for d in changed if d in self.files}
-        touched |= {files[d][0] for d in changed if d in files}
+        entries = {e.source.display: e for e in program.entries}
+        same_facts = set()
+        for display in sorted(changed & self.loaded):
+            entry = entries.get(display)
+            old = self.files.get(display)
+            if (
+                entry is None
+                or entry.data is None
+                or old is None
+                or old[0] != entry.module
+                or now.get(entry.module) != display
+                or self.modules.get(entry.module) != display
+                or display not in self.facts
+                or program.facts_digest(entry) != self.facts[display]
+            ):
+                return False
+            same_facts.add(display)  # the same module, from the same facts
+        touched = {self.files[d][0] for d in changed - same_facts if d in self.files}
+        touched |= {files[d][0] for d in changed - same_facts if d in files}
         for module in touched:
             if module in self.present or module in self.absent:
                 return False  # the analysis looked this module up
@@ -519,7 +561,6 @@ class RunRecord:
                 now.get(module) in changed or self.modules.get(module) in changed
             ):
                 return False  # an unchanged file now stands for it (or no longer does)
-        entries = {e.source.display: e for e in program.entries}
         for display in changed:
             old_module = self.files[display][0] if display in self.files else None
             was = old_module is not None and self.modules.get(old_module) == display
@@ -544,6 +585,28 @@ class RunRecord:
                     return False
         tops = sorted({m.split(".")[0] for m in program.by_module})
         return ("tops",) not in self.asked or list(self.asked[("tops",)]) == tops
+
+    def refresh(self, program: Program) -> bool:
+        """Take in ``program``'s files (after :meth:`holds_for` said yes), so that the
+        next run compares with them; False when nothing changed."""
+        files = {e.source.display: (e.module, e.digest) for e in program.entries}
+        if files == self.files:
+            return False
+        changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
+        for entry in program.entries:
+            display = entry.source.display
+            if display not in changed:
+                continue
+            self.aliases.pop(display, None)
+            if entry.data is not None and program.by_module.get(entry.module) is entry:
+                aliases = scan_source(entry.data, program.groups).aliases
+                if aliases:
+                    self.aliases[display] = aliases
+        for display in changed - files.keys():
+            self.aliases.pop(display, None)
+        self.files = files
+        self.modules = {m: e.source.display for m, e in program.by_module.items()}
+        return True
 
 
 def _selects(query: tuple[object, ...], module: str, scan: FileScan) -> bool:

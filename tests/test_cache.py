@@ -109,6 +109,41 @@ def test_an_edit_that_fixes_the_gap_is_seen(relay_gap: Path, tmp_path: Path) -> 
     assert cached(relay_gap, cache) == before
 
 
+def test_an_edit_that_leaves_the_facts_reuses_the_results(relay_gap: Path, tmp_path: Path) -> None:
+    """A comment edit in a loaded file: its facts are indexed again and are the ones the
+    last run read, so its findings are reused (and a new ``# noqa`` still applies)."""
+    cache = tmp_path / "cache"
+    assert {f["code"] for f in cached(relay_gap, cache)} == {"PDL001", "PDL101"}
+    consumer = relay_gap / "relay_gap_engine" / "spec_utils.py"
+    lines = consumer.read_text().splitlines(keepends=True)
+    lines[19] = lines[19].rstrip("\n") + "  # noqa: PDL101\n"
+    consumer.write_text("".join(lines) + "# a comment at the end\n")
+    stats = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert stats["results reused (nothing they depend on changed)"] == "1"
+    assert stats["files parsed"] == "1"
+    after = cached(relay_gap, cache)
+    assert after == uncached(relay_gap)
+    assert [f["code"] for f in after] == ["PDL001"]
+    # the record now holds the edited file: the next run parses nothing
+    assert verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"] == "0"
+
+
+def test_an_edit_that_changes_the_facts_is_analysed_again(relay_gap: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    before = cached(relay_gap, cache)
+    consumer = relay_gap / "relay_gap_engine" / "spec_utils.py"
+    lines = consumer.read_text().splitlines(keepends=True)
+    indent = lines[19][: len(lines[19]) - len(lines[19].lstrip())]
+    lines.insert(19, f"{indent}unused = 1\n")  # a statement: every later line moves down
+    consumer.write_text("".join(lines))
+    stats = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert "results reused (nothing they depend on changed)" not in stats
+    after = cached(relay_gap, cache)
+    assert after == uncached(relay_gap)
+    rows = {f["code"]: f["location"]["row"] for f in after}
+    assert rows["PDL101"] == {f["code"]: f["location"]["row"] for f in before}["PDL101"] + 1
+
+
 def test_a_new_broken_file_is_reported_by_the_next_cached_run(
     relay_gap: Path, tmp_path: Path
 ) -> None:
