@@ -108,7 +108,10 @@ def analyze(
         cache_location(settings.root, settings.cache_dir, cache_dir) if settings.cache else None
     )
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
-    groups = tuple(g for check in CHECKS for g in getattr(check, "relevant_words", ()))
+    loaded_groups = tuple(g for check in CHECKS for g in getattr(check, "relevant_words", ()))
+    groups = loaded_groups + tuple(
+        g for check in CHECKS for g in getattr(check, "scanned_words", ())
+    )
     if progress is not None:
         progress(f"reading {len(jobs)} files")
     program = Program(jobs, store, salt, groups, progress, facts_memo)
@@ -144,7 +147,9 @@ def analyze(
                 store.put(record_key, pickle.dumps(record, 5), kind="blob")
         else:
             found: list[str] = []
-            findings, stats = _analyse(program, packs, settings, lazy, groups, timings, found)
+            findings, stats = _analyse(
+                program, packs, settings, lazy, loaded_groups, timings, found
+            )
             warnings.extend(found)
             if facts_memo is None:
                 record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))

@@ -50,6 +50,14 @@ class ModuleSource(Protocol):
 
     def class_headers_naming(self, words: set[str]) -> list[str]: ...
 
+    def with_text(
+        self,
+        *,
+        gate: tuple[tuple[str, ...], ...] = (),
+        any_of: Iterable[str] = (),
+        all_of: tuple[tuple[str, ...], ...] = (),
+    ) -> list[str]: ...
+
     def aliases(self) -> dict[str, set[str]]: ...
 
 
@@ -225,6 +233,19 @@ class Model:
         found = self.source.defining(pieces, ignore_case=ignore_case)
         self.load_modules(found)
         return [m for m in found if m in self.modules]
+
+    def load_text(
+        self,
+        *,
+        gate: tuple[tuple[str, ...], ...] = (),
+        any_of: Iterable[str] = (),
+        all_of: tuple[tuple[str, ...], ...] = (),
+    ) -> None:
+        """Load every module whose text passes a check's query (see ``with_text``);
+        nothing to do in an eager model or for an empty query."""
+        any_of = tuple(any_of)
+        if self.source is not None and (gate or any_of or all_of):
+            self.load_modules(self.source.with_text(gate=gate, any_of=any_of, all_of=all_of))
 
     def _add(self, facts: ModuleFacts) -> None:
         mod = facts.module

@@ -242,6 +242,32 @@ class Program:
         """Modules whose text holds every word of word group ``index``."""
         return self._ask(("group", index))
 
+    def with_text(
+        self,
+        *,
+        gate: WordGroups = (),
+        any_of: Iterable[str] = (),
+        all_of: WordGroups = (),
+    ) -> list[str]:
+        """Modules whose text passes a check's second-phase query (see :mod:`pdlint.checks`).
+
+        A file is selected when its lower-cased text holds every word of one
+        ``gate`` group (a group the scan knows is read from the cached scan),
+        when its bytes hold one word of ``any_of``, and every word of one
+        ``all_of`` group (identifiers, case-sensitive); an empty part selects
+        every file.
+        """
+        known = [g for g in dict.fromkeys(gate) if g in self.groups]
+        folded = tuple(g for g in dict.fromkeys(gate) if g not in self.groups)
+        query = (
+            "text",
+            tuple(self.groups.index(g) for g in known),
+            folded,
+            tuple(sorted(set(any_of))),
+            tuple(sorted({tuple(sorted(set(g), key=lambda w: (-len(w), w))) for g in all_of})),
+        )
+        return self._ask(query)
+
     def class_headers_naming(self, words: set[str]) -> list[str]:
         """Modules with a class header that names one of ``words``."""
         return self._ask(("headers", tuple(sorted(words))))
@@ -269,6 +295,10 @@ class Program:
         kind = query[0]
         if kind in ("defining", "group"):
             return [m for m, s in self.scans().items() if _selects(query, m, s)]
+        if kind == "text":
+            scans = self.scans() if query[1] else {}
+            test = _text_test(query)
+            return [m for m, e in self.by_module.items() if test(scans.get(m), e.data or b"")]
         if kind == "headers":
             words = query[1]
             assert isinstance(words, tuple)
@@ -579,7 +609,9 @@ class RunRecord:
                     continue
                 before = was and old_module in answer
                 after = (
-                    scan is not None and entry is not None and _selects(query, entry.module, scan)
+                    scan is not None
+                    and entry is not None
+                    and _selects(query, entry.module, scan, entry.data)
                 )
                 if before != after:
                     return False
@@ -609,9 +641,39 @@ class RunRecord:
         return True
 
 
-def _selects(query: tuple[object, ...], module: str, scan: FileScan) -> bool:
-    """Whether the file of ``module`` (scanned as ``scan``) is in a query's answer."""
+def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], bool]:
+    """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`)."""
+    _, indices, folded, any_of, all_of = query
+    assert isinstance(indices, tuple) and isinstance(folded, tuple)
+    assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
+    gated = bool(indices or folded)
+    folded_bytes = [[w.lower().encode() for w in group] for group in folded]
+    any_bytes = [w.encode() for w in any_of]
+    all_bytes = [[w.encode() for w in group] for group in all_of]
+
+    def test(scan: FileScan | None, data: bytes) -> bool:
+        if gated:
+            passed = scan is not None and any(scan.groups[i] for i in indices)
+            if not passed and folded_bytes:
+                lower = data.lower()
+                passed = any(all(w in lower for w in group) for group in folded_bytes)
+            if not passed:
+                return False
+        if any_bytes and not any(w in data for w in any_bytes):
+            return False
+        return not all_bytes or any(all(w in data for w in group) for group in all_bytes)
+
+    return test
+
+
+def _selects(
+    query: tuple[object, ...], module: str, scan: FileScan, data: bytes | None = None
+) -> bool:
+    """Whether the file of ``module`` (scanned as ``scan``, with bytes ``data``) is in
+    a query's answer."""
     kind = query[0]
+    if kind == "text":
+        return _text_test(query)(scan, data or b"")
     if kind == "defining":
         pieces, ignore_case = query[1], query[2]
         assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)

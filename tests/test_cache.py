@@ -183,6 +183,37 @@ def test_lazy_runs_with_the_cache_equal_a_full_run(tmp_path: Path) -> None:
         os.chdir(old)
 
 
+def test_a_file_entering_a_checks_text_query_is_not_missed(tmp_path: Path) -> None:
+    """PDL201 loads in phases (text queries built from loaded facts): a run record
+    is reused only while every new file stays out of those queries' answers."""
+    folder = tmp_path / "layout_helpers"
+    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    old = os.getcwd()
+    os.chdir(folder)
+    try:
+
+        def run(lazy: bool, cache: bool) -> tuple[list[object], bool]:
+            settings = Settings(root=str(folder), cache=cache)
+            result = analyze(["."], settings, lazy=lazy, cache_dir=str(tmp_path / "c"))
+            reused = "results reused (nothing they depend on changed)" in result.stats
+            return result.findings, reused
+
+        full, _ = run(False, False)
+        assert [f.code for f in full] == ["PDL201"]  # type: ignore[attr-defined]
+        assert run(True, True) == (full, False)
+        package = folder / "relay_regions"
+        (package / "unrelated.py").write_text("def helper(x):\n    x.other_regions += [1]\n")
+        assert run(True, True) == (full, True)  # no role-local word: no query selects it
+        (package / "drafts.py").write_text(
+            "def grow(x, draft):\n    if draft:\n        x.mem_regions += [1]\n"
+        )
+        found, reused = run(True, True)
+        assert not reused
+        assert found == run(False, False)[0]
+    finally:
+        os.chdir(old)
+
+
 # --- faults ---------------------------------------------------------------------
 
 

@@ -15,4 +15,14 @@ those files. A ``*`` in a word stands for any run of letters, digits, ``_`` and
 that every file the enumeration can care about must contain (a superset is
 safe, a missed file is a missed finding), and as narrow as that allows: each
 matching file is parsed.
+
+A check whose files depend on what it reads in other files loads in phases
+instead, when it runs: ``scanned_words`` (same form) are scanned and cached
+with the others but not loaded; the check then calls
+``model.load_text(gate=..., any_of=..., all_of=...)`` with groups of those words
+(read from the cached scan) and with identifiers taken from the facts loaded so
+far (matched case-sensitively in the bytes). On an eager model the call does
+nothing. Each query is recorded like the others, so a later run reuses the
+findings only when every changed file stays in (or out of) its answer.
+:class:`pdlint.checks.layout.LayoutCheck` is the example.
 """

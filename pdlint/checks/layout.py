@@ -53,6 +53,8 @@ ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
 # "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
 # role-local only followed by one of these (``spec_algorithm``, ``spec_info``).
 SPEC_FOLLOWERS = ("algorithm", "algo", "decode", "decoding", "info", "draft", "tokens", "steps")
+GROW_WORDS = ("append", "extend", "+=")
+BUILTINS = ("len", "int", "round", "min", "max", "abs", "sum", "range", "slice")
 SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
 BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
 EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
@@ -123,14 +125,17 @@ class Move:
 class LayoutCheck:
     """Finds handoff lists, the peer's copies of them and the offsets into those."""
 
-    # In a lazily loaded tree: the files naming a peer's copy (``dst_``, ``peer_``,
-    # ``remote_``: where offsets are computed) and the files growing a list under a
-    # role-local setting (an append near a draft/speculative word).
-    relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
-        *((prefix,) for prefix in PEER_PREFIXES),
-        *(("append", word) for word in ROLE_LOCAL_WORDS),
-        *(("extend", word) for word in ROLE_LOCAL_WORDS),
-        *(("+=", word) for word in ROLE_LOCAL_WORDS),
+    # Scanned (and cached) with the checks' relevant words, loaded only by
+    # :meth:`load_related`: the files that take the length of a peer's copy
+    # (``len(`` and ``dst_``, ``peer_`` or ``remote_``: where offsets into it are
+    # computed), and the files that can grow a list under a role-local setting
+    # (a grow word near a draft/speculative word).
+    measuring_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
+        (prefix, "len(") for prefix in PEER_PREFIXES
+    )
+    scanned_words: ClassVar[tuple[tuple[str, ...], ...]] = (
+        *measuring_words,
+        *((grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS),
     )
 
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
@@ -153,6 +158,7 @@ class LayoutCheck:
         self._role_local_ident: dict[str, bool] = {}
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
+        self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
 
     @property
     def list_names(self) -> dict[str, HandoffList]:
@@ -211,20 +217,52 @@ class LayoutCheck:
         if key in self._setup:
             return self._setup[key]
         self._setup[key] = False  # cycle guard
-        found = fn.name in ("__init__", "__post_init__") or any(
-            w in fn.name.lower() for w in SETUP_WORDS
-        )
+        found = _setup_name(fn.name)
         if not found and depth < 2:
             found = any(self._is_setup(c, depth + 1) for c in self._callers_of(fn))
         self._setup[key] = found
         return found
 
     def _fetch_setup_callers(self, functions: list[FunctionFacts]) -> None:
-        """Index, one pass per depth, the callers :meth:`_is_setup` will ask for."""
+        """Index, one pass per depth, the callers :meth:`_is_setup` will ask for.
+
+        In a lazy model the files that can call a function growing a list that a
+        loaded copy can denote (their text holds its name) are loaded first, so
+        its direct callers are those of the whole program; their own callers
+        are those loaded.
+        """
         level = functions
-        for _ in range(2):
-            self._fetch_callers({fn.name for fn in level})
+        for depth in range(2):
+            names = {fn.name for fn in level}
+            if self.model.source is not None and depth == 0:
+                wanted = {fn.name for fn in level if self._may_matter(fn)}
+                unnamed = {n for n in wanted - self._callers.keys() if not _setup_name(n)}
+                if unnamed:
+                    self.model.load_text(any_of=unnamed)
+                    self._name_count = None
+            self._fetch_callers(names)
             level = [c for fn in level for c in self._callers_of(fn)]
+
+    def _may_matter(self, fn: FunctionFacts) -> bool:
+        """Whether a function grows a list a loaded copy can denote (a lazy model)."""
+        for grow in fn.grows:
+            names = self._aliases(fn, grow.target) if grow.target[0] in ("name", "attr") else None
+            if any(self._fits_stem(n) for n in names or ()):
+                return True
+        return False
+
+    def _fits_stem(self, name: str) -> bool:
+        """Whether a copy's stem can denote a list of this name (see :meth:`_match`)."""
+        name_words = name.split("_")
+        return any(
+            name == stem
+            or (
+                len(stem_words) > 1
+                and stem_words[-1] == name_words[-1]
+                and _subsequence(stem_words, name_words)
+            )
+            for stem, stem_words in self._stems.items()
+        )
 
     def _fetch_callers(self, names: set[str]) -> None:
         """Index the calls of these function names (one pass over every call)."""
@@ -842,7 +880,206 @@ class LayoutCheck:
         peerish = [any(self.peer_word(w) for w in identifiers(s)) for s in sides]
         return peerish.count(True) == 1 and all(self.role_local(s) for s in sides)
 
+    # loading (a lazy model) ----------------------------------------------------
+    def load_related(self) -> None:
+        """Load, in a lazy model, the files that can grow the lists this check needs.
+
+        The files loaded first (:attr:`measuring_words`) take the length of a
+        peer's copy. Their subscripts of a peer's copy whose offset reads such a
+        length (in the function, through its assignments, or in a helper it
+        calls) name the copies that matter: the stem of each (``dst_kv_ptrs`` ->
+        ``kv_ptrs``) denotes a list whose name holds every word of the stem. So
+        Copies passed to a function that subscripts its parameters count too (a
+        call binds them, see :meth:`_contexts`). So
+        the files loaded next hold those words and grow a list near a
+        role-local word (:attr:`scanned_words`, or a pack's role-local
+        setting); then, twice, the files that also name a list grown under a
+        role-local condition (a list built from it). The files that call a
+        function growing such a list are loaded when its setup path is asked
+        (:meth:`_fetch_setup_callers`), and the handshake checks when a
+        finding is about to be reported.
+        """
+        if self.model.source is None:
+            return
+        self.model.load_text(gate=self.measuring_words)
+        stems: set[str] = set()
+        for fn in self.model.functions.values():
+            self._site_stems(fn, stems)
+            self._passed_stems(fn, stems)
+        if not stems:
+            return
+        stems.update(self.pack_copies.values())
+        self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
+        # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
+        all_of = tuple(
+            tuple(words) if len(words) > 1 else (f".{stem}",)
+            for stem, words in self._stems.items()
+            if words
+        )
+        own = [w for w in self.role_words if w not in ROLE_LOCAL_WORDS]
+        growing = self.scanned_words[len(self.measuring_words) :]
+        gate = (*growing, *((g, w) for g in GROW_WORDS for w in own))
+        before = set(self.model.modules)
+        self.model.load_text(gate=gate, all_of=all_of)
+        fresh = set(self.model.modules) - before
+        sources: set[str] = set()
+        for _ in range(2):
+            names = self._grown_names(sources, fresh) - sources
+            if not names:
+                break
+            sources |= names
+            before = set(self.model.modules)
+            self.model.load_text(any_of=names, all_of=all_of)
+            fresh = set(self.model.modules) - before
+        # callers were read from a part of what is loaded now
+        self._callers.clear()
+        self._setup.clear()
+        self._name_count = None
+
+    def _grown_names(self, sources: set[str], fresh: set[str]) -> set[str]:
+        """Names of lists grown under a role-local condition (in ``fresh`` modules, or
+        fitting a stem), and of lists fitting a stem built from one of ``sources``."""
+        out: set[str] = set()
+        for qual, fn in self.model.functions.items():
+            module = self.model.function_module[qual]
+            for grow in fn.grows:
+                if grow.target[0] not in ("name", "attr"):
+                    continue
+                names = self._aliases(fn, grow.target) or []
+                if self._condition(grow.guards) is not None:
+                    out.update(
+                        n
+                        for n in names
+                        if self._fits_stem(n) or (module in fresh and self._is_setup(fn))
+                    )
+                looped = {i for loop in grow.loops for i in identifiers(loop)}
+                if looped & sources:
+                    out.update(n for n in names if self._fits_stem(n))
+            for bind in fn.binds:
+                if bind.value[0] == "comp" and len(bind.names) == 1:
+                    if set(identifiers(bind.value)) & sources:
+                        names = self._aliases(fn, ("name", bind.names[0])) or []
+                        out.update(n for n in names if self._fits_stem(n))
+        return out
+
+    def _site_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
+        """Stems of the peer's copies ``fn`` subscripts at an offset that reads a
+        length, and of the copies whose length it reads."""
+        for site in fn.indexes:
+            bases = self._stems_of(fn, site.base)
+            if bases:
+                lengths = self._measures(fn, site)
+                if lengths is not None:
+                    stems |= bases | lengths
+
+    def _measures(self, fn: FunctionFacts, site: IndexFact) -> set[str] | None:
+        """Whether the offset of ``site`` reads a length (``len``, through the
+        function's assignments or a helper's return): the stems of the peer's
+        copies it takes the length of; None when it reads none."""
+        binds = self.binds_of(fn)
+        lengths: set[str] = set()
+        measured = False
+        seen: set[str] = set()
+        stack = [site.index]
+        while stack:
+            for node in nodes(stack.pop()):
+                if node[0] == "name" and node[1] not in seen:
+                    seen.add(node[1])
+                    stack.extend(b.value for b in binds.get(node[1], ()))
+                elif node[0] == "call" and node[1] == ("name", "len") and node[2]:
+                    measured = True
+                    lengths |= self._stems_of(fn, node[2][0])
+                elif node[0] == "call" and not (node[1][0] == "name" and node[1][1] in BUILTINS):
+                    measured = measured or self._helper_measures(fn, node[1])
+        return lengths if measured else None
+
+    def _helper_measures(self, fn: FunctionFacts, func: Expr) -> bool:
+        """Whether a called helper (one target) returns a value that reads a length."""
+        if func[0] not in ("name", "attr"):
+            return False
+        targets = self.model.call_targets(fn, func)
+        if len(targets) != 1:
+            return False
+        helper = self.model.functions[targets[0]]
+        return any(
+            node[0] == "call" and node[1] == ("name", "len")
+            for ret in helper.returns
+            if ret.value is not None
+            for node in nodes(ret.value)
+        )
+
+    def _stems_of(self, fn: FunctionFacts, expr: Expr) -> set[str]:
+        """Stems of the peer's copies ``expr`` can be in ``fn`` (see :meth:`copy_of`)."""
+        out: set[str] = set()
+        for name, peer in self._copy_names(fn, expr, 0):
+            if name in self.pack_copies:
+                out.add(self.pack_copies[name])
+            if peer:
+                out.add(name)
+            for prefix in self.peer_prefixes:
+                if name.startswith(prefix) and len(name) > len(prefix):
+                    out.add(name[len(prefix) :])
+        return out
+
+    def _passed_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
+        """Stems of the peer's copies ``fn`` passes to a parameter that the callee
+        subscripts at an offset reading a length, or passes on to one that is
+        (a call binding the callee's frame, see :meth:`_contexts`)."""
+        for call in fn.calls:
+            if not any(
+                a[0] in ("name", "attr", "call") and self._stems_of(fn, a) for a in _arguments(call)
+            ):
+                continue
+            for target in self.model.call_targets(fn, call.func):
+                callee = self.model.functions[target]
+                wanted = self._measured_params(callee, 1)
+                for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                    if param in wanted and arg[0] in ("name", "attr", "call"):
+                        stems |= self._stems_of(fn, arg)
+
+    def _measured_params(self, fn: FunctionFacts, depth: int) -> set[str]:
+        params = self.params_of(fn)
+        out = {
+            site.base[1]
+            for site in fn.indexes
+            if site.base[0] == "name"
+            and site.base[1] in params
+            and self._measures(fn, site) is not None
+        }
+        if depth > 0:
+            for call in fn.calls:
+                passed = [e for e in _arguments(call) if e[0] == "name" and e[1] in params]
+                if not passed:
+                    continue
+                for target in self.model.call_targets(fn, call.func):
+                    callee = self.model.functions[target]
+                    inner = self._measured_params(callee, depth - 1)
+                    for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                        if param in inner and arg[0] == "name" and arg[1] in params:
+                            out.add(arg[1])
+        return out
+
+    def _copy_names(self, fn: FunctionFacts, expr: Expr, depth: int) -> list[tuple[str, bool]]:
+        """Names :meth:`copy_of` can take ``expr`` in ``fn`` to (without a caller):
+        (name, True) for a list name read from the peer (``peer.kv_ptrs``)."""
+        if depth > MAX_DEPTH:
+            return []
+        kind = expr[0]
+        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+            return self._copy_names(fn, expr[2][0], depth + 1)
+        if kind == "name":
+            out = [(expr[1], False)]
+            binds = self.binds_of(fn).get(expr[1], [])
+            if len(binds) == 1 and binds[0].names == (expr[1],):
+                out += self._copy_names(fn, binds[0].value, depth + 1)
+            return out
+        if kind == "attr":
+            peer = any(self.peer_word(w) for w in identifiers(expr[1]))
+            return [(expr[2], peer)]
+        return []
+
     def run(self) -> Iterator[Finding]:
+        self.load_related()
         if not self.find_lists():
             return
         contexts = self._contexts()
@@ -868,6 +1105,12 @@ class LayoutCheck:
                     if not moves:
                         continue
                     if agreed is None:
+                        if self.model.source is not None:
+                            # checks at the handshake that compare the lists' layouts
+                            words = (*self.peer_prefixes, *self._by_name)
+                            self.model.load_text(
+                                all_of=tuple((k, w) for k in ("raise", "assert") for w in words)
+                            )
                         agreed = self._agreed_at_handshake()
                     if lst.name in agreed:
                         continue
@@ -934,6 +1177,11 @@ class LayoutCheck:
             member=lst.name,
             key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
         )
+
+
+def _setup_name(name: str) -> bool:
+    """A function that sets a role up, by its name alone."""
+    return name in ("__init__", "__post_init__") or any(w in name.lower() for w in SETUP_WORDS)
 
 
 def _entries(added: Expr) -> str:
