@@ -27,10 +27,11 @@ from dataclasses import dataclass, field, replace
 from pdlint.cache import FactStore, content_hash, make_key, write_entry
 from pdlint.config import ConfigError
 from pdlint.discover import SourceFile
-from pdlint.facts import ModuleFacts
+from pdlint.facts import ModuleFacts, Span
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_name
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source
+from pdlint.shift import move_findings, moves
 from pdlint.source import parse_error, parse_source
 
 # A batch is sent to worker processes when it holds at least this many bytes of
@@ -412,6 +413,28 @@ class Program:
             self.timings["parse and index"] += time.perf_counter() - start
         return content_hash(payload)
 
+    def line_moves(self, entry: SourceEntry, old_digest: str) -> dict[Span, Span] | None:
+        """How the spans of ``entry``'s facts moved since its bytes had ``old_digest``
+        (:func:`pdlint.shift.moves`); None when more than spans changed, or when the
+        fact cache no longer holds either version."""
+        old_key = make_key(old_digest, entry.module, str(entry.is_package), self.salt)
+        before, after = self._stored_facts(old_key), self._stored_facts(self._key(entry))
+        if before is None or after is None:
+            return None
+        return moves(before, after)
+
+    def _stored_facts(self, key: str) -> ModuleFacts | None:
+        payload = self.store.get(key)
+        if payload is None:
+            return None
+        try:
+            result = pickle.loads(payload)
+        except Exception:
+            return None
+        if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], ModuleFacts):
+            return result[1]
+        return None
+
     @staticmethod
     def _memo_key(entry: SourceEntry) -> tuple[str, str, str]:
         digest = hashlib.sha256(entry.data or b"").hexdigest()
@@ -553,7 +576,10 @@ class RunRecord:
         changed file stays in (or out of) it. A changed file the analysis loaded
         is indexed again (or read from the fact cache): the findings still hold
         when its facts are the ones the analysis read (an edit of comments,
-        blank lines at the end, formatting within a line).
+        blank lines at the end, formatting within a line), and, moved along, when
+        they differ from those in their spans only (lines inserted or deleted
+        that give no facts; see :mod:`pdlint.shift`). Then :attr:`findings`
+        become the moved ones.
         """
         files = {e.source.display: (e.module, e.digest) for e in program.entries}
         if files == self.files:
@@ -567,6 +593,7 @@ class RunRecord:
         now = {m: e.source.display for m, e in program.by_module.items()}
         entries = {e.source.display: e for e in program.entries}
         same_facts = set()
+        moved: dict[str, dict[Span, Span]] = {}
         for display in sorted(changed & self.loaded):
             entry = entries.get(display)
             old = self.files.get(display)
@@ -578,9 +605,13 @@ class RunRecord:
                 or now.get(entry.module) != display
                 or self.modules.get(entry.module) != display
                 or display not in self.facts
-                or program.facts_digest(entry) != self.facts[display]
             ):
                 return False
+            if program.facts_digest(entry) != self.facts[display]:
+                pairs = program.line_moves(entry, old[1])
+                if pairs is None:
+                    return False
+                moved[display] = pairs  # the same facts, some of them on other lines
             same_facts.add(display)  # the same module, from the same facts
         touched = {self.files[d][0] for d in changed - same_facts if d in self.files}
         touched |= {files[d][0] for d in changed - same_facts if d in files}
@@ -616,7 +647,15 @@ class RunRecord:
                 if before != after:
                     return False
         tops = sorted({m.split(".")[0] for m in program.by_module})
-        return ("tops",) not in self.asked or list(self.asked[("tops",)]) == tops
+        if ("tops",) in self.asked and list(self.asked[("tops",)]) != tops:
+            return False
+        findings: list[Finding] | None = self.findings
+        for display, pairs in sorted(moved.items()):
+            findings = move_findings(findings, display, pairs) if findings is not None else None
+        if findings is None:
+            return False
+        self.findings = findings
+        return True
 
     def refresh(self, program: Program) -> bool:
         """Take in ``program``'s files (after :meth:`holds_for` said yes), so that the
@@ -636,6 +675,10 @@ class RunRecord:
                     self.aliases[display] = aliases
         for display in changed - files.keys():
             self.aliases.pop(display, None)
+        for entry in program.entries:  # the facts of a loaded file whose lines moved
+            display = entry.source.display
+            if display in changed and display in self.facts and entry.data is not None:
+                self.facts[display] = program.facts_digest(entry)
         self.files = files
         self.modules = {m: e.source.display for m, e in program.by_module.items()}
         return True

@@ -144,6 +144,28 @@ def test_an_edit_that_changes_the_facts_is_analysed_again(relay_gap: Path, tmp_p
     assert rows["PDL101"] == {f["code"]: f["location"]["row"] for f in before}["PDL101"] + 1
 
 
+def test_an_edit_that_only_moves_lines_moves_the_findings(relay_gap: Path, tmp_path: Path) -> None:
+    """Lines that give no facts (a comment, ``pass``) inserted above the consumer: the
+    facts differ in their spans only, so the findings are reused, moved along."""
+    cache = tmp_path / "cache"
+    before = {f["code"]: f for f in cached(relay_gap, cache)}
+    consumer = relay_gap / "relay_gap_engine" / "spec_utils.py"
+    lines = consumer.read_text().splitlines(keepends=True)
+    indent = lines[19][: len(lines[19]) - len(lines[19].lstrip())]
+    lines[19:19] = [f"{indent}# two lines that give no facts\n", f"{indent}pass\n"]
+    consumer.write_text("".join(lines))
+    stats = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert stats["results reused (nothing they depend on changed)"] == "1"
+    assert stats["files parsed"] == "1"
+    after = cached(relay_gap, cache)
+    assert after == uncached(relay_gap)
+    moved = {f["code"]: f for f in after}
+    assert moved["PDL101"]["location"]["row"] == before["PDL101"]["location"]["row"] + 2
+    assert moved["PDL001"]["location"] == before["PDL001"]["location"]  # another file
+    steps = [s["location"]["row"] for s in moved["PDL101"]["path"]]
+    assert steps[-1] == moved["PDL101"]["location"]["row"]
+
+
 def test_a_new_broken_file_is_reported_by_the_next_cached_run(
     relay_gap: Path, tmp_path: Path
 ) -> None:
