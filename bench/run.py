@@ -7,8 +7,9 @@ release, runs every measurement in its own subprocess:
 
 - pdlint cold (empty cache), warm (nothing changed), one file changed (a
   comment line appended to a file the analysis loads, which leaves its facts
-  as they were; a statement inserted at the top of a function of that file,
-  which moves every later line; a comment appended to a file it does not load);
+  as they were; ``pass`` inserted at the top of a function of that file, which
+  moves every later line; a call inserted there, which adds a fact; a comment
+  appended to a file it does not load);
 - the floors: reading and hashing every file; CPython ``ast`` parsing of every
   file; libcst parsing of exactly the files pdlint parsed.
 
@@ -43,7 +44,8 @@ TARGETS = {
     "cold": 6.0,
     "warm": 1.0,
     "changed (loaded file)": 1.5,
-    "changed (loaded, facts)": 1.5,
+    "changed (loaded, moved)": 1.5,
+    "changed (loaded, new fact)": 1.5,
 }
 RSS_TARGET_MB = 1536.0
 DEFAULT_VERSIONS = ("0.5.10", "0.5.23")
@@ -130,9 +132,19 @@ def append_comment(source: bytes) -> bytes:
     return source + b"\n# pdlint bench: one line added\n"
 
 
-def insert_statement(source: bytes) -> bytes:
+def insert_pass(source: bytes) -> bytes:
     """``pass`` inserted before the first statement of the first function: the
     facts of every later line change (their line numbers)."""
+    return insert_statement(source, b"pass")
+
+
+def insert_call(source: bytes) -> bytes:
+    """A call inserted there: a new fact (and every later line moves)."""
+    return insert_statement(source, b"print()")
+
+
+def insert_statement(source: bytes, statement: bytes) -> bytes:
+    """``statement`` inserted before the first statement of the first function."""
     tree = ast.parse(source)
     first = next(
         n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -140,7 +152,7 @@ def insert_statement(source: bytes) -> bytes:
     line = first.body[0].lineno
     lines = source.splitlines(keepends=True)
     indent = lines[line - 1][: len(lines[line - 1]) - len(lines[line - 1].lstrip())]
-    lines.insert(line - 1, indent + b"pass  # pdlint bench: a statement inserted\n")
+    lines.insert(line - 1, indent + statement + b"  # pdlint bench: a statement inserted\n")
     return b"".join(lines)
 
 
@@ -205,9 +217,10 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
     with tempfile.TemporaryDirectory(prefix="pdlint-bench-") as tmp:
         cache = Path(tmp) / "cache"
         cold, warm = Measure("cold"), Measure("warm")
-        loaded_change, facts_change, other_change = (
+        loaded_change, moved_change, fact_change, other_change = (
             Measure("changed (loaded file)"),
-            Measure("changed (loaded, facts)"),
+            Measure("changed (loaded, moved)"),
+            Measure("changed (loaded, new fact)"),
             Measure("changed (other file)"),
         )
         listing = Path(tmp) / "loaded.json"
@@ -230,7 +243,8 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
             warm.parsed = parsed_count(err)
             for measure, rel, edit in (
                 (loaded_change, LOADED_FILE, append_comment),
-                (facts_change, LOADED_FILE, insert_statement),
+                (moved_change, LOADED_FILE, insert_pass),
+                (fact_change, LOADED_FILE, insert_call),
                 (other_change, other, append_comment),
             ):
                 path = tree / rel
@@ -244,7 +258,7 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
                 measure.rss.append(rss)
                 measure.parsed = parsed_count(err)
                 run(pdlint(tree, cache), tree)  # back to the unchanged state
-        out += [cold, warm, loaded_change, facts_change, other_change]
+        out += [cold, warm, loaded_change, moved_change, fact_change, other_change]
         floors = [("floor: read+hash all", FLOOR_READ, []), ("floor: ast all", FLOOR_AST, [])]
         if libcst:
             floors.append(("floor: libcst pdlint's", FLOOR_LIBCST, [str(listing)]))
@@ -286,7 +300,7 @@ def main() -> int:
             spread = f"{min(m.walls):.2f}-{max(m.walls):.2f}"
             parsed = "" if m.parsed is None else str(m.parsed)
             print(
-                f"{version:8} {files:6d} {m.name:24} {m.wall:7.2f} {spread:>13} {m.peak:7.0f}"
+                f"{version:8} {files:6d} {m.name:26} {m.wall:7.2f} {spread:>13} {m.peak:7.0f}"
                 f" {parsed:>7} {m.wall / ast_floor:6.2f} {m.wall / read_floor:7.2f}"
             )
     largest = args.versions[-1]
