@@ -24,6 +24,7 @@ from pdlint.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.factories import ClassFactories
 from pdlint.findings import Finding
 from pdlint.graph import CallGraph, heuristic_entries, match_entries
+from pdlint.index import forget_packages
 from pdlint.model import Model
 from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy
@@ -90,6 +91,7 @@ def analyze(
     clock = time.perf_counter
     start = clock()
     worker_count()  # a bad PDLINT_WORKERS is a usage error before any work
+    forget_packages()  # a long-lived caller (the server) sees packages made since
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
     files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])

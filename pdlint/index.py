@@ -65,6 +65,11 @@ def _has_init(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
 
 
+def forget_packages() -> None:
+    """Forget which folders hold an ``__init__.py`` (they are remembered within a run)."""
+    _has_init.cache_clear()
+
+
 def module_name(path: str) -> str:
     """Dotted module name of a file.
 

@@ -166,6 +166,29 @@ def test_an_edit_that_only_moves_lines_moves_the_findings(relay_gap: Path, tmp_p
     assert steps[-1] == moved["PDL101"]["location"]["row"]
 
 
+def test_a_package_made_between_runs_of_one_process_is_seen(relay_gap: Path) -> None:
+    """A long-lived process (the language server) analyses again after a folder gained
+    its ``__init__.py``: module names, and so the findings, follow."""
+    init = relay_gap / "relay_gap_engine" / "__init__.py"
+    text = init.read_text()
+    old = os.getcwd()
+    os.chdir(relay_gap)
+    try:
+
+        def codes() -> list[str]:
+            result = analyze(["."], Settings(root=str(relay_gap), cache=False))
+            return sorted(f.code for f in result.findings)
+
+        with_package = codes()
+        assert with_package == ["PDL001", "PDL101"]
+        init.unlink()
+        assert codes() != with_package  # the imports no longer resolve
+        init.write_text(text)
+        assert codes() == with_package
+    finally:
+        os.chdir(old)
+
+
 def test_a_new_broken_file_is_reported_by_the_next_cached_run(
     relay_gap: Path, tmp_path: Path
 ) -> None:
