@@ -169,7 +169,9 @@ def test_cli_baseline_survives_line_shifts_and_reports_a_new_gap(relay_gap: Path
     unbaselined = run_pdlint("check", ".", cwd=relay_gap)
     assert "relay_gap_engine/spec_utils.py:23:9: PDL101 DFLASH" in unbaselined.stdout
 
-    # EAGLE3 leaves the builder's eagle family: a new gap at the eagle consumer.
+    # EAGLE3 leaves the builder's eagle family: a new gap at the eagle consumer, and
+    # the builder's PDL001 now names one more member (a new finding: the baseline's
+    # PDL001 named fewer, and must not hide the wider gap).
     _edit(
         pkg / "spec_info.py",
         "return self in (DraftAlgorithm.EAGLE, DraftAlgorithm.EAGLE3)",
@@ -177,10 +179,12 @@ def test_cli_baseline_survives_line_shifts_and_reports_a_new_gap(relay_gap: Path
     )
     new = run_pdlint("check", "--baseline", "pdlint-baseline.json", ".", cwd=relay_gap)
     assert new.returncode == 1
-    assert [line.split(" reaches")[0] for line in new.stdout.splitlines()] == [
-        "relay_gap_engine/spec_utils.py:16:12: PDL101 EAGLE3"
+    assert [line.split(" ")[:3] for line in new.stdout.splitlines()] == [
+        ["relay_gap_engine/spec_info.py:55:5:", "PDL001", "`build_disagg_draft_input`"],
+        ["relay_gap_engine/spec_utils.py:16:12:", "PDL101", "EAGLE3"],
     ]
-    assert "2 known, 0 stale, 1 new" in new.stderr
+    assert "EAGLE3" in new.stdout.splitlines()[0]
+    assert "1 known, 1 stale, 2 new" in new.stderr
 
 
 def test_cli_baseline_counts_stale_entries_once_fixed(relay_gap: Path):

@@ -360,7 +360,9 @@ class RelayCheck:
                 ),
             ),
             member=",".join(names),
-            key=("PDL001", builder.qualname, relay.state),
+            # the members too: a baseline taken before another member lost its
+            # state must not hide the wider gap
+            key=("PDL001", builder.qualname, relay.state, ",".join(names)),
         )
 
     def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
