@@ -136,6 +136,11 @@ def _sign(payload: bytes) -> bytes:
     return hashlib.blake2b(payload, digest_size=_DIGEST, key=_secret()).digest()
 
 
+def sign(payload: bytes) -> str:
+    """A keyed digest of ``payload`` (hex), with the same per-user key as the entries."""
+    return _sign(payload).hex()
+
+
 def _frame(key: str, payload: bytes) -> bytes:
     digest = _sign(payload)
     head = MAGIC + key.encode() + b"\n" + len(payload).to_bytes(8, "little") + digest

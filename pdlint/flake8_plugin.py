@@ -14,6 +14,7 @@ import argparse
 import ast
 import contextlib
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -26,6 +27,7 @@ from typing import Any, ClassVar
 
 from pdlint import __version__
 from pdlint.api import analyze
+from pdlint.cache import sign
 from pdlint.config import resolve_settings
 from pdlint.discover import discover
 
@@ -38,7 +40,7 @@ log = logging.getLogger("pdlint.flake8")
 
 Row = tuple[int, int, str, str]  # line, 0-based column, code, message
 Findings = dict[str, list[Row]]  # real path -> rows
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 def _real(path: str) -> str:
@@ -178,6 +180,8 @@ def _read(path: Path, signature: str) -> Findings | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data["format"] != CACHE_FORMAT or data["signature"] != signature:
             return None
+        if not hmac.compare_digest(str(data["mac"]), _mac(data)):
+            return None  # not written by this user's pdlint: recompute
         return {
             str(file): [(int(a), int(b), str(c), str(d)) for a, b, c, d in rows]
             for file, rows in data["findings"].items()
@@ -186,8 +190,17 @@ def _read(path: Path, signature: str) -> Findings | None:
         return None
 
 
+def _mac(data: dict[str, object]) -> str:
+    """Keyed digest of a result file's content (see :func:`pdlint.cache.sign`): a file
+    planted in a repository's cache folder cannot hide findings."""
+    body = {k: data[k] for k in ("format", "signature", "findings")}
+    return sign(json.dumps(body, sort_keys=True).encode("utf-8"))
+
+
 def _write(path: Path, signature: str, findings: Findings) -> None:
-    data = {"format": CACHE_FORMAT, "signature": signature, "findings": findings}
+    data: dict[str, object] = {"format": CACHE_FORMAT, "signature": signature}
+    data["findings"] = findings
+    data["mac"] = _mac(data)
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     except OSError:

@@ -7,6 +7,7 @@ workers and the next run while nothing changed.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -131,6 +132,20 @@ def test_flake8_jobs_share_one_analysis_and_runs_reuse_it(project: Path):
     assert analyses(fixed)[0] == 1
     assert [line.split(": ")[1][:6] for line in fixed.stdout.splitlines()] == ["PDL001"]
     assert "returns None for NONE " in fixed.stdout
+
+
+def test_a_planted_result_file_does_not_hide_findings(project: Path):
+    """The shared result file is signed with the per-user key: one shipped in the
+    repository's cache folder (same inputs, no findings) is not believed."""
+    first = flake8("--select", "PDL", ".", cwd=project)
+    assert first.returncode == 1 and len(first.stdout.splitlines()) == 2
+    (result,) = (project / ".pdlint_cache" / "flake8").glob("*.json")
+    data = json.loads(result.read_text())
+    data["findings"] = {}
+    result.write_text(json.dumps(data))
+    planted = flake8("--select", "PDL", ".", cwd=project)
+    assert planted.stdout == first.stdout
+    assert analyses(planted)[0] == 1  # recomputed, not read
 
 
 def test_flake8_on_one_file_analyses_the_configured_project(project: Path):
