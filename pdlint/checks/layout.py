@@ -159,6 +159,7 @@ class LayoutCheck:
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
+        self._fits: dict[str, bool] = {}
 
     @property
     def list_names(self) -> dict[str, HandoffList]:
@@ -253,6 +254,12 @@ class LayoutCheck:
 
     def _fits_stem(self, name: str) -> bool:
         """Whether a copy's stem can denote a list of this name (see :meth:`_match`)."""
+        found = self._fits.get(name)
+        if found is None:
+            found = self._fits[name] = self._fits_any_stem(name)
+        return found
+
+    def _fits_any_stem(self, name: str) -> bool:
         name_words = name.split("_")
         return any(
             name == stem
@@ -902,10 +909,14 @@ class LayoutCheck:
         if self.model.source is None:
             return
         self.model.load_text(gate=self.measuring_words)
+        # a copy is named by a peer word, a prefix or a pack's name: in no other file
+        words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
+        naming = set(self.model.source.with_text(any_of=words))
         stems: set[str] = set()
-        for fn in self.model.functions.values():
-            self._site_stems(fn, stems)
-            self._passed_stems(fn, stems)
+        for qual, fn in self.model.functions.items():
+            if self.model.function_module[qual] in naming:
+                self._site_stems(fn, stems)
+                self._passed_stems(fn, stems)
         if not stems:
             return
         stems.update(self.pack_copies.values())
@@ -941,25 +952,32 @@ class LayoutCheck:
         fitting a stem), and of lists fitting a stem built from one of ``sources``."""
         out: set[str] = set()
         for qual, fn in self.model.functions.items():
-            module = self.model.function_module[qual]
             for grow in fn.grows:
                 if grow.target[0] not in ("name", "attr"):
                     continue
-                names = self._aliases(fn, grow.target) or []
+                names = self._aliases(fn, grow.target)
+                if not names:
+                    continue
                 if self._condition(grow.guards) is not None:
-                    out.update(
-                        n
-                        for n in names
-                        if self._fits_stem(n) or (module in fresh and self._is_setup(fn))
-                    )
-                looped = {i for loop in grow.loops for i in identifiers(loop)}
-                if looped & sources:
-                    out.update(n for n in names if self._fits_stem(n))
-            for bind in fn.binds:
-                if bind.value[0] == "comp" and len(bind.names) == 1:
-                    if set(identifiers(bind.value)) & sources:
-                        names = self._aliases(fn, ("name", bind.names[0])) or []
+                    fresh_setup: bool | None = None
+                    for n in names:
+                        if not self._fits_stem(n):
+                            if fresh_setup is None:
+                                module = self.model.function_module[qual]
+                                fresh_setup = module in fresh and self._is_setup(fn)
+                            if not fresh_setup:
+                                continue
+                        out.add(n)
+                if sources and grow.loops:
+                    looped = {i for loop in grow.loops for i in identifiers(loop)}
+                    if looped & sources:
                         out.update(n for n in names if self._fits_stem(n))
+            if sources:
+                for bind in fn.binds:
+                    if bind.value[0] == "comp" and len(bind.names) == 1:
+                        if set(identifiers(bind.value)) & sources:
+                            names = self._aliases(fn, ("name", bind.names[0])) or []
+                            out.update(n for n in names if self._fits_stem(n))
         return out
 
     def _site_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
