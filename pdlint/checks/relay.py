@@ -269,9 +269,12 @@ class RelayCheck:
                     if p or frozenset(_flatten(((e, True),))) not in survived
                 )
                 for member in range(len(variant.members)):
-                    if self.variants.guards_truth(rest, fn, variant, member) is T:
+                    truth = self.variants.guards_truth(rest, fn, variant, member)
+                    if truth is T:
                         out.add(member)
-                    else:
+                    elif truth is not F and (
+                        self.variants.guards_truth(needed, fn, variant, member) is MAYBE
+                    ):
                         self._settle(needed, fn, variant, member)
         return out
 
