@@ -253,6 +253,7 @@ class RelayCheck:
         if self.validator_patterns:
             named = set(match_entries(self.model, self.validator_patterns))
         for fn in self.model.functions.values():
+            survived: set[frozenset[tuple[Expr, bool]]] | None = None
             for _span, guards in fn.raises:
                 flat = _flatten(guards)
                 decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
@@ -262,7 +263,8 @@ class RelayCheck:
                 if not rest:
                     continue
                 # past an earlier raise of this function: its condition is false
-                survived = {frozenset(_flatten(g)) for _s, g in fn.raises}
+                if survived is None:
+                    survived = {frozenset(_flatten(g)) for _s, g in fn.raises}
                 needed = tuple(
                     (e, p)
                     for e, p in rest
