@@ -143,6 +143,7 @@ class Model:
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
+        self._canonical: dict[str, str] = {}
         self._type_depth = 0
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
@@ -278,7 +279,18 @@ class Model:
 
     # names ------------------------------------------------------------------
     def canonical(self, qualname: str, depth: int = 0) -> str:
-        """Follow re-exports until ``qualname`` names a definition (or give up)."""
+        """Follow re-exports until ``qualname`` names a definition (or give up).
+
+        The modules it reads are loaded as it goes, so an answer never changes.
+        """
+        if depth == 0:
+            found = self._canonical.get(qualname)
+            if found is None:
+                found = self._canonical[qualname] = self._follow(qualname, 0)
+            return found
+        return self._follow(qualname, depth)
+
+    def _follow(self, qualname: str, depth: int) -> str:
         if depth > 20 or qualname in self.functions or qualname in self.classes:
             return qualname
         if self.has_module(qualname) or qualname in self.module_assigns:

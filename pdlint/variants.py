@@ -83,9 +83,13 @@ class Variants:
         # enum -> attribute read as member names -> the function converting it
         self.converted: dict[str, dict[str, str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
+        # (function, expression, variant, bound) -> :meth:`mentions`; the same guard
+        # is asked once per member
+        self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         self.carriers = self._find_carriers()
         self._string_names: set[str] = set()
         self._add_string_variants()
+        self._mentions.clear()  # answers given before every string variant was known
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         # Every result (UNKNOWN included) of the outermost evaluation under way:
@@ -435,6 +439,15 @@ class Variants:
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
     ) -> bool:
         """Whether the variant value occurs anywhere in ``expr``."""
+        key = (fn.qualname, expr, variant.qualname, bound)
+        found = self._mentions.get(key)
+        if found is None:
+            found = self._mentions[key] = self._mentions_walk(expr, fn, variant, bound)
+        return found
+
+    def _mentions_walk(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> bool:
         stack = [expr]
         while stack:
             node = stack.pop()
