@@ -149,6 +149,7 @@ class Program:
         self._scans: dict[str, FileScan] | None = None
         self._scans_dirty = False
         self._header_index: dict[str, set[str]] | None = None
+        self._names_text: dict[bool, list[tuple[str, str]]] = {}
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
         self._pool: ProcessPoolExecutor | None = None
@@ -294,7 +295,9 @@ class Program:
 
     def _answer(self, query: tuple[object, ...]) -> list[str]:
         kind = query[0]
-        if kind in ("defining", "group"):
+        if kind == "defining":
+            return self._defining(query)
+        if kind == "group":
             return [m for m, s in self.scans().items() if _selects(query, m, s)]
         if kind == "text":
             scans = self.scans() if query[1] else {}
@@ -310,6 +313,23 @@ class Program:
             self.aliases()
             return list(self.asked[query])  # type: ignore[arg-type]
         raise ValueError(f"unknown query {query!r}")
+
+    def _defining(self, query: tuple[object, ...]) -> list[str]:
+        """:func:`pdlint.scan.may_define` for every module, on one string per module
+        (its name and defined names, a line each; a piece holds no line break)."""
+        pieces, ignore_case = query[1], query[2]
+        assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
+        texts = self._names_text.get(ignore_case)
+        if texts is None:
+            texts = []
+            for module, scan in self.scans().items():
+                joined = "\n".join([module, *scan.defs])
+                texts.append((module, joined.lower() if ignore_case else joined))
+            self._names_text[ignore_case] = texts
+        wanted = [p.lower() if ignore_case else p for p in pieces]
+        if any("\n" in p for p in wanted):
+            return [m for m, s in self.scans().items() if _selects(query, m, s)]
+        return [m for m, joined in texts if all(p in joined for p in wanted)]
 
     def _headers_naming(self, words: tuple[str, ...]) -> list[str]:
         if self._header_index is None:
