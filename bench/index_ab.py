@@ -1,0 +1,152 @@
+"""A/B benchmark of the indexer: a git revision's ``pdlint/index.py`` against this tree's.
+
+Loads ``pdlint/index.py`` as it is at ``--base`` (default ``main``, through
+``git show``) under another module name (A) and this checkout's
+``pdlint.index`` (B), parses every file once with :func:`pdlint.source.parse_source`,
+then runs A and B on each file back to back, over all files, for ``--rounds``
+rounds (which goes first flips each round) and prints the CPU time (``time.process_time``) of
+each, best and median over the rounds, with the ratio B/A, and the size of the
+pickled facts of both. Ratios measured side by side in one run are what count
+on a shared machine. It exits 1 (naming the file) when B's ``ModuleFacts``
+differ from A's for any file, or when B's pickle is larger.
+
+The files: ``--files LIST.json`` (a JSON list of paths relative to ``--root``,
+e.g. ``AnalysisResult.loaded_files`` of a run), else every ``*.py`` file below
+``--root``::
+
+    python bench/index_ab.py --root ~/.cache/pdlint-bench/sglang-0.5.23 \\
+        --files /tmp/idx-files.json --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import json
+import pickle
+import statistics
+import subprocess
+import sys
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+
+from pdlint import index as index_b
+from pdlint.facts import ModuleFacts
+from pdlint.source import parse_source
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_base(revision: str) -> types.ModuleType:
+    """``pdlint/index.py`` at ``revision``, imported as ``pdlint_index_base``."""
+    source = subprocess.run(
+        ["git", "show", f"{revision}:pdlint/index.py"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    name = "pdlint_index_base"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    exec(compile(source, f"{revision}:pdlint/index.py", "exec"), module.__dict__)
+    return module
+
+
+def file_list(root: Path, listing: Path | None) -> list[str]:
+    if listing is not None:
+        return list(json.loads(listing.read_text()))
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+
+
+Indexer = Callable[..., ModuleFacts]
+Job = tuple[str, str, object, str]  # path, display path, tree, text
+
+
+def one_round(runners: dict[str, Indexer], jobs: list[Job], totals: dict[str, list[float]]) -> None:
+    """Index and pickle every file with each runner in turn (A and B on a file back to
+    back, so that load from other processes hits both alike); add the CPU seconds
+    to ``totals[name]`` (index, pickle)."""
+    gc.collect()
+    clock = time.process_time
+    for path, display, tree, text in jobs:
+        for name, index_module in runners.items():
+            start = clock()
+            facts = index_module(path, display, tree, text)
+            indexed = clock()
+            pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
+            done = clock()
+            totals[name][0] += indexed - start
+            totals[name][1] += done - indexed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, required=True, help="folder the paths are below")
+    parser.add_argument("--files", type=Path, help="JSON list of paths relative to --root")
+    parser.add_argument("--base", default="main", help="git revision of A (default: main)")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    base = load_base(args.base)
+    root = args.root.resolve()
+    jobs: list[Job] = []
+    start = time.process_time()
+    gc.disable()  # many trees stay alive: collecting while they pile up costs minutes
+    for rel in file_list(root, args.files):
+        path = str(root / rel)
+        parsed = parse_source(rel, Path(path).read_bytes())
+        if parsed.tree is not None:
+            jobs.append((path, rel, parsed.tree, parsed.text))
+    print(f"{len(jobs)} files parsed in {time.process_time() - start:.2f} s CPU", flush=True)
+    # The trees stay alive for the whole run; the collector need not scan them
+    # again (an indexing run in pdlint holds one tree at a time).
+    gc.freeze()
+    gc.enable()
+
+    size_a = size_b = 0
+    for path, display, tree, text in jobs:
+        a = base.index_module(path, display, tree, text)
+        b = index_b.index_module(path, display, tree, text)
+        if a != b:
+            print(f"FAIL: facts differ for {display}", file=sys.stderr)
+            return 1
+        size_a += len(pickle.dumps(a, pickle.HIGHEST_PROTOCOL))
+        size_b += len(pickle.dumps(b, pickle.HIGHEST_PROTOCOL))
+    print(f"facts equal for all {len(jobs)} files")
+
+    index_times: dict[str, list[float]] = {"A": [], "B": []}
+    pickle_times: dict[str, list[float]] = {"A": [], "B": []}
+    for number in range(args.rounds):
+        runners = {"A": base.index_module, "B": index_b.index_module}
+        if number % 2:
+            runners = {"B": runners["B"], "A": runners["A"]}
+        totals = {"A": [0.0, 0.0], "B": [0.0, 0.0]}
+        one_round(runners, jobs, totals)
+        for name, (indexing, pickling) in totals.items():
+            index_times[name].append(indexing)
+            pickle_times[name].append(pickling)
+        print(
+            f"round {number + 1}: index A {index_times['A'][-1]:.2f} s  B "
+            f"{index_times['B'][-1]:.2f} s; pickle A {pickle_times['A'][-1]:.2f} s  B "
+            f"{pickle_times['B'][-1]:.2f} s",
+            flush=True,
+        )
+    for label, times in (("index CPU", index_times), ("pickle CPU", pickle_times)):
+        for how, pick in (("best", min), ("median", statistics.median)):
+            a, b = pick(times["A"]), pick(times["B"])
+            print(f"{label}, {how}: A {a:.2f} s  B {b:.2f} s  B/A {b / a:.3f}")
+    print(f"pickle: A {size_a / 1e6:.2f} MB  B {size_b / 1e6:.2f} MB  B/A {size_b / size_a:.4f}")
+    if size_b > size_a:
+        print("FAIL: B's pickle is larger", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
