@@ -56,8 +56,8 @@ _BINOP = {
     ast.LShift: "<<",
     ast.Pow: "**",
 }
-_GROW_METHODS = ("append", "extend", "insert")
-_NOT_COUNTS = ("other", "dict", "cmp", "and", "or", "not", "union")
+_GROW_METHODS = frozenset({"append", "extend", "insert"})
+_NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
 
 
 @functools.lru_cache(maxsize=65536)
@@ -114,28 +114,40 @@ class _Lines:
     """Converts ast's UTF-8 byte columns to 1-based character columns."""
 
     def __init__(self, text: str) -> None:
-        self.lines = split_lines(text)
+        # Only lines with non-ASCII characters need converting (most files have none).
+        self.wide: dict[int, str] = {}
+        if not text.isascii():
+            for number, line in enumerate(split_lines(text), start=1):
+                if not line.isascii():
+                    self.wide[number] = line
 
     def col(self, line: int, byte_col: int) -> int:
-        if 0 < line <= len(self.lines):
-            text = self.lines[line - 1]
-            if not text.isascii():
-                return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
+        text = self.wide.get(line)
+        if text is not None:
+            return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
         return byte_col + 1
 
     def span(self, node: ast.AST) -> Span:
-        line = getattr(node, "lineno", 1)
-        end_line = getattr(node, "end_lineno", None) or line
-        col = self.col(line, getattr(node, "col_offset", 0))
-        end_col = self.col(end_line, getattr(node, "end_col_offset", None) or 0)
-        return (line, col, end_line, end_col)
+        try:
+            line: int = node.lineno  # type: ignore[attr-defined]
+            end_line: int = node.end_lineno or line  # type: ignore[attr-defined]
+            col: int = node.col_offset  # type: ignore[attr-defined]
+            end_col: int = node.end_col_offset or 0  # type: ignore[attr-defined]
+        except AttributeError:  # a node made by hand: whatever positions it has
+            line = getattr(node, "lineno", 1)
+            end_line = getattr(node, "end_lineno", None) or line
+            col = getattr(node, "col_offset", 0)
+            end_col = getattr(node, "end_col_offset", None) or 0
+        if self.wide:
+            return (line, self.col(line, col), end_line, self.col(end_line, end_col))
+        return (line, col + 1, end_line, end_col + 1)
 
 
-# While a module is indexed: id(node) -> (node, its IR). The same sub-expression
-# is converted once however many facts hold it (an attribute chain is dereferenced
-# at every level), and the facts share one tuple, which pickles once. The node is
-# kept so that its id cannot be reused by another node meanwhile.
-_memo: dict[int, tuple[ast.AST, Expr]] | None = None
+# While a module is indexed: each node converted -> its IR. The same
+# sub-expression is converted once however many facts hold it (an attribute chain
+# is dereferenced at every level), and the facts share one tuple, which pickles
+# once. (Nodes hash by identity; the dict keeps them alive meanwhile.)
+_memo: dict[ast.AST, Expr] | None = None
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
@@ -145,74 +157,125 @@ def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     memo = _memo
     if memo is None:
         return _to_expr(node, depth)
-    found = memo.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1]
-    out = _to_expr(node, depth)
-    memo[id(node)] = (node, out)
-    return out
+    found = memo.get(node)
+    if found is None:
+        found = memo[node] = _to_expr(node, depth)
+    return found
 
 
 def _to_expr(node: ast.AST, depth: int) -> Expr:
-    d = depth + 1
-    if isinstance(node, ast.Name):
-        return ("name", node.id)
-    if isinstance(node, ast.Attribute):
-        return ("attr", to_expr(node.value, d), node.attr)
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            return ("const", value)
-        return OTHER
-    if isinstance(node, ast.Call):
-        args = tuple(to_expr(a, d) for a in node.args if not isinstance(a, ast.Starred))
-        kwargs = tuple((k.arg, to_expr(k.value, d)) for k in node.keywords if k.arg)
-        return ("call", to_expr(node.func, d), args, kwargs)
-    if isinstance(node, ast.Compare):
-        ops = tuple(_CMP.get(type(op), "?") for op in node.ops)
-        return (
-            "cmp",
-            to_expr(node.left, d),
-            ops,
-            tuple(to_expr(c, d) for c in node.comparators),
-        )
-    if isinstance(node, ast.BoolOp):
-        kind = "and" if isinstance(node.op, ast.And) else "or"
-        return (kind, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return ("not", to_expr(node.operand, d))
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return ("seq", tuple(to_expr(e, d) for e in node.elts))
-    if isinstance(node, ast.Subscript):
-        return ("subscript", to_expr(node.value, d), to_expr(node.slice, d))
-    if isinstance(node, ast.Dict):
-        keys = tuple(to_expr(k, d) if k is not None else OTHER for k in node.keys)
-        return ("dict", keys, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.BitOr):
-            return ("union", to_expr(node.left, d), to_expr(node.right, d))
-        op = _BINOP.get(type(node.op))
-        if op is not None:
-            return ("binop", op, to_expr(node.left, d), to_expr(node.right, d))
-        return OTHER
-    if isinstance(node, ast.UnaryOp):
-        if isinstance(node.op, ast.USub):
-            return ("neg", to_expr(node.operand, d))
-        if isinstance(node.op, ast.UAdd):
-            return to_expr(node.operand, d)
-        return OTHER
-    if isinstance(node, ast.Slice):
-        return (
-            "slice",
-            to_expr(node.lower, d) if node.lower is not None else ("const", None),
-            to_expr(node.upper, d) if node.upper is not None else ("const", None),
-            to_expr(node.step, d) if node.step is not None else ("const", None),
-        )
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-        return ("comp", tuple(to_expr(g.iter, d) for g in node.generators))
-    if isinstance(node, ast.NamedExpr):
-        return to_expr(node.value, d)
+    convert = _CONVERTERS.get(node.__class__)
+    return OTHER if convert is None else convert(node, depth + 1)
+
+
+def _name(node: ast.Name, d: int) -> Expr:
+    return ("name", node.id)
+
+
+def _attribute(node: ast.Attribute, d: int) -> Expr:
+    return ("attr", to_expr(node.value, d), node.attr)
+
+
+def _constant(node: ast.Constant, d: int) -> Expr:
+    value = node.value
+    if value is None or value.__class__ in _CONSTANT_TYPES:
+        return ("const", value)
     return OTHER
+
+
+def _call(node: ast.Call, d: int) -> Expr:
+    args = tuple([to_expr(a, d) for a in node.args if a.__class__ is not ast.Starred])
+    kwargs = tuple([(k.arg, to_expr(k.value, d)) for k in node.keywords if k.arg])
+    return ("call", to_expr(node.func, d), args, kwargs)
+
+
+def _compare(node: ast.Compare, d: int) -> Expr:
+    ops = tuple([_CMP.get(op.__class__, "?") for op in node.ops])
+    left = to_expr(node.left, d)
+    return ("cmp", left, ops, tuple([to_expr(c, d) for c in node.comparators]))
+
+
+def _boolop(node: ast.BoolOp, d: int) -> Expr:
+    kind = "and" if node.op.__class__ is ast.And else "or"
+    return (kind, tuple([to_expr(v, d) for v in node.values]))
+
+
+def _unaryop(node: ast.UnaryOp, d: int) -> Expr:
+    op = node.op.__class__
+    if op is ast.Not:
+        return ("not", to_expr(node.operand, d))
+    if op is ast.USub:
+        return ("neg", to_expr(node.operand, d))
+    if op is ast.UAdd:
+        return to_expr(node.operand, d)
+    return OTHER
+
+
+def _sequence(node: ast.Tuple | ast.List | ast.Set, d: int) -> Expr:
+    return ("seq", tuple([to_expr(e, d) for e in node.elts]))
+
+
+def _subscript(node: ast.Subscript, d: int) -> Expr:
+    return ("subscript", to_expr(node.value, d), to_expr(node.slice, d))
+
+
+def _dict(node: ast.Dict, d: int) -> Expr:
+    keys = tuple([to_expr(k, d) if k is not None else OTHER for k in node.keys])
+    return ("dict", keys, tuple([to_expr(v, d) for v in node.values]))
+
+
+def _binop(node: ast.BinOp, d: int) -> Expr:
+    op = node.op.__class__
+    if op is ast.BitOr:
+        return ("union", to_expr(node.left, d), to_expr(node.right, d))
+    name = _BINOP.get(op)
+    if name is not None:
+        return ("binop", name, to_expr(node.left, d), to_expr(node.right, d))
+    return OTHER
+
+
+_NO_BOUND: Expr = ("const", None)
+
+
+def _slice(node: ast.Slice, d: int) -> Expr:
+    return (
+        "slice",
+        to_expr(node.lower, d) if node.lower is not None else _NO_BOUND,
+        to_expr(node.upper, d) if node.upper is not None else _NO_BOUND,
+        to_expr(node.step, d) if node.step is not None else _NO_BOUND,
+    )
+
+
+def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, d: int) -> Expr:
+    return ("comp", tuple([to_expr(g.iter, d) for g in node.generators]))
+
+
+def _named(node: ast.NamedExpr, d: int) -> Expr:
+    return to_expr(node.value, d)
+
+
+_CONSTANT_TYPES = frozenset({str, int, float, bool})
+# Exact node classes (a parsed tree holds no subclasses) -> their conversion.
+_CONVERTERS: dict[type, Any] = {
+    ast.Name: _name,
+    ast.Attribute: _attribute,
+    ast.Constant: _constant,
+    ast.Call: _call,
+    ast.Compare: _compare,
+    ast.BoolOp: _boolop,
+    ast.UnaryOp: _unaryop,
+    ast.Tuple: _sequence,
+    ast.List: _sequence,
+    ast.Set: _sequence,
+    ast.Subscript: _subscript,
+    ast.Dict: _dict,
+    ast.BinOp: _binop,
+    ast.Slice: _slice,
+    ast.ListComp: _comprehension,
+    ast.GeneratorExp: _comprehension,
+    ast.SetComp: _comprehension,
+    ast.NamedExpr: _named,
+}
 
 
 def annotation_expr(node: ast.AST | None) -> Expr | None:
@@ -248,6 +311,7 @@ class _FunctionWalker:
 
     def __init__(self, indexer: _ModuleIndexer, qualname: str, cls: str | None) -> None:
         self.ix = indexer
+        self.span = indexer.lines.span
         self.qualname = qualname
         self.cls = cls
         self.params: set[str] = set()
@@ -276,102 +340,123 @@ class _FunctionWalker:
         return False, guards
 
     def stmt(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
-        span = self.ix.lines.span
-        if isinstance(node, ast.Return):
-            if node.value is not None:
-                self.events(node.value, guards)
-            for value, branch in _return_branches(node.value, guards):
-                self.returns.append(ReturnFact(value, span(node), branch))
-            return True, guards
-        if isinstance(node, ast.Raise):
-            if node.exc is not None:
-                self.events(node.exc, guards)
-            self.raises.append((span(node), guards))
-            return True, guards
-        if isinstance(node, (ast.Continue, ast.Break)):
-            return True, guards
-        if isinstance(node, ast.If):
-            self.events(node.test, guards)
-            cond = to_expr(node.test)
-            body_done, _ = self.block(node.body, (*guards, (cond, True)))
-            else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
-            if body_done and else_done:
-                return True, guards
-            if body_done:
-                return False, (*guards, (cond, False))
-            if else_done:
-                return False, (*guards, (cond, True))
-            return False, guards
-        if isinstance(node, ast.Match):
-            return self.match(node, guards)
-        if isinstance(node, ast.Assert):
-            self.events(node.test, guards)
-            test = to_expr(node.test)
-            self.asserts.append((test, span(node), guards))
-            return False, (*guards, (test, True))
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            self.events(node.iter, guards)
-            self.deref_of(node.iter, "iteration", guards)
-            self.target(node.target, None, guards)
-            self.loops.append(to_expr(node.iter))
-            self.block(node.body, guards)
-            self.loops.pop()
-            self.block(node.orelse, guards)
-            return False, guards
-        if isinstance(node, ast.While):
-            self.events(node.test, guards)
-            cond = to_expr(node.test)
-            self.block(node.body, (*guards, (cond, True)))
-            self.block(node.orelse, guards)
-            return False, guards
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                self.events(item.context_expr, guards)
-            return self.block(node.body, guards)
-        if isinstance(node, _TRY_NODES):
-            node = cast(ast.Try, node)  # TryStar has the same fields
-            body_done, _ = self.block(node.body, guards)
-            handlers_done = True
-            for handler in node.handlers:
-                done, _ = self.block(handler.body, guards)
-                handlers_done = handlers_done and done
-            if not body_done:
-                self.block(node.orelse, guards)
-            self.block(node.finalbody, guards)
-            return body_done and handlers_done, guards
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = f"{self.qualname}.{node.name}"
-            self.local_defs.append((node.name, inner))
-            self.ix.function(node, inner, self.cls)
-            return False, guards
-        if isinstance(node, ast.ClassDef):
-            return False, guards
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            self.imports.extend(self.ix.import_pairs(node))
-            return False, guards
-        if isinstance(node, ast.Assign):
-            self.events(node.value, guards)
-            value = to_expr(node.value)
-            for tgt in node.targets:
-                self.target(tgt, node.value, guards, value_ir=value)
-                self.bind(tgt, node.value, guards, value)
-            return False, guards
-        if isinstance(node, ast.AnnAssign):
-            if node.value is not None:
-                self.events(node.value, guards)
-                value = to_expr(node.value)
-                self.bind(node.target, node.value, guards, value)
-                self.target(node.target, node.value, guards, node.annotation, value)
-            return False, guards
-        if isinstance(node, ast.AugAssign):
-            self.events(node.value, guards)
-            self.events(node.target, guards)
-            if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
-                self.grow(to_expr(node.target), node.value, node, guards)
-            return False, guards
+        """Walk one statement; return (all paths terminate, guards after it)."""
+        walk = _STATEMENTS.get(node.__class__)
+        if walk is not None:
+            return walk(self, node, guards)
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.events(child, guards)
+        return False, guards
+
+    def expression(self, node: ast.Expr, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.value, guards)
+        return False, guards
+
+    def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
+        if node.value is not None:
+            self.events(node.value, guards)
+        for value, branch in _return_branches(node.value, guards):
+            self.returns.append(ReturnFact(value, self.span(node), branch))
+        return True, guards
+
+    def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
+        if node.exc is not None:
+            self.events(node.exc, guards)
+        self.raises.append((self.span(node), guards))
+        return True, guards
+
+    def jump(self, node: ast.Continue | ast.Break, guards: Guards) -> tuple[bool, Guards]:
+        return True, guards
+
+    def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        cond = to_expr(node.test)
+        body_done, _ = self.block(node.body, (*guards, (cond, True)))
+        else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
+        if body_done and else_done:
+            return True, guards
+        if body_done:
+            return False, (*guards, (cond, False))
+        if else_done:
+            return False, (*guards, (cond, True))
+        return False, guards
+
+    def assert_(self, node: ast.Assert, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        test = to_expr(node.test)
+        self.asserts.append((test, self.span(node), guards))
+        return False, (*guards, (test, True))
+
+    def for_(self, node: ast.For | ast.AsyncFor, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.iter, guards)
+        self.deref_of(node.iter, "iteration", guards)
+        self.target(node.target, None, guards)
+        self.loops.append(to_expr(node.iter))
+        self.block(node.body, guards)
+        self.loops.pop()
+        self.block(node.orelse, guards)
+        return False, guards
+
+    def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        cond = to_expr(node.test)
+        self.block(node.body, (*guards, (cond, True)))
+        self.block(node.orelse, guards)
+        return False, guards
+
+    def with_(self, node: ast.With | ast.AsyncWith, guards: Guards) -> tuple[bool, Guards]:
+        for item in node.items:
+            self.events(item.context_expr, guards)
+        return self.block(node.body, guards)
+
+    def try_(self, node: ast.Try, guards: Guards) -> tuple[bool, Guards]:
+        body_done, _ = self.block(node.body, guards)
+        handlers_done = True
+        for handler in node.handlers:
+            done, _ = self.block(handler.body, guards)
+            handlers_done = handlers_done and done
+        if not body_done:
+            self.block(node.orelse, guards)
+        self.block(node.finalbody, guards)
+        return body_done and handlers_done, guards
+
+    def def_(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, guards: Guards
+    ) -> tuple[bool, Guards]:
+        inner = f"{self.qualname}.{node.name}"
+        self.local_defs.append((node.name, inner))
+        self.ix.function(node, inner, self.cls)
+        return False, guards
+
+    def class_(self, node: ast.ClassDef, guards: Guards) -> tuple[bool, Guards]:
+        return False, guards
+
+    def import_(self, node: ast.Import | ast.ImportFrom, guards: Guards) -> tuple[bool, Guards]:
+        self.imports.extend(self.ix.import_pairs(node))
+        return False, guards
+
+    def assign(self, node: ast.Assign, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.value, guards)
+        value = to_expr(node.value)
+        for tgt in node.targets:
+            self.target(tgt, node.value, guards, value_ir=value)
+            self.bind(tgt, node.value, guards, value)
+        return False, guards
+
+    def annotated_assign(self, node: ast.AnnAssign, guards: Guards) -> tuple[bool, Guards]:
+        if node.value is not None:
+            self.events(node.value, guards)
+            value = to_expr(node.value)
+            self.bind(node.target, node.value, guards, value)
+            self.target(node.target, node.value, guards, node.annotation, value)
+        return False, guards
+
+    def augmented_assign(self, node: ast.AugAssign, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.value, guards)
+        self.events(node.target, guards)
+        if node.op.__class__ is ast.Add and node.target.__class__ in _NAME_OR_ATTRIBUTE:
+            self.grow(to_expr(node.target), node.value, node, guards)
         return False, guards
 
     def match(self, node: ast.Match, guards: Guards) -> tuple[bool, Guards]:
@@ -415,58 +500,63 @@ class _FunctionWalker:
     ) -> None:
         if value_ir is None and value is not None:
             value_ir = to_expr(value)
-        if isinstance(tgt, ast.Name):
+        kind = tgt.__class__
+        if kind is ast.Name:
+            name = cast(ast.Name, tgt).id
             if value is not None and value_ir is not None:
-                self.assigns.append((tgt.id, value_ir))
-                if isinstance(value, ast.Call):
-                    self.name_call_result(self.ix.lines.span(value), tgt.id)
+                self.assigns.append((name, value_ir))
+                if value.__class__ is ast.Call:
+                    self.name_call_result(self.span(value), name)
             elif annotation is not None:
                 ann = annotation_expr(annotation)
                 if ann is not None:
-                    self.assigns.append((tgt.id, ("annotated", ann)))
-        elif isinstance(tgt, ast.Attribute):
-            self.events(tgt.value, guards)
+                    self.assigns.append((name, ("annotated", ann)))
+        elif kind is ast.Attribute:
+            self.events(cast(ast.Attribute, tgt).value, guards)
             self.stores.append(
                 StoreFact(
                     to_expr(tgt),
                     value_ir if value_ir is not None else OTHER,
                     annotation_expr(annotation),
-                    self.ix.lines.span(tgt),
+                    self.span(tgt),
                     guards,
                 )
             )
-        elif isinstance(tgt, (ast.Tuple, ast.List)):
-            for elt in tgt.elts:
+        elif kind is ast.Tuple or kind is ast.List:
+            for elt in cast(ast.Tuple, tgt).elts:
                 self.target(elt, None, guards)
         else:
             self.events(tgt, guards)
 
     def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""
-        if isinstance(tgt, ast.Name):
-            names: tuple[str, ...] = (tgt.id,)
+        kind = tgt.__class__
+        if kind is ast.Name:
+            name = cast(ast.Name, tgt).id
+            names: tuple[str, ...] = (name,)
             if (
-                isinstance(value, ast.BinOp)
-                and isinstance(value.op, ast.Add)
-                and isinstance(value.left, ast.Name)
-                and value.left.id == tgt.id
+                value.__class__ is ast.BinOp
+                and cast(ast.BinOp, value).op.__class__ is ast.Add
+                and cast(ast.BinOp, value).left.__class__ is ast.Name
+                and cast(ast.Name, cast(ast.BinOp, value).left).id == name
             ):
-                self.grow(("name", tgt.id), value.right, value, guards)
-        elif isinstance(tgt, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Name) for e in tgt.elts
-        ):
-            names = tuple(cast(ast.Name, e).id for e in tgt.elts)
+                self.grow(("name", name), cast(ast.BinOp, value).right, value, guards)
+        elif kind is ast.Tuple or kind is ast.List:
+            elts = cast(ast.Tuple, tgt).elts
+            if not all(e.__class__ is ast.Name for e in elts):
+                return
+            names = tuple([cast(ast.Name, e).id for e in elts])
         else:
             return
         kind = value_ir[0]
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
-        self.binds.append(BindFact(names, value_ir, self.ix.lines.span(value), guards))
+        self.binds.append(BindFact(names, value_ir, self.span(value), guards))
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
         """Record growth of a list; unguarded growth outside loops never matters."""
         if guards or self.loops:
-            span = self.ix.lines.span(node)
+            span = self.span(node)
             self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
 
     def name_call_result(self, span: Span, name: str) -> None:
@@ -480,10 +570,10 @@ class _FunctionWalker:
 
     def string_compare(self, node: ast.Compare) -> None:
         """Record ``x.attr == "s"`` / ``name in ("a", "b")``: string variants are made of these."""
-        if len(node.ops) != 1 or not isinstance(node.ops[0], _STRING_OPS):
+        if len(node.ops) != 1 or node.ops[0].__class__ not in _STRING_OPS:
             return
         for subject, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
-            if isinstance(subject, (ast.Attribute, ast.Name)):
+            if subject.__class__ in _NAME_OR_ATTRIBUTE:
                 strings = _string_constants(other)
                 if strings:
                     self.string_compares.append((to_expr(subject), strings))
@@ -491,88 +581,141 @@ class _FunctionWalker:
     # expressions ----------------------------------------------------------
     def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
         """Record a dereference of ``node``; return its IR when it was computed."""
-        if isinstance(node, ast.Attribute):
+        cls = node.__class__
+        if cls is ast.Attribute:
             obj = to_expr(node)
-            self.derefs.append(DerefFact(node.attr, obj, kind, self.ix.lines.span(node), guards))
+            attr = cast(ast.Attribute, node).attr
+            self.derefs.append(DerefFact(attr, obj, kind, self.span(node), guards))
             return obj
-        if isinstance(node, ast.Name) and node.id in self.params:
+        if cls is ast.Name and cast(ast.Name, node).id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(
-                DerefFact("", ("name", node.id), kind, self.ix.lines.span(node), guards)
-            )
+            name = cast(ast.Name, node).id
+            self.derefs.append(DerefFact("", ("name", name), kind, self.span(node), guards))
         return None
 
+    def call(self, node: ast.Call, guards: Guards) -> None:
+        """Record a call (and the dereference of its receiver, list growth, ``len``)."""
+        span = self.span(node)
+        args = tuple([to_expr(a) for a in node.args if a.__class__ is not ast.Starred])
+        kwargs = tuple([(k.arg, to_expr(k.value)) for k in node.keywords if k.arg])
+        func = node.func
+        self.calls.append(CallFact(to_expr(func), args, kwargs, span, guards, None))
+        if func.__class__ is ast.Attribute:
+            receiver = cast(ast.Attribute, func).value
+            obj = self.deref_of(receiver, "call", guards)
+            if (
+                cast(ast.Attribute, func).attr in _GROW_METHODS
+                and node.args
+                and not node.keywords
+                and (guards or self.loops)
+                and receiver.__class__ in _NAME_OR_ATTRIBUTE
+            ):
+                self.grow(obj or to_expr(receiver), node.args[-1], node, guards)
+        elif func.__class__ is ast.Name and cast(ast.Name, func).id == "len" and node.args:
+            self.deref_of(node.args[0], "len", guards)
+
+    def subscript(self, node: ast.Subscript, guards: Guards) -> None:
+        """Record the dereference of a subscripted value, and a computed index into it."""
+        value = node.value
+        base = self.deref_of(value, "subscript", guards)
+        if node.slice.__class__ is not ast.Constant and value.__class__ in _NAME_OR_ATTRIBUTE:
+            self.indexes.append(
+                IndexFact(base or to_expr(value), to_expr(node.slice), self.span(node), guards)
+            )
+
     def events(self, root: ast.expr, guards: Guards) -> None:
-        """Record calls and dereferences in an expression (iteratively)."""
+        """Record calls and dereferences in an expression.
+
+        Iterative, depth-first, the last child first; nodes that cannot hold an
+        event (names, constants) are not visited.
+        """
         stack: list[tuple[Any, Guards, int]] = [(root, guards, 0)]  # AST nodes
+        push, pop, walked = stack.append, stack.pop, _WALKED
         while stack:
-            node, g, depth = stack.pop()
+            node, g, depth = pop()
             if depth > MAX_DEPTH:
                 continue
             d = depth + 1
             kind = node.__class__  # exact classes: this loop runs for every node
+            if kind is ast.Attribute:
+                value = node.value
+                if node.ctx.__class__ is not ast.Store:
+                    self.deref_of(value, "attribute", g)
+                if value.__class__ in walked:
+                    push((value, g, d))
+                continue
+            if kind is ast.Call:
+                self.call(node, g)
+                if node.func.__class__ in walked:
+                    push((node.func, g, d))
+                for arg in node.args:
+                    if arg.__class__ in walked:
+                        push((arg, g, d))
+                for keyword in node.keywords:  # a keyword node records nothing: its value
+                    if keyword.value.__class__ in walked:
+                        push((keyword.value, g, d + 1))
+                continue
             if kind is ast.BoolOp:
-                want = not isinstance(node.op, ast.And)
+                want = node.op.__class__ is not ast.And
                 prior: Guards = ()
                 for value in node.values:
-                    stack.append((value, (*g, *prior), d))
+                    if value.__class__ in walked:
+                        push((value, (*g, *prior), d))
                     prior = (*prior, (to_expr(value), not want))
                 continue
             if kind is ast.IfExp:
                 cond = to_expr(node.test)
-                stack.append((node.test, g, d))
-                stack.append((node.body, (*g, (cond, True)), d))
-                stack.append((node.orelse, (*g, (cond, False)), d))
+                if node.test.__class__ in walked:
+                    push((node.test, g, d))
+                if node.body.__class__ in walked:
+                    push((node.body, (*g, (cond, True)), d))
+                if node.orelse.__class__ in walked:
+                    push((node.orelse, (*g, (cond, False)), d))
                 continue
             if kind is ast.Lambda or kind is ast.FunctionDef:
                 continue
-            if kind is ast.Call:
-                span = self.ix.lines.span(node)
-                args = tuple(to_expr(a) for a in node.args if not isinstance(a, ast.Starred))
-                kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
-                self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
-                if isinstance(node.func, ast.Attribute):
-                    obj = self.deref_of(node.func.value, "call", g)
-                    if (
-                        node.func.attr in _GROW_METHODS
-                        and node.args
-                        and not node.keywords
-                        and (g or self.loops)
-                        and isinstance(node.func.value, (ast.Name, ast.Attribute))
-                    ):
-                        self.grow(obj or to_expr(node.func.value), node.args[-1], node, g)
-                elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
-                    self.deref_of(node.args[0], "len", g)
-            elif kind is ast.Attribute:
-                if not isinstance(node.ctx, ast.Store):
-                    self.deref_of(node.value, "attribute", g)
-            elif kind is ast.Subscript:
-                base = self.deref_of(node.value, "subscript", g)
-                if not isinstance(node.slice, ast.Constant) and isinstance(
-                    node.value, (ast.Name, ast.Attribute)
-                ):
-                    self.indexes.append(
-                        IndexFact(
-                            base or to_expr(node.value),
-                            to_expr(node.slice),
-                            self.ix.lines.span(node),
-                            g,
-                        )
-                    )
+            if kind is ast.Subscript:
+                self.subscript(node, g)
             elif kind is ast.Compare:
                 self.string_compare(node)
             elif kind is ast.comprehension:
                 self.deref_of(node.iter, "iteration", g)
-            # ast.iter_child_nodes, inlined; leaves (names, constants, contexts,
-            # operators) record nothing and are not pushed.
-            for field in node._fields:
+            fields = _CHILD_FIELDS.get(kind)
+            for field in node._fields if fields is None else fields:
                 child: Any = getattr(node, field, None)
-                if isinstance(child, list):
+                if child.__class__ is list:
                     for item in child:
-                        if item.__class__ in _WALKED:
-                            stack.append((item, g, d))
-                elif child.__class__ in _WALKED:
-                    stack.append((child, g, d))
+                        if item.__class__ in walked:
+                            push((item, g, d))
+                elif child.__class__ in walked:
+                    push((child, g, d))
+
+
+_STATEMENTS: dict[type, Any] = {
+    ast.Expr: _FunctionWalker.expression,
+    ast.Return: _FunctionWalker.return_,
+    ast.Raise: _FunctionWalker.raise_,
+    ast.Continue: _FunctionWalker.jump,
+    ast.Break: _FunctionWalker.jump,
+    ast.If: _FunctionWalker.if_,
+    ast.Match: _FunctionWalker.match,
+    ast.Assert: _FunctionWalker.assert_,
+    ast.For: _FunctionWalker.for_,
+    ast.AsyncFor: _FunctionWalker.for_,
+    ast.While: _FunctionWalker.while_,
+    ast.With: _FunctionWalker.with_,
+    ast.AsyncWith: _FunctionWalker.with_,
+    **{cls: _FunctionWalker.try_ for cls in _TRY_NODES},  # TryStar has Try's fields
+    ast.FunctionDef: _FunctionWalker.def_,
+    ast.AsyncFunctionDef: _FunctionWalker.def_,
+    ast.ClassDef: _FunctionWalker.class_,
+    ast.Import: _FunctionWalker.import_,
+    ast.ImportFrom: _FunctionWalker.import_,
+    ast.Assign: _FunctionWalker.assign,
+    ast.AnnAssign: _FunctionWalker.annotated_assign,
+    ast.AugAssign: _FunctionWalker.augmented_assign,
+}
+_NAME_OR_ATTRIBUTE = frozenset({ast.Name, ast.Attribute})
 
 
 def _node_classes(cls: type) -> set[type]:
@@ -602,7 +745,17 @@ _WALKED = frozenset(
 )
 
 
-_STRING_OPS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+# Fields of expression nodes that never hold a node (names, operators, flags).
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "conversion", "is_async", "kind"}
+)
+# Expression node class -> the fields that can hold a node, in order.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    for cls in _WALKED
+    if issubclass(cls, (ast.expr, ast.comprehension, ast.keyword))
+}
+_STRING_OPS = frozenset({ast.Eq, ast.NotEq, ast.In, ast.NotIn})
 
 
 def _string_constants(node: ast.expr) -> tuple[str, ...]:
