@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import Any, cast
+from typing import Any
 
 from pdlint.facts import (
     OTHER,
@@ -146,8 +146,10 @@ class _Lines:
 # While a module is indexed: each node converted -> its IR. The same
 # sub-expression is converted once however many facts hold it (an attribute chain
 # is dereferenced at every level), and the facts share one tuple, which pickles
-# once. (Nodes hash by identity; the dict keeps them alive meanwhile.)
+# once. (Nodes hash by identity; the dict keeps them alive meanwhile.) Names are
+# shared by identifier: one ``("name", id)`` per module.
 _memo: dict[ast.AST, Expr] | None = None
+_names: dict[str, Expr] = {}
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
@@ -155,21 +157,21 @@ def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     if node is None or depth > MAX_DEPTH:
         return OTHER
     memo = _memo
+    if type(node) is ast.Name:
+        if memo is None:
+            return ("name", node.id)
+        found = _names.get(node.id)
+        if found is None:
+            found = _names[node.id] = ("name", node.id)
+        return found
     if memo is None:
-        return _to_expr(node, depth)
+        convert = _CONVERTERS.get(node.__class__)
+        return OTHER if convert is None else convert(node, depth + 1)
     found = memo.get(node)
     if found is None:
-        found = memo[node] = _to_expr(node, depth)
+        convert = _CONVERTERS.get(node.__class__)
+        found = memo[node] = OTHER if convert is None else convert(node, depth + 1)
     return found
-
-
-def _to_expr(node: ast.AST, depth: int) -> Expr:
-    convert = _CONVERTERS.get(node.__class__)
-    return OTHER if convert is None else convert(node, depth + 1)
-
-
-def _name(node: ast.Name, d: int) -> Expr:
-    return ("name", node.id)
 
 
 def _attribute(node: ast.Attribute, d: int) -> Expr:
@@ -184,9 +186,17 @@ def _constant(node: ast.Constant, d: int) -> Expr:
 
 
 def _call(node: ast.Call, d: int) -> Expr:
-    args = tuple([to_expr(a, d) for a in node.args if a.__class__ is not ast.Starred])
-    kwargs = tuple([(k.arg, to_expr(k.value, d)) for k in node.keywords if k.arg])
+    args = _call_args(node.args, d) if node.args else ()
+    kwargs = _call_kwargs(node.keywords, d) if node.keywords else ()
     return ("call", to_expr(node.func, d), args, kwargs)
+
+
+def _call_args(args: list[ast.expr], depth: int) -> tuple[Expr, ...]:
+    return tuple([to_expr(a, depth) for a in args if a.__class__ is not ast.Starred])
+
+
+def _call_kwargs(keywords: list[ast.keyword], depth: int) -> tuple[tuple[str, Expr], ...]:
+    return tuple([(k.arg, to_expr(k.value, depth)) for k in keywords if k.arg])
 
 
 def _compare(node: ast.Compare, d: int) -> Expr:
@@ -257,7 +267,6 @@ def _named(node: ast.NamedExpr, d: int) -> Expr:
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
-    ast.Name: _name,
     ast.Attribute: _attribute,
     ast.Constant: _constant,
     ast.Call: _call,
@@ -500,19 +509,17 @@ class _FunctionWalker:
     ) -> None:
         if value_ir is None and value is not None:
             value_ir = to_expr(value)
-        kind = tgt.__class__
-        if kind is ast.Name:
-            name = cast(ast.Name, tgt).id
+        if type(tgt) is ast.Name:
             if value is not None and value_ir is not None:
-                self.assigns.append((name, value_ir))
+                self.assigns.append((tgt.id, value_ir))
                 if value.__class__ is ast.Call:
-                    self.name_call_result(self.span(value), name)
+                    self.name_call_result(self.span(value), tgt.id)
             elif annotation is not None:
                 ann = annotation_expr(annotation)
                 if ann is not None:
-                    self.assigns.append((name, ("annotated", ann)))
-        elif kind is ast.Attribute:
-            self.events(cast(ast.Attribute, tgt).value, guards)
+                    self.assigns.append((tgt.id, ("annotated", ann)))
+        elif type(tgt) is ast.Attribute:
+            self.events(tgt.value, guards)
             self.stores.append(
                 StoreFact(
                     to_expr(tgt),
@@ -522,30 +529,28 @@ class _FunctionWalker:
                     guards,
                 )
             )
-        elif kind is ast.Tuple or kind is ast.List:
-            for elt in cast(ast.Tuple, tgt).elts:
+        elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
+            for elt in tgt.elts:
                 self.target(elt, None, guards)
         else:
             self.events(tgt, guards)
 
     def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""
-        kind = tgt.__class__
-        if kind is ast.Name:
-            name = cast(ast.Name, tgt).id
-            names: tuple[str, ...] = (name,)
+        if type(tgt) is ast.Name:
+            names: tuple[str, ...] = (tgt.id,)
             if (
-                value.__class__ is ast.BinOp
-                and cast(ast.BinOp, value).op.__class__ is ast.Add
-                and cast(ast.BinOp, value).left.__class__ is ast.Name
-                and cast(ast.Name, cast(ast.BinOp, value).left).id == name
+                type(value) is ast.BinOp
+                and value.op.__class__ is ast.Add
+                and type(value.left) is ast.Name
+                and value.left.id == tgt.id
             ):
-                self.grow(("name", name), cast(ast.BinOp, value).right, value, guards)
-        elif kind is ast.Tuple or kind is ast.List:
-            elts = cast(ast.Tuple, tgt).elts
+                self.grow(to_expr(tgt), value.right, value, guards)
+        elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
+            elts = tgt.elts
             if not all(e.__class__ is ast.Name for e in elts):
                 return
-            names = tuple([cast(ast.Name, e).id for e in elts])
+            names = tuple([e.id for e in elts])  # type: ignore[attr-defined]
         else:
             return
         kind = value_ir[0]
@@ -581,37 +586,34 @@ class _FunctionWalker:
     # expressions ----------------------------------------------------------
     def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
         """Record a dereference of ``node``; return its IR when it was computed."""
-        cls = node.__class__
-        if cls is ast.Attribute:
+        if type(node) is ast.Attribute:
             obj = to_expr(node)
-            attr = cast(ast.Attribute, node).attr
-            self.derefs.append(DerefFact(attr, obj, kind, self.span(node), guards))
+            self.derefs.append(DerefFact(node.attr, obj, kind, self.span(node), guards))
             return obj
-        if cls is ast.Name and cast(ast.Name, node).id in self.params:
+        if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            name = cast(ast.Name, node).id
-            self.derefs.append(DerefFact("", ("name", name), kind, self.span(node), guards))
+            self.derefs.append(DerefFact("", to_expr(node), kind, self.span(node), guards))
         return None
 
     def call(self, node: ast.Call, guards: Guards) -> None:
         """Record a call (and the dereference of its receiver, list growth, ``len``)."""
         span = self.span(node)
-        args = tuple([to_expr(a) for a in node.args if a.__class__ is not ast.Starred])
-        kwargs = tuple([(k.arg, to_expr(k.value)) for k in node.keywords if k.arg])
+        args = _call_args(node.args, 0) if node.args else ()
+        kwargs = _call_kwargs(node.keywords, 0) if node.keywords else ()
         func = node.func
         self.calls.append(CallFact(to_expr(func), args, kwargs, span, guards, None))
-        if func.__class__ is ast.Attribute:
-            receiver = cast(ast.Attribute, func).value
+        if type(func) is ast.Attribute:
+            receiver = func.value
             obj = self.deref_of(receiver, "call", guards)
             if (
-                cast(ast.Attribute, func).attr in _GROW_METHODS
+                func.attr in _GROW_METHODS
                 and node.args
                 and not node.keywords
                 and (guards or self.loops)
                 and receiver.__class__ in _NAME_OR_ATTRIBUTE
             ):
                 self.grow(obj or to_expr(receiver), node.args[-1], node, guards)
-        elif func.__class__ is ast.Name and cast(ast.Name, func).id == "len" and node.args:
+        elif type(func) is ast.Name and func.id == "len" and node.args:
             self.deref_of(node.args[0], "len", guards)
 
     def subscript(self, node: ast.Subscript, guards: Guards) -> None:
@@ -952,12 +954,12 @@ def index_module(path: str, display: str, tree: ast.Module, text: str) -> Module
     module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
-    global _memo
-    _memo = {}
+    global _memo, _names
+    _memo, _names = {}, {}
     try:
         indexer.body(tree.body, module, None)
     finally:
-        _memo = None
+        _memo, _names = None, {}
     return ModuleFacts(
         path=display,
         module=module,
