@@ -73,6 +73,7 @@ def one_round(runners: dict[str, Indexer], jobs: list[Job], totals: dict[str, li
     back, so that load from other processes hits both alike); add the CPU seconds
     to ``totals[name]`` (index, pickle)."""
     gc.collect()
+    gc.disable()  # as pdlint's analysis runs (see api.analyze), workers included
     clock = time.process_time
     for path, display, tree, text in jobs:
         for name, index_module in runners.items():
@@ -83,6 +84,7 @@ def one_round(runners: dict[str, Indexer], jobs: list[Job], totals: dict[str, li
             done = clock()
             totals[name][0] += indexed - start
             totals[name][1] += done - indexed
+    gc.enable()
 
 
 def outcome(index_module: Indexer, job: Job) -> ModuleFacts | str:
@@ -112,9 +114,7 @@ def main() -> int:
         if parsed.tree is not None:
             jobs.append((path, rel, parsed.tree, parsed.text))
     print(f"{len(jobs)} files parsed in {time.process_time() - start:.2f} s CPU", flush=True)
-    # The trees stay alive for the whole run; the collector need not scan them
-    # again (an indexing run in pdlint holds one tree at a time).
-    gc.freeze()
+    gc.freeze()  # the trees stay alive for the whole run: never scan them again
     gc.enable()
 
     size_a = size_b = 0
