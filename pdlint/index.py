@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+from collections.abc import Callable
 from typing import Any
 
 from pdlint.facts import (
@@ -110,6 +111,25 @@ def resolve_relative(module: str, is_package: bool, level: int, name: str | None
     return ".".join(parts)
 
 
+def _positions(node: ast.AST) -> tuple[int, int, int, int]:
+    """Line, byte column, end line, end byte column (ast's numbering)."""
+    line = getattr(node, "lineno", 1)  # a node made by hand may lack some
+    end_line = getattr(node, "end_lineno", None) or line
+    col = getattr(node, "col_offset", 0)
+    return line, col, end_line, getattr(node, "end_col_offset", None) or 0
+
+
+def _ascii_span(node: ast.AST) -> Span:
+    """The span of ``node`` in a text where every character is one byte."""
+    try:
+        line: int = node.lineno  # type: ignore[attr-defined]
+        end_col: int = node.end_col_offset or 0  # type: ignore[attr-defined]
+        return (line, node.col_offset + 1, node.end_lineno or line, end_col + 1)  # type: ignore[attr-defined]
+    except AttributeError:
+        line, col, end_line, end_col = _positions(node)
+        return (line, col + 1, end_line, end_col + 1)
+
+
 class _Lines:
     """Converts ast's UTF-8 byte columns to 1-based character columns."""
 
@@ -120,6 +140,7 @@ class _Lines:
             for number, line in enumerate(split_lines(text), start=1):
                 if not line.isascii():
                     self.wide[number] = line
+        self.span: Callable[[ast.AST], Span] = self._wide_span if self.wide else _ascii_span
 
     def col(self, line: int, byte_col: int) -> int:
         text = self.wide.get(line)
@@ -127,20 +148,9 @@ class _Lines:
             return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
         return byte_col + 1
 
-    def span(self, node: ast.AST) -> Span:
-        try:
-            line: int = node.lineno  # type: ignore[attr-defined]
-            end_line: int = node.end_lineno or line  # type: ignore[attr-defined]
-            col: int = node.col_offset  # type: ignore[attr-defined]
-            end_col: int = node.end_col_offset or 0  # type: ignore[attr-defined]
-        except AttributeError:  # a node made by hand: whatever positions it has
-            line = getattr(node, "lineno", 1)
-            end_line = getattr(node, "end_lineno", None) or line
-            col = getattr(node, "col_offset", 0)
-            end_col = getattr(node, "end_col_offset", None) or 0
-        if self.wide:
-            return (line, self.col(line, col), end_line, self.col(end_line, end_col))
-        return (line, col + 1, end_line, end_col + 1)
+    def _wide_span(self, node: ast.AST) -> Span:
+        line, col, end_line, end_col = _positions(node)
+        return (line, self.col(line, col), end_line, self.col(end_line, end_col))
 
 
 # While a module is indexed: each node converted -> its IR. The same
@@ -446,7 +456,12 @@ class _FunctionWalker:
         return False, guards
 
     def assign(self, node: ast.Assign, guards: Guards) -> tuple[bool, Guards]:
-        self.events(node.value, guards)
+        result = None  # the local name a call's result is left in (the last target)
+        if node.value.__class__ is ast.Call:
+            for tgt in node.targets:
+                if type(tgt) is ast.Name:
+                    result = tgt.id
+        self.events(node.value, guards, result)
         value = to_expr(node.value)
         for tgt in node.targets:
             self.target(tgt, node.value, guards, value_ir=value)
@@ -455,7 +470,10 @@ class _FunctionWalker:
 
     def annotated_assign(self, node: ast.AnnAssign, guards: Guards) -> tuple[bool, Guards]:
         if node.value is not None:
-            self.events(node.value, guards)
+            result = None
+            if node.value.__class__ is ast.Call and type(node.target) is ast.Name:
+                result = node.target.id
+            self.events(node.value, guards, result)
             value = to_expr(node.value)
             self.bind(node.target, node.value, guards, value)
             self.target(node.target, node.value, guards, node.annotation, value)
@@ -512,8 +530,6 @@ class _FunctionWalker:
         if type(tgt) is ast.Name:
             if value is not None and value_ir is not None:
                 self.assigns.append((tgt.id, value_ir))
-                if value.__class__ is ast.Call:
-                    self.name_call_result(self.span(value), tgt.id)
             elif annotation is not None:
                 ann = annotation_expr(annotation)
                 if ann is not None:
@@ -564,15 +580,6 @@ class _FunctionWalker:
             span = self.span(node)
             self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
 
-    def name_call_result(self, span: Span, name: str) -> None:
-        for i in range(len(self.calls) - 1, -1, -1):
-            call = self.calls[i]
-            if call.span == span:
-                self.calls[i] = CallFact(
-                    call.func, call.args, call.kwargs, call.span, call.guards, name
-                )
-                return
-
     def string_compare(self, node: ast.Compare) -> None:
         """Record ``x.attr == "s"`` / ``name in ("a", "b")``: string variants are made of these."""
         if len(node.ops) != 1 or node.ops[0].__class__ not in _STRING_OPS:
@@ -595,13 +602,14 @@ class _FunctionWalker:
             self.derefs.append(DerefFact("", to_expr(node), kind, self.span(node), guards))
         return None
 
-    def call(self, node: ast.Call, guards: Guards) -> None:
-        """Record a call (and the dereference of its receiver, list growth, ``len``)."""
+    def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
+        """Record a call (and the dereference of its receiver, list growth, ``len``);
+        ``result`` is the local name its value is assigned to."""
         span = self.span(node)
         args = _call_args(node.args, 0) if node.args else ()
         kwargs = _call_kwargs(node.keywords, 0) if node.keywords else ()
         func = node.func
-        self.calls.append(CallFact(to_expr(func), args, kwargs, span, guards, None))
+        self.calls.append(CallFact(to_expr(func), args, kwargs, span, guards, result))
         if type(func) is ast.Attribute:
             receiver = func.value
             obj = self.deref_of(receiver, "call", guards)
@@ -625,8 +633,9 @@ class _FunctionWalker:
                 IndexFact(base or to_expr(value), to_expr(node.slice), self.span(node), guards)
             )
 
-    def events(self, root: ast.expr, guards: Guards) -> None:
-        """Record calls and dereferences in an expression.
+    def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
+        """Record calls and dereferences in an expression (``result``: the local
+        name the value of ``root``, a call, is assigned to).
 
         Iterative, depth-first, the last child first; nodes that cannot hold an
         event (names, constants) are not visited.
@@ -647,7 +656,8 @@ class _FunctionWalker:
                     push((value, g, d))
                 continue
             if kind is ast.Call:
-                self.call(node, g)
+                self.call(node, g, result)
+                result = None  # the root is visited first
                 if node.func.__class__ in walked:
                     push((node.func, g, d))
                 for arg in node.args:
