@@ -149,8 +149,11 @@ class _Lines:
         return byte_col + 1
 
     def _wide_span(self, node: ast.AST) -> Span:
-        line, col, end_line, end_col = _positions(node)
-        return (line, self.col(line, col), end_line, self.col(end_line, end_col))
+        span = _ascii_span(node)
+        line, col, end_line, end_col = span
+        if line in self.wide or end_line in self.wide:
+            return (line, self.col(line, col - 1), end_line, self.col(end_line, end_col - 1))
+        return span
 
 
 # While a module is indexed: each node converted -> its IR. The same
@@ -160,6 +163,11 @@ class _Lines:
 # shared by identifier: one ``("name", id)`` per module.
 _memo: dict[ast.AST, Expr] | None = None
 _names: dict[str, Expr] = {}
+CallParts = tuple[Expr, tuple[Expr, ...], tuple[tuple[str, Expr], ...]]
+# And each call node -> its callee, arguments and keywords, held by its CallFact
+# and by its call IR alike: converted at any depth up to MAX_DEPTH they are the
+# same tuples (what they hold is memoized), so they are converted once.
+_calls: dict[ast.Call, CallParts] = {}
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
@@ -196,17 +204,29 @@ def _constant(node: ast.Constant, d: int) -> Expr:
 
 
 def _call(node: ast.Call, d: int) -> Expr:
-    args = _call_args(node.args, d) if node.args else ()
-    kwargs = _call_kwargs(node.keywords, d) if node.keywords else ()
-    return ("call", to_expr(node.func, d), args, kwargs)
+    return ("call", *_call_parts(node, d))
 
 
-def _call_args(args: list[ast.expr], depth: int) -> tuple[Expr, ...]:
-    return tuple([to_expr(a, depth) for a in args if a.__class__ is not ast.Starred])
-
-
-def _call_kwargs(keywords: list[ast.keyword], depth: int) -> tuple[tuple[str, Expr], ...]:
-    return tuple([(k.arg, to_expr(k.value, depth)) for k in keywords if k.arg])
+def _call_parts(node: ast.Call, d: int) -> CallParts:
+    """Callee, arguments (but ``*args``) and keyword arguments (but ``**kwargs``)."""
+    if d <= MAX_DEPTH:
+        found = _calls.get(node)
+        if found is not None:
+            return found
+    args = node.args
+    if args:
+        args_ir = tuple([to_expr(a, d) for a in args if a.__class__ is not ast.Starred])
+    else:
+        args_ir = ()
+    keywords = node.keywords
+    if keywords:
+        kwargs_ir = tuple([(k.arg, to_expr(k.value, d)) for k in keywords if k.arg])
+    else:
+        kwargs_ir = ()
+    found = (to_expr(node.func, d), args_ir, kwargs_ir)
+    if d <= MAX_DEPTH and _memo is not None:
+        _calls[node] = found
+    return found
 
 
 def _compare(node: ast.Compare, d: int) -> Expr:
@@ -606,10 +626,9 @@ class _FunctionWalker:
         """Record a call (and the dereference of its receiver, list growth, ``len``);
         ``result`` is the local name its value is assigned to."""
         span = self.span(node)
-        args = _call_args(node.args, 0) if node.args else ()
-        kwargs = _call_kwargs(node.keywords, 0) if node.keywords else ()
+        func_ir, args, kwargs = _call_parts(node, 0)
+        self.calls.append(CallFact(func_ir, args, kwargs, span, guards, result))
         func = node.func
-        self.calls.append(CallFact(to_expr(func), args, kwargs, span, guards, result))
         if type(func) is ast.Attribute:
             receiver = func.value
             obj = self.deref_of(receiver, "call", guards)
@@ -964,12 +983,12 @@ def index_module(path: str, display: str, tree: ast.Module, text: str) -> Module
     module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
-    global _memo, _names
-    _memo, _names = {}, {}
+    global _memo, _names, _calls
+    _memo, _names, _calls = {}, {}, {}
     try:
         indexer.body(tree.body, module, None)
     finally:
-        _memo, _names = None, {}
+        _memo, _names, _calls = None, {}, {}
     return ModuleFacts(
         path=display,
         module=module,
