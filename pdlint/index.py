@@ -156,12 +156,13 @@ class _Lines:
         return span
 
 
-# While a module is indexed: each node converted -> its IR. The same
-# sub-expression is converted once however many facts hold it (an attribute chain
-# is dereferenced at every level), and the facts share one tuple, which pickles
-# once. (Nodes hash by identity; the dict keeps them alive meanwhile.) Names are
-# shared by identifier: one ``("name", id)`` per module.
-_memo: dict[ast.AST, Expr] | None = None
+# While a module is indexed (``_indexing``), each node converted -> its IR. The
+# same sub-expression is converted once however many facts hold it (an attribute
+# chain is dereferenced at every level), and the facts share one tuple, which
+# pickles once. (Nodes hash by identity; the dict keeps them alive meanwhile.)
+# Names are shared by identifier: one ``("name", id)`` per module.
+_indexing = False
+_memo: dict[ast.AST, Expr] = {}
 _names: dict[str, Expr] = {}
 CallParts = tuple[Expr, tuple[Expr, ...], tuple[tuple[str, Expr], ...]]
 # And each call node -> its callee, arguments and keywords, held by its CallFact
@@ -172,28 +173,45 @@ _calls: dict[ast.Call, CallParts] = {}
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     """The expression IR of ``node`` (see :mod:`pdlint.facts`)."""
+    if _indexing:
+        return _ir(node, depth)
+    _start_module()
+    try:
+        return _ir(node, depth)
+    finally:
+        _end_module()
+
+
+def _ir(node: ast.AST | None, depth: int) -> Expr:
+    """:func:`to_expr` while a module is indexed (the memo is in place)."""
     if node is None or depth > MAX_DEPTH:
         return OTHER
-    memo = _memo
     if type(node) is ast.Name:
-        if memo is None:
-            return ("name", node.id)
         found = _names.get(node.id)
         if found is None:
             found = _names[node.id] = ("name", node.id)
         return found
-    if memo is None:
-        convert = _CONVERTERS.get(node.__class__)
-        return OTHER if convert is None else convert(node, depth + 1)
+    memo = _memo
     found = memo.get(node)
     if found is None:
-        convert = _CONVERTERS.get(node.__class__)
-        found = memo[node] = OTHER if convert is None else convert(node, depth + 1)
+        if type(node) is ast.Attribute:  # the commonest by far
+            found = ("attr", _ir(node.value, depth + 1), node.attr)
+        else:
+            convert = _CONVERTERS.get(node.__class__)
+            found = OTHER if convert is None else convert(node, depth + 1)
+        memo[node] = found
     return found
 
 
-def _attribute(node: ast.Attribute, d: int) -> Expr:
-    return ("attr", to_expr(node.value, d), node.attr)
+def _start_module() -> None:
+    """Put empty memos in place (they only hold within one module)."""
+    global _indexing, _memo, _names, _calls
+    _indexing, _memo, _names, _calls = True, {}, {}, {}
+
+
+def _end_module() -> None:
+    global _indexing, _memo, _names, _calls
+    _indexing, _memo, _names, _calls = False, {}, {}, {}
 
 
 def _constant(node: ast.Constant, d: int) -> Expr:
@@ -215,62 +233,62 @@ def _call_parts(node: ast.Call, d: int) -> CallParts:
             return found
     args = node.args
     if args:
-        args_ir = tuple([to_expr(a, d) for a in args if a.__class__ is not ast.Starred])
+        args_ir = tuple([_ir(a, d) for a in args if a.__class__ is not ast.Starred])
     else:
         args_ir = ()
     keywords = node.keywords
     if keywords:
-        kwargs_ir = tuple([(k.arg, to_expr(k.value, d)) for k in keywords if k.arg])
+        kwargs_ir = tuple([(k.arg, _ir(k.value, d)) for k in keywords if k.arg])
     else:
         kwargs_ir = ()
-    found = (to_expr(node.func, d), args_ir, kwargs_ir)
-    if d <= MAX_DEPTH and _memo is not None:
+    found = (_ir(node.func, d), args_ir, kwargs_ir)
+    if d <= MAX_DEPTH:
         _calls[node] = found
     return found
 
 
 def _compare(node: ast.Compare, d: int) -> Expr:
     ops = tuple([_CMP.get(op.__class__, "?") for op in node.ops])
-    left = to_expr(node.left, d)
-    return ("cmp", left, ops, tuple([to_expr(c, d) for c in node.comparators]))
+    left = _ir(node.left, d)
+    return ("cmp", left, ops, tuple([_ir(c, d) for c in node.comparators]))
 
 
 def _boolop(node: ast.BoolOp, d: int) -> Expr:
     kind = "and" if node.op.__class__ is ast.And else "or"
-    return (kind, tuple([to_expr(v, d) for v in node.values]))
+    return (kind, tuple([_ir(v, d) for v in node.values]))
 
 
 def _unaryop(node: ast.UnaryOp, d: int) -> Expr:
     op = node.op.__class__
     if op is ast.Not:
-        return ("not", to_expr(node.operand, d))
+        return ("not", _ir(node.operand, d))
     if op is ast.USub:
-        return ("neg", to_expr(node.operand, d))
+        return ("neg", _ir(node.operand, d))
     if op is ast.UAdd:
-        return to_expr(node.operand, d)
+        return _ir(node.operand, d)
     return OTHER
 
 
 def _sequence(node: ast.Tuple | ast.List | ast.Set, d: int) -> Expr:
-    return ("seq", tuple([to_expr(e, d) for e in node.elts]))
+    return ("seq", tuple([_ir(e, d) for e in node.elts]))
 
 
 def _subscript(node: ast.Subscript, d: int) -> Expr:
-    return ("subscript", to_expr(node.value, d), to_expr(node.slice, d))
+    return ("subscript", _ir(node.value, d), _ir(node.slice, d))
 
 
 def _dict(node: ast.Dict, d: int) -> Expr:
-    keys = tuple([to_expr(k, d) if k is not None else OTHER for k in node.keys])
-    return ("dict", keys, tuple([to_expr(v, d) for v in node.values]))
+    keys = tuple([_ir(k, d) if k is not None else OTHER for k in node.keys])
+    return ("dict", keys, tuple([_ir(v, d) for v in node.values]))
 
 
 def _binop(node: ast.BinOp, d: int) -> Expr:
     op = node.op.__class__
     if op is ast.BitOr:
-        return ("union", to_expr(node.left, d), to_expr(node.right, d))
+        return ("union", _ir(node.left, d), _ir(node.right, d))
     name = _BINOP.get(op)
     if name is not None:
-        return ("binop", name, to_expr(node.left, d), to_expr(node.right, d))
+        return ("binop", name, _ir(node.left, d), _ir(node.right, d))
     return OTHER
 
 
@@ -280,24 +298,23 @@ _NO_BOUND: Expr = ("const", None)
 def _slice(node: ast.Slice, d: int) -> Expr:
     return (
         "slice",
-        to_expr(node.lower, d) if node.lower is not None else _NO_BOUND,
-        to_expr(node.upper, d) if node.upper is not None else _NO_BOUND,
-        to_expr(node.step, d) if node.step is not None else _NO_BOUND,
+        _ir(node.lower, d) if node.lower is not None else _NO_BOUND,
+        _ir(node.upper, d) if node.upper is not None else _NO_BOUND,
+        _ir(node.step, d) if node.step is not None else _NO_BOUND,
     )
 
 
 def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, d: int) -> Expr:
-    return ("comp", tuple([to_expr(g.iter, d) for g in node.generators]))
+    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]))
 
 
 def _named(node: ast.NamedExpr, d: int) -> Expr:
-    return to_expr(node.value, d)
+    return _ir(node.value, d)
 
 
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
-    ast.Attribute: _attribute,
     ast.Constant: _constant,
     ast.Call: _call,
     ast.Compare: _compare,
@@ -410,7 +427,7 @@ class _FunctionWalker:
 
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
-        cond = to_expr(node.test)
+        cond = _ir(node.test, 0)
         body_done, _ = self.block(node.body, (*guards, (cond, True)))
         else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
         if body_done and else_done:
@@ -423,7 +440,7 @@ class _FunctionWalker:
 
     def assert_(self, node: ast.Assert, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
-        test = to_expr(node.test)
+        test = _ir(node.test, 0)
         self.asserts.append((test, self.span(node), guards))
         return False, (*guards, (test, True))
 
@@ -431,7 +448,7 @@ class _FunctionWalker:
         self.events(node.iter, guards)
         self.deref_of(node.iter, "iteration", guards)
         self.target(node.target, None, guards)
-        self.loops.append(to_expr(node.iter))
+        self.loops.append(_ir(node.iter, 0))
         self.block(node.body, guards)
         self.loops.pop()
         self.block(node.orelse, guards)
@@ -439,7 +456,7 @@ class _FunctionWalker:
 
     def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
-        cond = to_expr(node.test)
+        cond = _ir(node.test, 0)
         self.block(node.body, (*guards, (cond, True)))
         self.block(node.orelse, guards)
         return False, guards
@@ -482,7 +499,7 @@ class _FunctionWalker:
                 if type(tgt) is ast.Name:
                     result = tgt.id
         self.events(node.value, guards, result)
-        value = to_expr(node.value)
+        value = _ir(node.value, 0)
         for tgt in node.targets:
             self.target(tgt, node.value, guards, value_ir=value)
             self.bind(tgt, node.value, guards, value)
@@ -494,7 +511,7 @@ class _FunctionWalker:
             if node.value.__class__ is ast.Call and type(node.target) is ast.Name:
                 result = node.target.id
             self.events(node.value, guards, result)
-            value = to_expr(node.value)
+            value = _ir(node.value, 0)
             self.bind(node.target, node.value, guards, value)
             self.target(node.target, node.value, guards, node.annotation, value)
         return False, guards
@@ -503,12 +520,12 @@ class _FunctionWalker:
         self.events(node.value, guards)
         self.events(node.target, guards)
         if node.op.__class__ is ast.Add and node.target.__class__ in _NAME_OR_ATTRIBUTE:
-            self.grow(to_expr(node.target), node.value, node, guards)
+            self.grow(_ir(node.target, 0), node.value, node, guards)
         return False, guards
 
     def match(self, node: ast.Match, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.subject, guards)
-        subject = to_expr(node.subject)
+        subject = _ir(node.subject, 0)
         previous: list[Expr] = []
         all_done, exhaustive = True, False
         for case in node.cases:
@@ -523,7 +540,7 @@ class _FunctionWalker:
             if cond is not None:
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
-                case_guards = (*case_guards, (to_expr(case.guard), True))
+                case_guards = (*case_guards, (_ir(case.guard, 0), True))
             done, _ = self.block(case.body, case_guards)
             all_done = all_done and done
             if cond is None and case.guard is None:
@@ -546,7 +563,7 @@ class _FunctionWalker:
         value_ir: Expr | None = None,
     ) -> None:
         if value_ir is None and value is not None:
-            value_ir = to_expr(value)
+            value_ir = _ir(value, 0)
         if type(tgt) is ast.Name:
             if value is not None and value_ir is not None:
                 self.assigns.append((tgt.id, value_ir))
@@ -558,7 +575,7 @@ class _FunctionWalker:
             self.events(tgt.value, guards)
             self.stores.append(
                 StoreFact(
-                    to_expr(tgt),
+                    _ir(tgt, 0),
                     value_ir if value_ir is not None else OTHER,
                     annotation_expr(annotation),
                     self.span(tgt),
@@ -581,7 +598,7 @@ class _FunctionWalker:
                 and type(value.left) is ast.Name
                 and value.left.id == tgt.id
             ):
-                self.grow(to_expr(tgt), value.right, value, guards)
+                self.grow(_ir(tgt, 0), value.right, value, guards)
         elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
             elts = tgt.elts
             if not all(e.__class__ is ast.Name for e in elts):
@@ -598,7 +615,7 @@ class _FunctionWalker:
         """Record growth of a list; unguarded growth outside loops never matters."""
         if guards or self.loops:
             span = self.span(node)
-            self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
+            self.grows.append(GrowFact(target, _ir(value, 0), span, guards, tuple(self.loops)))
 
     def string_compare(self, node: ast.Compare) -> None:
         """Record ``x.attr == "s"`` / ``name in ("a", "b")``: string variants are made of these."""
@@ -608,18 +625,18 @@ class _FunctionWalker:
             if subject.__class__ in _NAME_OR_ATTRIBUTE:
                 strings = _string_constants(other)
                 if strings:
-                    self.string_compares.append((to_expr(subject), strings))
+                    self.string_compares.append((_ir(subject, 0), strings))
 
     # expressions ----------------------------------------------------------
     def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
         """Record a dereference of ``node``; return its IR when it was computed."""
         if type(node) is ast.Attribute:
-            obj = to_expr(node)
+            obj = _ir(node, 0)
             self.derefs.append(DerefFact(node.attr, obj, kind, self.span(node), guards))
             return obj
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(DerefFact("", to_expr(node), kind, self.span(node), guards))
+            self.derefs.append(DerefFact("", _ir(node, 0), kind, self.span(node), guards))
         return None
 
     def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
@@ -639,7 +656,7 @@ class _FunctionWalker:
                 and (guards or self.loops)
                 and receiver.__class__ in _NAME_OR_ATTRIBUTE
             ):
-                self.grow(obj or to_expr(receiver), node.args[-1], node, guards)
+                self.grow(obj or _ir(receiver, 0), node.args[-1], node, guards)
         elif type(func) is ast.Name and func.id == "len" and node.args:
             self.deref_of(node.args[0], "len", guards)
 
@@ -649,7 +666,7 @@ class _FunctionWalker:
         base = self.deref_of(value, "subscript", guards)
         if node.slice.__class__ is not ast.Constant and value.__class__ in _NAME_OR_ATTRIBUTE:
             self.indexes.append(
-                IndexFact(base or to_expr(value), to_expr(node.slice), self.span(node), guards)
+                IndexFact(base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
             )
 
     def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
@@ -692,10 +709,10 @@ class _FunctionWalker:
                 for value in node.values:
                     if value.__class__ in walked:
                         push((value, (*g, *prior), d))
-                    prior = (*prior, (to_expr(value), not want))
+                    prior = (*prior, (_ir(value, 0), not want))
                 continue
             if kind is ast.IfExp:
-                cond = to_expr(node.test)
+                cond = _ir(node.test, 0)
                 if node.test.__class__ in walked:
                     push((node.test, g, d))
                 if node.body.__class__ in walked:
@@ -809,11 +826,11 @@ def _return_branches(node: ast.expr | None, guards: Guards) -> list[tuple[Expr |
     while stack:
         value, g = stack.pop()
         if isinstance(value, ast.IfExp) and len(out) + len(stack) < 16:
-            cond = to_expr(value.test)
+            cond = _ir(value.test, 0)
             stack.append((value.orelse, (*g, (cond, False))))
             stack.append((value.body, (*g, (cond, True))))
         else:
-            out.append((None if value is None else to_expr(value), g))
+            out.append((None if value is None else _ir(value, 0), g))
     return out
 
 
@@ -829,7 +846,7 @@ def _pattern_expr(subject: Expr, pattern: ast.pattern) -> Expr | None:
 
 def _pattern_values(pattern: ast.pattern) -> list[Expr] | None:
     if isinstance(pattern, ast.MatchValue):
-        return [to_expr(pattern.value)]
+        return [_ir(pattern.value, 0)]
     if isinstance(pattern, ast.MatchSingleton):
         return [("const", pattern.value)]
     if isinstance(pattern, ast.MatchOr):
@@ -896,7 +913,7 @@ class _ModuleIndexer:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for tgt in targets:
                     if isinstance(tgt, ast.Name) and node.value is not None:
-                        self.assigns.append((tgt.id, to_expr(node.value), self.lines.span(node)))
+                        self.assigns.append((tgt.id, _ir(node.value, 0), self.lines.span(node)))
 
     def klass(self, node: ast.ClassDef, qualname: str) -> None:
         assigns: list[tuple[str, Expr, Span]] = []
@@ -905,7 +922,7 @@ class _ModuleIndexer:
             if isinstance(stmt, ast.Assign):
                 for tgt in stmt.targets:
                     if isinstance(tgt, ast.Name):
-                        assigns.append((tgt.id, to_expr(stmt.value), self.lines.span(tgt)))
+                        assigns.append((tgt.id, _ir(stmt.value, 0), self.lines.span(tgt)))
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 ann = annotation_expr(stmt.annotation)
                 if ann is not None:
@@ -914,7 +931,7 @@ class _ModuleIndexer:
                     assigns.append(
                         (
                             stmt.target.id,
-                            to_expr(stmt.value),
+                            _ir(stmt.value, 0),
                             self.lines.span(stmt.target),
                         )
                     )
@@ -925,7 +942,7 @@ class _ModuleIndexer:
                 qualname,
                 node.name,
                 (line, span[1], line, span[1] + len("class ") + len(node.name)),
-                tuple(to_expr(b) for b in node.bases),
+                tuple(_ir(b, 0) for b in node.bases),
                 tuple(assigns),
                 tuple(annotations),
             )
@@ -983,12 +1000,11 @@ def index_module(path: str, display: str, tree: ast.Module, text: str) -> Module
     module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
-    global _memo, _names, _calls
-    _memo, _names, _calls = {}, {}, {}
+    _start_module()
     try:
         indexer.body(tree.body, module, None)
     finally:
-        _memo, _names, _calls = None, {}, {}
+        _end_module()
     return ModuleFacts(
         path=display,
         module=module,
