@@ -389,17 +389,18 @@ class _FunctionWalker:
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
         """Walk statements; return (all paths terminate, guards after the block)."""
+        statements = _STATEMENTS
         for stmt in stmts:
-            done, guards = self.stmt(stmt, guards)
+            walk = statements.get(stmt.__class__)
+            if walk is None:
+                walk = _FunctionWalker.other
+            done, guards = walk(self, stmt, guards)
             if done:
                 return True, guards
         return False, guards
 
-    def stmt(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
-        """Walk one statement; return (all paths terminate, guards after it)."""
-        walk = _STATEMENTS.get(node.__class__)
-        if walk is not None:
-            return walk(self, node, guards)
+    def other(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
+        """Any other statement: the events in its expressions."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.events(child, guards)
@@ -676,67 +677,72 @@ class _FunctionWalker:
         Iterative, depth-first, the last child first; nodes that cannot hold an
         event (names, constants) are not visited.
         """
-        stack: list[tuple[Any, Guards, int]] = [(root, guards, 0)]  # AST nodes
-        push, pop, walked = stack.append, stack.pop, _WALKED
-        while stack:
-            node, g, depth = pop()
-            if depth > MAX_DEPTH:
-                continue
-            d = depth + 1
-            kind = node.__class__  # exact classes: this loop runs for every node
-            if kind is ast.Attribute:
-                value = node.value
-                if node.ctx.__class__ is not ast.Store:
-                    self.deref_of(value, "attribute", g)
-                if value.__class__ in walked:
-                    push((value, g, d))
-                continue
-            if kind is ast.Call:
-                self.call(node, g, result)
-                result = None  # the root is visited first
-                if node.func.__class__ in walked:
-                    push((node.func, g, d))
-                for arg in node.args:
-                    if arg.__class__ in walked:
-                        push((arg, g, d))
-                for keyword in node.keywords:  # a keyword node records nothing: its value
-                    if keyword.value.__class__ in walked:
-                        push((keyword.value, g, d + 1))
-                continue
-            if kind is ast.BoolOp:
-                want = node.op.__class__ is not ast.And
-                prior: Guards = ()
-                for value in node.values:
-                    if value.__class__ in walked:
-                        push((value, (*g, *prior), d))
-                    prior = (*prior, (_ir(value, 0), not want))
-                continue
-            if kind is ast.IfExp:
-                cond = _ir(node.test, 0)
-                if node.test.__class__ in walked:
-                    push((node.test, g, d))
-                if node.body.__class__ in walked:
-                    push((node.body, (*g, (cond, True)), d))
-                if node.orelse.__class__ in walked:
-                    push((node.orelse, (*g, (cond, False)), d))
-                continue
-            if kind is ast.Lambda or kind is ast.FunctionDef:
-                continue
-            if kind is ast.Subscript:
-                self.subscript(node, g)
-            elif kind is ast.Compare:
-                self.string_compare(node)
-            elif kind is ast.comprehension:
-                self.deref_of(node.iter, "iteration", g)
-            fields = _CHILD_FIELDS.get(kind)
-            for field in node._fields if fields is None else fields:
-                child: Any = getattr(node, field, None)
-                if child.__class__ is list:
-                    for item in child:
-                        if item.__class__ in walked:
-                            push((item, g, d))
-                elif child.__class__ in walked:
-                    push((child, g, d))
+        walked = _WALKED
+        if root.__class__ not in walked:
+            return
+        params = self.params
+        stack: list[tuple[Any, Guards, int]] = []  # AST nodes still to visit
+        push = stack.append
+        node: Any = root
+        g, depth = guards, 0
+        while True:
+            if depth <= MAX_DEPTH:
+                d = depth + 1
+                kind = node.__class__  # exact classes: this loop runs for every node
+                if kind is ast.Attribute:
+                    value = node.value
+                    if node.ctx.__class__ is not ast.Store:
+                        held = value.__class__
+                        if held is ast.Attribute or (held is ast.Name and value.id in params):
+                            self.deref_of(value, "attribute", g)
+                    if value.__class__ in walked:  # its only child: visit it now
+                        node, depth = value, d
+                        continue
+                elif kind is ast.Call:
+                    self.call(node, g, result)
+                    result = None  # the root is visited first
+                    if node.func.__class__ in walked:
+                        push((node.func, g, d))
+                    for arg in node.args:
+                        if arg.__class__ in walked:
+                            push((arg, g, d))
+                    for keyword in node.keywords:  # a keyword node records nothing: its value
+                        if keyword.value.__class__ in walked:
+                            push((keyword.value, g, d + 1))
+                elif kind is ast.BoolOp:
+                    want = node.op.__class__ is not ast.And
+                    prior: Guards = ()
+                    for value in node.values:
+                        if value.__class__ in walked:
+                            push((value, (*g, *prior), d))
+                        prior = (*prior, (_ir(value, 0), not want))
+                elif kind is ast.IfExp:
+                    cond = _ir(node.test, 0)
+                    if node.test.__class__ in walked:
+                        push((node.test, g, d))
+                    if node.body.__class__ in walked:
+                        push((node.body, (*g, (cond, True)), d))
+                    if node.orelse.__class__ in walked:
+                        push((node.orelse, (*g, (cond, False)), d))
+                elif kind is not ast.Lambda and kind is not ast.FunctionDef:
+                    if kind is ast.Subscript:
+                        self.subscript(node, g)
+                    elif kind is ast.Compare:
+                        self.string_compare(node)
+                    elif kind is ast.comprehension:
+                        self.deref_of(node.iter, "iteration", g)
+                    fields = _CHILD_FIELDS.get(kind)
+                    for field in node._fields if fields is None else fields:
+                        child: Any = getattr(node, field, None)
+                        if child.__class__ is list:
+                            for item in child:
+                                if item.__class__ in walked:
+                                    push((item, g, d))
+                        elif child.__class__ in walked:
+                            push((child, g, d))
+            if not stack:
+                return
+            node, g, depth = stack.pop()
 
 
 _STATEMENTS: dict[type, Any] = {
