@@ -411,10 +411,16 @@ class _FunctionWalker:
         return False, guards
 
     def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
-        if node.value is not None:
-            self.events(node.value, guards)
-        for value, branch in _return_branches(node.value, guards):
-            self.returns.append(ReturnFact(value, self.span(node), branch))
+        value = node.value
+        if value is None:
+            self.returns.append(ReturnFact(None, self.span(node), guards))
+            return True, guards
+        self.events(value, guards)
+        if value.__class__ is not ast.IfExp:
+            self.returns.append(ReturnFact(_ir(value, 0), self.span(node), guards))
+            return True, guards
+        for value_ir, branch in _return_branches(value, guards):
+            self.returns.append(ReturnFact(value_ir, self.span(node), branch))
         return True, guards
 
     def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
@@ -649,7 +655,9 @@ class _FunctionWalker:
         func = node.func
         if type(func) is ast.Attribute:
             receiver = func.value
-            obj = self.deref_of(receiver, "call", guards)
+            obj = None
+            if receiver.__class__ is ast.Attribute or receiver.__class__ is ast.Name:
+                obj = self.deref_of(receiver, "call", guards)
             if (
                 func.attr in _GROW_METHODS
                 and node.args
@@ -664,8 +672,10 @@ class _FunctionWalker:
     def subscript(self, node: ast.Subscript, guards: Guards) -> None:
         """Record the dereference of a subscripted value, and a computed index into it."""
         value = node.value
+        if value.__class__ not in _NAME_OR_ATTRIBUTE:
+            return  # no dereference of a name or an attribute, no index into one
         base = self.deref_of(value, "subscript", guards)
-        if node.slice.__class__ is not ast.Constant and value.__class__ in _NAME_OR_ATTRIBUTE:
+        if node.slice.__class__ is not ast.Constant:
             self.indexes.append(
                 IndexFact(base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
             )
@@ -962,16 +972,18 @@ class _ModuleIndexer:
         cls: str | None,
     ) -> None:
         walker = _FunctionWalker(self, qualname, cls)
-        every = (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
-        walker.params = {a.arg for a in every if a.arg not in ("self", "cls")}
+        args = node.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        walker.params = {a.arg for a in every if a.arg != "self" and a.arg != "cls"}
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])
             walker.returns.append(ReturnFact(None, end, guards, implicit=True))
-        args = node.args
         params = tuple(
-            (a.arg, annotation_expr(a.annotation))
-            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            [
+                (a.arg, None if a.annotation is None else annotation_expr(a.annotation))
+                for a in every
+            ]
         )
         line = node.lineno
         col = self.lines.col(line, node.col_offset)
@@ -983,7 +995,7 @@ class _ModuleIndexer:
                 span=(line, col, line, col + len("def ") + len(node.name)),
                 params=params,
                 returns_annotation=annotation_expr(node.returns),
-                decorators=tuple(_decorator_name(d) for d in node.decorator_list),
+                decorators=tuple([_decorator_name(d) for d in node.decorator_list]),
                 imports=tuple(walker.imports),
                 local_defs=tuple(walker.local_defs),
                 assigns=tuple(walker.assigns),
