@@ -231,14 +231,19 @@ def _call_parts(node: ast.Call, d: int) -> CallParts:
         found = _calls.get(node)
         if found is not None:
             return found
+    # (without a comprehension for none or one argument: most calls)
     args = node.args
-    if args:
+    if len(args) > 1:
         args_ir = tuple([_ir(a, d) for a in args if a.__class__ is not ast.Starred])
+    elif args and args[0].__class__ is not ast.Starred:
+        args_ir = (_ir(args[0], d),)
     else:
         args_ir = ()
     keywords = node.keywords
-    if keywords:
+    if len(keywords) > 1:
         kwargs_ir = tuple([(k.arg, _ir(k.value, d)) for k in keywords if k.arg])
+    elif keywords and keywords[0].arg:
+        kwargs_ir = ((keywords[0].arg, _ir(keywords[0].value, d)),)
     else:
         kwargs_ir = ()
     found = (_ir(node.func, d), args_ir, kwargs_ir)
@@ -248,6 +253,9 @@ def _call_parts(node: ast.Call, d: int) -> CallParts:
 
 
 def _compare(node: ast.Compare, d: int) -> Expr:
+    if len(node.ops) == 1:  # without comprehensions: most comparisons
+        op = _CMP.get(node.ops[0].__class__, "?")
+        return ("cmp", _ir(node.left, d), (op,), (_ir(node.comparators[0], d),))
     ops = tuple([_CMP.get(op.__class__, "?") for op in node.ops])
     left = _ir(node.left, d)
     return ("cmp", left, ops, tuple([_ir(c, d) for c in node.comparators]))
@@ -656,7 +664,9 @@ class _FunctionWalker:
         if type(func) is ast.Attribute:
             receiver = func.value
             obj = None
-            if receiver.__class__ is ast.Attribute or receiver.__class__ is ast.Name:
+            if type(receiver) is ast.Attribute or (
+                type(receiver) is ast.Name and receiver.id in self.params
+            ):
                 obj = self.deref_of(receiver, "call", guards)
             if (
                 func.attr in _GROW_METHODS
