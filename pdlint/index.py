@@ -61,6 +61,81 @@ _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
 
 
+# The facts met most are built without their frozen ``__init__``, which stores
+# each field with a call of ``object.__setattr__``: setting the instance dict at
+# once costs half as much, and the fact is the same (equal, same hash, same
+# pickle). Each helper takes the fields in the dataclass's order (checked by
+# tests/test_index.py).
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _call_fact(
+    func: Expr,
+    args: tuple[Expr, ...],
+    kwargs: tuple[tuple[str, Expr], ...],
+    span: Span,
+    guards: Guards,
+    target: str | None,
+) -> CallFact:
+    fact: CallFact = _new(CallFact)
+    _set(
+        fact,
+        "__dict__",
+        {
+            "func": func,
+            "args": args,
+            "kwargs": kwargs,
+            "span": span,
+            "guards": guards,
+            "target": target,
+        },
+    )
+    return fact
+
+
+def _deref_fact(attr: str, obj: Expr, kind: str, span: Span, guards: Guards) -> DerefFact:
+    fact: DerefFact = _new(DerefFact)
+    _set(fact, "__dict__", {"attr": attr, "obj": obj, "kind": kind, "span": span, "guards": guards})
+    return fact
+
+
+def _bind_fact(names: tuple[str, ...], value: Expr, span: Span, guards: Guards) -> BindFact:
+    fact: BindFact = _new(BindFact)
+    _set(fact, "__dict__", {"names": names, "value": value, "span": span, "guards": guards})
+    return fact
+
+
+def _return_fact(value: Expr | None, span: Span, guards: Guards, implicit: bool) -> ReturnFact:
+    fact: ReturnFact = _new(ReturnFact)
+    _set(fact, "__dict__", {"value": value, "span": span, "guards": guards, "implicit": implicit})
+    return fact
+
+
+def _store_fact(
+    target: Expr, value: Expr, annotation: Expr | None, span: Span, guards: Guards
+) -> StoreFact:
+    fact: StoreFact = _new(StoreFact)
+    _set(
+        fact,
+        "__dict__",
+        {
+            "target": target,
+            "value": value,
+            "annotation": annotation,
+            "span": span,
+            "guards": guards,
+        },
+    )
+    return fact
+
+
+def _index_fact(base: Expr, index: Expr, span: Span, guards: Guards) -> IndexFact:
+    fact: IndexFact = _new(IndexFact)
+    _set(fact, "__dict__", {"base": base, "index": index, "span": span, "guards": guards})
+    return fact
+
+
 @functools.lru_cache(maxsize=65536)
 def _has_init(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "__init__.py"))
@@ -421,14 +496,14 @@ class _FunctionWalker:
     def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
         value = node.value
         if value is None:
-            self.returns.append(ReturnFact(None, self.span(node), guards))
+            self.returns.append(_return_fact(None, self.span(node), guards, False))
             return True, guards
         self.events(value, guards)
         if value.__class__ is not ast.IfExp:
-            self.returns.append(ReturnFact(_ir(value, 0), self.span(node), guards))
+            self.returns.append(_return_fact(_ir(value, 0), self.span(node), guards, False))
             return True, guards
         for value_ir, branch in _return_branches(value, guards):
-            self.returns.append(ReturnFact(value_ir, self.span(node), branch))
+            self.returns.append(_return_fact(value_ir, self.span(node), branch, False))
         return True, guards
 
     def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
@@ -589,7 +664,7 @@ class _FunctionWalker:
         elif type(tgt) is ast.Attribute:
             self.events(tgt.value, guards)
             self.stores.append(
-                StoreFact(
+                _store_fact(
                     _ir(tgt, 0),
                     value_ir if value_ir is not None else OTHER,
                     annotation_expr(annotation),
@@ -624,7 +699,7 @@ class _FunctionWalker:
         kind = value_ir[0]
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
-        self.binds.append(BindFact(names, value_ir, self.span(value), guards))
+        self.binds.append(_bind_fact(names, value_ir, self.span(value), guards))
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
         """Record growth of a list; unguarded growth outside loops never matters."""
@@ -647,11 +722,11 @@ class _FunctionWalker:
         """Record a dereference of ``node``; return its IR when it was computed."""
         if type(node) is ast.Attribute:
             obj = _ir(node, 0)
-            self.derefs.append(DerefFact(node.attr, obj, kind, self.span(node), guards))
+            self.derefs.append(_deref_fact(node.attr, obj, kind, self.span(node), guards))
             return obj
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(DerefFact("", _ir(node, 0), kind, self.span(node), guards))
+            self.derefs.append(_deref_fact("", _ir(node, 0), kind, self.span(node), guards))
         return None
 
     def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
@@ -659,7 +734,7 @@ class _FunctionWalker:
         ``result`` is the local name its value is assigned to."""
         span = self.span(node)
         func_ir, args, kwargs = _call_parts(node, 0)
-        self.calls.append(CallFact(func_ir, args, kwargs, span, guards, result))
+        self.calls.append(_call_fact(func_ir, args, kwargs, span, guards, result))
         func = node.func
         if type(func) is ast.Attribute:
             receiver = func.value
@@ -687,7 +762,7 @@ class _FunctionWalker:
         base = self.deref_of(value, "subscript", guards)
         if node.slice.__class__ is not ast.Constant:
             self.indexes.append(
-                IndexFact(base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
+                _index_fact(base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
             )
 
     def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
@@ -988,7 +1063,7 @@ class _ModuleIndexer:
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])
-            walker.returns.append(ReturnFact(None, end, guards, implicit=True))
+            walker.returns.append(_return_fact(None, end, guards, True))
         params = tuple(
             [
                 (a.arg, None if a.annotation is None else annotation_expr(a.annotation))
