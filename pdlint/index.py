@@ -11,7 +11,7 @@ import ast
 import functools
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from pdlint.facts import (
     OTHER,
@@ -61,78 +61,21 @@ _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
 
 
-# The facts met most are built without their frozen ``__init__``, which stores
-# each field with a call of ``object.__setattr__``: setting the instance dict at
-# once costs half as much, and the fact is the same (equal, same hash, same
-# pickle). Each helper takes the fields in the dataclass's order (checked by
-# tests/test_index.py).
+_F = TypeVar("_F")
 _new = object.__new__
 _set = object.__setattr__
 
 
-def _call_fact(
-    func: Expr,
-    args: tuple[Expr, ...],
-    kwargs: tuple[tuple[str, Expr], ...],
-    span: Span,
-    guards: Guards,
-    target: str | None,
-) -> CallFact:
-    fact: CallFact = _new(CallFact)
-    _set(
-        fact,
-        "__dict__",
-        {
-            "func": func,
-            "args": args,
-            "kwargs": kwargs,
-            "span": span,
-            "guards": guards,
-            "target": target,
-        },
-    )
-    return fact
+def _fact(cls: type[_F], fields: dict[str, Any]) -> _F:
+    """``cls(**fields)`` for a frozen dataclass given every field, in order.
 
-
-def _deref_fact(attr: str, obj: Expr, kind: str, span: Span, guards: Guards) -> DerefFact:
-    fact: DerefFact = _new(DerefFact)
-    _set(fact, "__dict__", {"attr": attr, "obj": obj, "kind": kind, "span": span, "guards": guards})
-    return fact
-
-
-def _bind_fact(names: tuple[str, ...], value: Expr, span: Span, guards: Guards) -> BindFact:
-    fact: BindFact = _new(BindFact)
-    _set(fact, "__dict__", {"names": names, "value": value, "span": span, "guards": guards})
-    return fact
-
-
-def _return_fact(value: Expr | None, span: Span, guards: Guards, implicit: bool) -> ReturnFact:
-    fact: ReturnFact = _new(ReturnFact)
-    _set(fact, "__dict__", {"value": value, "span": span, "guards": guards, "implicit": implicit})
-    return fact
-
-
-def _store_fact(
-    target: Expr, value: Expr, annotation: Expr | None, span: Span, guards: Guards
-) -> StoreFact:
-    fact: StoreFact = _new(StoreFact)
-    _set(
-        fact,
-        "__dict__",
-        {
-            "target": target,
-            "value": value,
-            "annotation": annotation,
-            "span": span,
-            "guards": guards,
-        },
-    )
-    return fact
-
-
-def _index_fact(base: Expr, index: Expr, span: Span, guards: Guards) -> IndexFact:
-    fact: IndexFact = _new(IndexFact)
-    _set(fact, "__dict__", {"base": base, "index": index, "span": span, "guards": guards})
+    A frozen ``__init__`` stores each field with a call of ``object.__setattr__``;
+    setting the instance dict at once costs half as much (facts are most of what
+    indexing makes), and the fact is the same: equal, same hash, same pickle
+    (tests/test_index.py checks the facts of a module field by field).
+    """
+    fact: _F = _new(cls)
+    _set(fact, "__dict__", fields)
     return fact
 
 
@@ -496,14 +439,39 @@ class _FunctionWalker:
     def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
         value = node.value
         if value is None:
-            self.returns.append(_return_fact(None, self.span(node), guards, False))
+            self.returns.append(
+                _fact(
+                    ReturnFact,
+                    {"value": None, "span": self.span(node), "guards": guards, "implicit": False},
+                )
+            )
             return True, guards
         self.events(value, guards)
         if value.__class__ is not ast.IfExp:
-            self.returns.append(_return_fact(_ir(value, 0), self.span(node), guards, False))
+            self.returns.append(
+                _fact(
+                    ReturnFact,
+                    {
+                        "value": _ir(value, 0),
+                        "span": self.span(node),
+                        "guards": guards,
+                        "implicit": False,
+                    },
+                )
+            )
             return True, guards
         for value_ir, branch in _return_branches(value, guards):
-            self.returns.append(_return_fact(value_ir, self.span(node), branch, False))
+            self.returns.append(
+                _fact(
+                    ReturnFact,
+                    {
+                        "value": value_ir,
+                        "span": self.span(node),
+                        "guards": branch,
+                        "implicit": False,
+                    },
+                )
+            )
         return True, guards
 
     def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
@@ -518,14 +486,15 @@ class _FunctionWalker:
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
-        body_done, _ = self.block(node.body, (*guards, (cond, True)))
-        else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
+        holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
+        body_done, _ = self.block(node.body, holds)
+        else_done, _ = self.block(node.orelse, fails)
         if body_done and else_done:
             return True, guards
         if body_done:
-            return False, (*guards, (cond, False))
+            return False, fails
         if else_done:
-            return False, (*guards, (cond, True))
+            return False, holds
         return False, guards
 
     def assert_(self, node: ast.Assert, guards: Guards) -> tuple[bool, Guards]:
@@ -664,12 +633,15 @@ class _FunctionWalker:
         elif type(tgt) is ast.Attribute:
             self.events(tgt.value, guards)
             self.stores.append(
-                _store_fact(
-                    _ir(tgt, 0),
-                    value_ir if value_ir is not None else OTHER,
-                    annotation_expr(annotation),
-                    self.span(tgt),
-                    guards,
+                _fact(
+                    StoreFact,
+                    {
+                        "target": _ir(tgt, 0),
+                        "value": value_ir if value_ir is not None else OTHER,
+                        "annotation": annotation_expr(annotation),
+                        "span": self.span(tgt),
+                        "guards": guards,
+                    },
                 )
             )
         elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
@@ -699,7 +671,12 @@ class _FunctionWalker:
         kind = value_ir[0]
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
-        self.binds.append(_bind_fact(names, value_ir, self.span(value), guards))
+        self.binds.append(
+            _fact(
+                BindFact,
+                {"names": names, "value": value_ir, "span": self.span(value), "guards": guards},
+            )
+        )
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
         """Record growth of a list; unguarded growth outside loops never matters."""
@@ -722,11 +699,33 @@ class _FunctionWalker:
         """Record a dereference of ``node``; return its IR when it was computed."""
         if type(node) is ast.Attribute:
             obj = _ir(node, 0)
-            self.derefs.append(_deref_fact(node.attr, obj, kind, self.span(node), guards))
+            self.derefs.append(
+                _fact(
+                    DerefFact,
+                    {
+                        "attr": node.attr,
+                        "obj": obj,
+                        "kind": kind,
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
+            )
             return obj
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(_deref_fact("", _ir(node, 0), kind, self.span(node), guards))
+            self.derefs.append(
+                _fact(
+                    DerefFact,
+                    {
+                        "attr": "",
+                        "obj": _ir(node, 0),
+                        "kind": kind,
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
+            )
         return None
 
     def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
@@ -734,7 +733,19 @@ class _FunctionWalker:
         ``result`` is the local name its value is assigned to."""
         span = self.span(node)
         func_ir, args, kwargs = _call_parts(node, 0)
-        self.calls.append(_call_fact(func_ir, args, kwargs, span, guards, result))
+        self.calls.append(
+            _fact(
+                CallFact,
+                {
+                    "func": func_ir,
+                    "args": args,
+                    "kwargs": kwargs,
+                    "span": span,
+                    "guards": guards,
+                    "target": result,
+                },
+            )
+        )
         func = node.func
         if type(func) is ast.Attribute:
             receiver = func.value
@@ -762,7 +773,15 @@ class _FunctionWalker:
         base = self.deref_of(value, "subscript", guards)
         if node.slice.__class__ is not ast.Constant:
             self.indexes.append(
-                _index_fact(base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
+                _fact(
+                    IndexFact,
+                    {
+                        "base": base or _ir(value, 0),
+                        "index": _ir(node.slice, 0),
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
             )
 
     def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
@@ -1063,7 +1082,9 @@ class _ModuleIndexer:
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])
-            walker.returns.append(_return_fact(None, end, guards, True))
+            walker.returns.append(
+                _fact(ReturnFact, {"value": None, "span": end, "guards": guards, "implicit": True})
+            )
         params = tuple(
             [
                 (a.arg, None if a.annotation is None else annotation_expr(a.annotation))
@@ -1073,27 +1094,30 @@ class _ModuleIndexer:
         line = node.lineno
         col = self.lines.col(line, node.col_offset)
         self.functions.append(
-            FunctionFacts(
-                qualname=qualname,
-                name=node.name,
-                cls=cls,
-                span=(line, col, line, col + len("def ") + len(node.name)),
-                params=params,
-                returns_annotation=annotation_expr(node.returns),
-                decorators=tuple([_decorator_name(d) for d in node.decorator_list]),
-                imports=tuple(walker.imports),
-                local_defs=tuple(walker.local_defs),
-                assigns=tuple(walker.assigns),
-                calls=tuple(walker.calls),
-                returns=tuple(walker.returns),
-                raises=tuple(walker.raises),
-                stores=tuple(walker.stores),
-                derefs=tuple(walker.derefs),
-                string_compares=tuple(walker.string_compares),
-                binds=tuple(walker.binds),
-                indexes=tuple(walker.indexes),
-                grows=tuple(walker.grows),
-                asserts=tuple(walker.asserts),
+            _fact(
+                FunctionFacts,
+                {
+                    "qualname": qualname,
+                    "name": node.name,
+                    "cls": cls,
+                    "span": (line, col, line, col + len("def ") + len(node.name)),
+                    "params": params,
+                    "returns_annotation": annotation_expr(node.returns),
+                    "decorators": tuple([_decorator_name(d) for d in node.decorator_list]),
+                    "imports": tuple(walker.imports),
+                    "local_defs": tuple(walker.local_defs),
+                    "assigns": tuple(walker.assigns),
+                    "calls": tuple(walker.calls),
+                    "returns": tuple(walker.returns),
+                    "raises": tuple(walker.raises),
+                    "stores": tuple(walker.stores),
+                    "derefs": tuple(walker.derefs),
+                    "string_compares": tuple(walker.string_compares),
+                    "binds": tuple(walker.binds),
+                    "indexes": tuple(walker.indexes),
+                    "grows": tuple(walker.grows),
+                    "asserts": tuple(walker.asserts),
+                },
             )
         )
 

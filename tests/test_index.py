@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import inspect
 import pickle
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pdlint import index
-from pdlint.facts import (
-    BindFact,
-    CallFact,
-    DerefFact,
-    FunctionFacts,
-    IndexFact,
-    ModuleFacts,
-    ReturnFact,
-    StoreFact,
-)
+from pdlint.exprs import text
+from pdlint.facts import FunctionFacts, ModuleFacts
 
 
 def facts_of(tmp_path: Path, source: str) -> ModuleFacts:
@@ -35,28 +25,57 @@ def function(facts: ModuleFacts, name: str) -> FunctionFacts:
     return next(f for f in facts.functions if f.name == name)
 
 
-HELPERS: list[tuple[Callable[..., Any], type]] = [
-    (index._call_fact, CallFact),
-    (index._deref_fact, DerefFact),
-    (index._bind_fact, BindFact),
-    (index._return_fact, ReturnFact),
-    (index._store_fact, StoreFact),
-    (index._index_fact, IndexFact),
-]
+ALL_KINDS = """
+import os
+from typing import Literal
+
+class Batch:
+    mode: Literal["a", "b"] = "a"
+
+    def run(self, batch, items: list[int]) -> int | None:
+        total = len(items) + self.offset
+        if batch.mode == "a":
+            assert batch.state is not None
+            for item in batch.items:
+                if item:
+                    batch.buffers.append(item)
+            batch.state = batch.build(total, k=items[total:])
+            return batch.state.run()
+        buffers = []
+        buffers += batch.extra
+        raise ValueError(os.sep)
+"""
 
 
-@pytest.mark.parametrize(("helper", "cls"), HELPERS, ids=lambda x: getattr(x, "__name__", ""))
-def test_fact_helpers_build_the_dataclass_itself(helper: Callable[..., Any], cls: type) -> None:
-    names = [f.name for f in dataclasses.fields(cls)]
-    assert list(inspect.signature(helper).parameters) == names
-    values = [(i, ("name", f"v{i}")) for i in range(len(names))]
-    made, built = helper(*values), cls(*values)
-    assert type(made) is cls
-    assert made == built and hash(made) == hash(built)
-    assert pickle.dumps(made, 5) == pickle.dumps(built, 5)
-    assert pickle.loads(pickle.dumps(made, 5)) == built
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.span = None
+def test_facts_are_the_dataclasses_they_claim_field_by_field(tmp_path: Path) -> None:
+    facts = facts_of(tmp_path, ALL_KINDS)
+    seen: set[str] = set()
+    stack: list[Any] = [facts]
+    while stack:
+        item = stack.pop()
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            seen.add(type(item).__name__)
+            assert list(vars(item)) == [f.name for f in dataclasses.fields(item)]
+            rebuilt = dataclasses.replace(item)  # through the dataclass's own __init__
+            assert item == rebuilt and hash(item) == hash(rebuilt)
+            assert pickle.dumps(item, 5) == pickle.dumps(rebuilt, 5)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                item.span = None
+            stack.extend(vars(item).values())
+        elif isinstance(item, tuple):
+            stack.extend(item)
+    assert seen >= {
+        "ModuleFacts",
+        "ClassFacts",
+        "FunctionFacts",
+        "CallFact",
+        "DerefFact",
+        "BindFact",
+        "ReturnFact",
+        "StoreFact",
+        "IndexFact",
+        "GrowFact",
+    }
 
 
 def test_columns_count_characters_on_non_ascii_lines(tmp_path: Path) -> None:
@@ -83,7 +102,7 @@ def test_a_call_result_is_named_after_the_last_name_it_is_assigned_to(tmp_path: 
         "    self.y = h = self.last()\n"
     )
     calls = function(facts_of(tmp_path, source), "f").calls
-    targets = {index_text(c.func): c.target for c in calls}
+    targets = {text(c.func): c.target for c in calls}
     assert targets == {
         "self.make": "b",
         "g": None,
@@ -92,12 +111,6 @@ def test_a_call_result_is_named_after_the_last_name_it_is_assigned_to(tmp_path: 
         "self.pair": None,
         "self.last": "h",
     }
-
-
-def index_text(expr: tuple[Any, ...]) -> str:
-    from pdlint.exprs import text
-
-    return text(expr)
 
 
 def test_expressions_deeper_than_the_limit_are_cut(tmp_path: Path) -> None:
