@@ -438,29 +438,13 @@ class _FunctionWalker:
 
     def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
         value = node.value
-        if value is None:
-            self.returns.append(
-                _fact(
-                    ReturnFact,
-                    {"value": None, "span": self.span(node), "guards": guards, "implicit": False},
-                )
-            )
-            return True, guards
-        self.events(value, guards)
-        if value.__class__ is not ast.IfExp:
-            self.returns.append(
-                _fact(
-                    ReturnFact,
-                    {
-                        "value": _ir(value, 0),
-                        "span": self.span(node),
-                        "guards": guards,
-                        "implicit": False,
-                    },
-                )
-            )
-            return True, guards
-        for value_ir, branch in _return_branches(value, guards):
+        if value is not None:
+            self.events(value, guards)
+        if value.__class__ is ast.IfExp:
+            branches = _return_branches(value, guards)
+        else:
+            branches = [(None if value is None else _ir(value, 0), guards)]
+        for value_ir, branch in branches:
             self.returns.append(
                 _fact(
                     ReturnFact,
