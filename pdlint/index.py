@@ -212,8 +212,13 @@ def _ir(node: ast.AST | None, depth: int) -> Expr:
     memo = _memo
     found = memo.get(node)
     if found is None:
-        if type(node) is ast.Attribute:  # the commonest by far
+        if type(node) is ast.Attribute:  # the commonest by far, then constants
             found = ("attr", _ir(node.value, depth + 1), node.attr)
+        elif type(node) is ast.Constant:
+            value = node.value
+            found = (
+                ("const", value) if value is None or value.__class__ in _CONSTANT_TYPES else OTHER
+            )
         else:
             convert = _CONVERTERS.get(node.__class__)
             found = OTHER if convert is None else convert(node, depth + 1)
@@ -230,13 +235,6 @@ def _start_module() -> None:
 def _end_module() -> None:
     global _indexing, _memo, _names, _calls
     _indexing, _memo, _names, _calls = False, {}, {}, {}
-
-
-def _constant(node: ast.Constant, d: int) -> Expr:
-    value = node.value
-    if value is None or value.__class__ in _CONSTANT_TYPES:
-        return ("const", value)
-    return OTHER
 
 
 def _call(node: ast.Call, d: int) -> Expr:
@@ -341,7 +339,6 @@ def _named(node: ast.NamedExpr, d: int) -> Expr:
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
-    ast.Constant: _constant,
     ast.Call: _call,
     ast.Compare: _compare,
     ast.BoolOp: _boolop,
@@ -825,7 +822,7 @@ class _FunctionWalker:
                 elif kind is not ast.Lambda and kind is not ast.FunctionDef:
                     if kind is ast.Subscript:
                         self.subscript(node, g)
-                    elif kind is ast.Compare:
+                    elif kind is ast.Compare and node.ops[0].__class__ in _STRING_OPS:
                         self.string_compare(node)
                     elif kind is ast.comprehension:
                         self.deref_of(node.iter, "iteration", g)
