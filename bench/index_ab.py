@@ -4,9 +4,10 @@ Loads ``pdlint/index.py`` as it is at ``--base`` (default ``main``, through
 ``git show``) under another module name (A) and this checkout's
 ``pdlint.index`` (B), parses every file once with :func:`pdlint.source.parse_source`,
 then runs A and B on each file back to back, over all files, for ``--rounds``
-rounds (which goes first flips each round) and prints the CPU time (``time.process_time``) of
-each, best and median over the rounds, with the ratio B/A, and the size of the
-pickled facts of both. Ratios measured side by side in one run are what count
+rounds (which goes first flips each round), with the collector off as in a
+pdlint run, and prints the CPU time (``time.process_time``) of each, best and
+median over the rounds, with the ratio B/A, and the size of the pickled facts
+of both. Ratios measured side by side in one run are what count
 on a shared machine. It exits 1 (naming the file) when B's ``ModuleFacts``
 differ from A's for any file, or when B's pickle is larger.
 
