@@ -2,14 +2,15 @@
 
 Loads ``pdlint/index.py`` as it is at ``--base`` (default ``main``, through
 ``git show``) under another module name (A) and this checkout's
-``pdlint.index`` (B), parses every file once with :func:`pdlint.source.parse_source`,
-then runs A and B on each file back to back, over all files, for ``--rounds``
-rounds (which goes first flips each round), with the collector off as in a
-pdlint run, and prints the CPU time (``time.process_time``) of each, best and
-median over the rounds, with the ratio B/A, and the size of the pickled facts
-of both. Ratios measured side by side in one run are what count
-on a shared machine. It exits 1 (naming the file) when B's ``ModuleFacts``
-differ from A's for any file, or when B's pickle is larger.
+``pdlint.index`` (B), parses every file once with
+:func:`pdlint.source.parse_source`, then runs A and B on each file back to
+back, over all files, for ``--rounds`` rounds (which goes first flips each
+round), with the collector off as in a pdlint run. It prints the CPU time
+(``time.process_time``) of indexing and of pickling the facts, for A and B, and
+their ratio B/A per round (then the median and range of those ratios), and the
+size of the pickled facts of both. Ratios measured side by side in one run are
+what count on a shared machine. It exits 1 (naming the file) when B's
+``ModuleFacts`` differ from A's for any file, or when B's pickle is larger.
 
 The files: ``--files LIST.json`` (a JSON list of paths relative to ``--root``,
 e.g. ``AnalysisResult.loaded_files`` of a run), else every ``*.py`` file below
@@ -25,6 +26,7 @@ import argparse
 import gc
 import importlib.util
 import json
+import math
 import pickle
 import statistics
 import subprocess
@@ -96,6 +98,12 @@ def outcome(index_module: Indexer, job: Job) -> ModuleFacts | str:
         return "RecursionError"
 
 
+def round_ratio(times: dict[str, list[float]], round_: int) -> float:
+    """B/A of one round (NaN when A took no measurable time)."""
+    a, b = times["A"][round_], times["B"][round_]
+    return b / a if a else math.nan
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", type=Path, required=True, help="folder the paths are below")
@@ -146,15 +154,18 @@ def main() -> int:
             pickle_times[name].append(pickling)
         print(
             f"round {number + 1}: index A {index_times['A'][-1]:.2f} s  B "
-            f"{index_times['B'][-1]:.2f} s; pickle A {pickle_times['A'][-1]:.2f} s  B "
-            f"{pickle_times['B'][-1]:.2f} s",
+            f"{index_times['B'][-1]:.2f} s  B/A {round_ratio(index_times, -1):.3f}; pickle A "
+            f"{pickle_times['A'][-1]:.2f} s  B {pickle_times['B'][-1]:.2f} s  B/A "
+            f"{round_ratio(pickle_times, -1):.3f}",
             flush=True,
         )
     for label, times in (("index CPU", index_times), ("pickle CPU", pickle_times)):
-        for how, pick in (("best", min), ("median", statistics.median)):
-            a, b = pick(times["A"]), pick(times["B"])
-            ratio = f"{b / a:.3f}" if a else "-"
-            print(f"{label}, {how}: A {a:.2f} s  B {b:.2f} s  B/A {ratio}")
+        ratios = [round_ratio(times, i) for i in range(args.rounds)]
+        print(
+            f"{label}: A median {statistics.median(times['A']):.2f} s, B median "
+            f"{statistics.median(times['B']):.2f} s; B/A of a round: median "
+            f"{statistics.median(ratios):.3f}, range {min(ratios):.3f}-{max(ratios):.3f}"
+        )
     ratio = f"{size_b / size_a:.4f}" if size_a else "-"
     print(f"pickle: A {size_a / 1e6:.2f} MB  B {size_b / 1e6:.2f} MB  B/A {ratio}")
     if size_b > size_a:
