@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 import functools
 import os
-from typing import Any, cast
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pdlint.facts import (
     OTHER,
@@ -56,8 +57,26 @@ _BINOP = {
     ast.LShift: "<<",
     ast.Pow: "**",
 }
-_GROW_METHODS = ("append", "extend", "insert")
-_NOT_COUNTS = ("other", "dict", "cmp", "and", "or", "not", "union")
+_GROW_METHODS = frozenset({"append", "extend", "insert"})
+_NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
+
+
+_F = TypeVar("_F")
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _fact(cls: type[_F], fields: dict[str, Any]) -> _F:
+    """``cls(**fields)`` for a frozen dataclass given every field, in order.
+
+    A frozen ``__init__`` stores each field with a call of ``object.__setattr__``;
+    setting the instance dict at once costs half as much (facts are most of what
+    indexing makes), and the fact is the same: equal, same hash, same pickle
+    (tests/test_index.py checks the facts of a module field by field).
+    """
+    fact: _F = _new(cls)
+    _set(fact, "__dict__", fields)
+    return fact
 
 
 @functools.lru_cache(maxsize=65536)
@@ -110,109 +129,232 @@ def resolve_relative(module: str, is_package: bool, level: int, name: str | None
     return ".".join(parts)
 
 
+def _positions(node: ast.AST) -> tuple[int, int, int, int]:
+    """Line, byte column, end line, end byte column (ast's numbering)."""
+    line = getattr(node, "lineno", 1)  # a node made by hand may lack some
+    end_line = getattr(node, "end_lineno", None) or line
+    col = getattr(node, "col_offset", 0)
+    return line, col, end_line, getattr(node, "end_col_offset", None) or 0
+
+
+def _ascii_span(node: ast.AST) -> Span:
+    """The span of ``node`` in a text where every character is one byte."""
+    try:
+        line: int = node.lineno  # type: ignore[attr-defined]
+        end_col: int = node.end_col_offset or 0  # type: ignore[attr-defined]
+        return (line, node.col_offset + 1, node.end_lineno or line, end_col + 1)  # type: ignore[attr-defined]
+    except AttributeError:
+        line, col, end_line, end_col = _positions(node)
+        return (line, col + 1, end_line, end_col + 1)
+
+
 class _Lines:
     """Converts ast's UTF-8 byte columns to 1-based character columns."""
 
     def __init__(self, text: str) -> None:
-        self.lines = split_lines(text)
+        # Only lines with non-ASCII characters need converting (most files have none).
+        self.wide: dict[int, str] = {}
+        if not text.isascii():
+            for number, line in enumerate(split_lines(text), start=1):
+                if not line.isascii():
+                    self.wide[number] = line
+        self.span: Callable[[ast.AST], Span] = self._wide_span if self.wide else _ascii_span
 
     def col(self, line: int, byte_col: int) -> int:
-        if 0 < line <= len(self.lines):
-            text = self.lines[line - 1]
-            if not text.isascii():
-                return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
+        text = self.wide.get(line)
+        if text is not None:
+            return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace")) + 1
         return byte_col + 1
 
-    def span(self, node: ast.AST) -> Span:
-        line = getattr(node, "lineno", 1)
-        end_line = getattr(node, "end_lineno", None) or line
-        col = self.col(line, getattr(node, "col_offset", 0))
-        end_col = self.col(end_line, getattr(node, "end_col_offset", None) or 0)
-        return (line, col, end_line, end_col)
+    def _wide_span(self, node: ast.AST) -> Span:
+        span = _ascii_span(node)
+        line, col, end_line, end_col = span
+        if line in self.wide or end_line in self.wide:
+            return (line, self.col(line, col - 1), end_line, self.col(end_line, end_col - 1))
+        return span
 
 
-# While a module is indexed: id(node) -> (node, its IR). The same sub-expression
-# is converted once however many facts hold it (an attribute chain is dereferenced
-# at every level), and the facts share one tuple, which pickles once. The node is
-# kept so that its id cannot be reused by another node meanwhile.
-_memo: dict[int, tuple[ast.AST, Expr]] | None = None
+# While a module is indexed (``_indexing``), each node converted -> its IR. The
+# same sub-expression is converted once however many facts hold it (an attribute
+# chain is dereferenced at every level), and the facts share one tuple, which
+# pickles once. (Nodes hash by identity; the dict keeps them alive meanwhile.)
+# Names are shared by identifier: one ``("name", id)`` per module.
+_indexing = False
+_memo: dict[ast.AST, Expr] = {}
+_names: dict[str, Expr] = {}
+CallParts = tuple[Expr, tuple[Expr, ...], tuple[tuple[str, Expr], ...]]
+# And each call node -> its callee, arguments and keywords, held by its CallFact
+# and by its call IR alike: converted at any depth up to MAX_DEPTH they are the
+# same tuples (what they hold is memoized), so they are converted once.
+_calls: dict[ast.Call, CallParts] = {}
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
     """The expression IR of ``node`` (see :mod:`pdlint.facts`)."""
+    if _indexing:
+        return _ir(node, depth)
+    _start_module()
+    try:
+        return _ir(node, depth)
+    finally:
+        _end_module()
+
+
+def _ir(node: ast.AST | None, depth: int) -> Expr:
+    """:func:`to_expr` while a module is indexed (the memo is in place)."""
     if node is None or depth > MAX_DEPTH:
         return OTHER
+    if type(node) is ast.Name:
+        found = _names.get(node.id)
+        if found is None:
+            found = _names[node.id] = ("name", node.id)
+        return found
     memo = _memo
-    if memo is None:
-        return _to_expr(node, depth)
-    found = memo.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1]
-    out = _to_expr(node, depth)
-    memo[id(node)] = (node, out)
-    return out
+    found = memo.get(node)
+    if found is None:
+        if type(node) is ast.Attribute:  # the commonest by far, then constants
+            found = ("attr", _ir(node.value, depth + 1), node.attr)
+        elif type(node) is ast.Constant:
+            value = node.value
+            found = (
+                ("const", value) if value is None or value.__class__ in _CONSTANT_TYPES else OTHER
+            )
+        else:
+            convert = _CONVERTERS.get(node.__class__)
+            found = OTHER if convert is None else convert(node, depth + 1)
+        memo[node] = found
+    return found
 
 
-def _to_expr(node: ast.AST, depth: int) -> Expr:
-    d = depth + 1
-    if isinstance(node, ast.Name):
-        return ("name", node.id)
-    if isinstance(node, ast.Attribute):
-        return ("attr", to_expr(node.value, d), node.attr)
-    if isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            return ("const", value)
-        return OTHER
-    if isinstance(node, ast.Call):
-        args = tuple(to_expr(a, d) for a in node.args if not isinstance(a, ast.Starred))
-        kwargs = tuple((k.arg, to_expr(k.value, d)) for k in node.keywords if k.arg)
-        return ("call", to_expr(node.func, d), args, kwargs)
-    if isinstance(node, ast.Compare):
-        ops = tuple(_CMP.get(type(op), "?") for op in node.ops)
-        return (
-            "cmp",
-            to_expr(node.left, d),
-            ops,
-            tuple(to_expr(c, d) for c in node.comparators),
-        )
-    if isinstance(node, ast.BoolOp):
-        kind = "and" if isinstance(node.op, ast.And) else "or"
-        return (kind, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return ("not", to_expr(node.operand, d))
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return ("seq", tuple(to_expr(e, d) for e in node.elts))
-    if isinstance(node, ast.Subscript):
-        return ("subscript", to_expr(node.value, d), to_expr(node.slice, d))
-    if isinstance(node, ast.Dict):
-        keys = tuple(to_expr(k, d) if k is not None else OTHER for k in node.keys)
-        return ("dict", keys, tuple(to_expr(v, d) for v in node.values))
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.BitOr):
-            return ("union", to_expr(node.left, d), to_expr(node.right, d))
-        op = _BINOP.get(type(node.op))
-        if op is not None:
-            return ("binop", op, to_expr(node.left, d), to_expr(node.right, d))
-        return OTHER
-    if isinstance(node, ast.UnaryOp):
-        if isinstance(node.op, ast.USub):
-            return ("neg", to_expr(node.operand, d))
-        if isinstance(node.op, ast.UAdd):
-            return to_expr(node.operand, d)
-        return OTHER
-    if isinstance(node, ast.Slice):
-        return (
-            "slice",
-            to_expr(node.lower, d) if node.lower is not None else ("const", None),
-            to_expr(node.upper, d) if node.upper is not None else ("const", None),
-            to_expr(node.step, d) if node.step is not None else ("const", None),
-        )
-    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-        return ("comp", tuple(to_expr(g.iter, d) for g in node.generators))
-    if isinstance(node, ast.NamedExpr):
-        return to_expr(node.value, d)
+def _start_module() -> None:
+    """Put empty memos in place (they only hold within one module)."""
+    global _indexing, _memo, _names, _calls
+    _indexing, _memo, _names, _calls = True, {}, {}, {}
+
+
+def _end_module() -> None:
+    global _indexing, _memo, _names, _calls
+    _indexing, _memo, _names, _calls = False, {}, {}, {}
+
+
+def _call(node: ast.Call, d: int) -> Expr:
+    return ("call", *_call_parts(node, d))
+
+
+def _call_parts(node: ast.Call, d: int) -> CallParts:
+    """Callee, arguments (but ``*args``) and keyword arguments (but ``**kwargs``)."""
+    if d <= MAX_DEPTH:
+        found = _calls.get(node)
+        if found is not None:
+            return found
+    # (without a comprehension for none or one argument: most calls)
+    args = node.args
+    if len(args) > 1:
+        args_ir = tuple([_ir(a, d) for a in args if a.__class__ is not ast.Starred])
+    elif args and args[0].__class__ is not ast.Starred:
+        args_ir = (_ir(args[0], d),)
+    else:
+        args_ir = ()
+    keywords = node.keywords
+    if len(keywords) > 1:
+        kwargs_ir = tuple([(k.arg, _ir(k.value, d)) for k in keywords if k.arg])
+    elif keywords and keywords[0].arg:
+        kwargs_ir = ((keywords[0].arg, _ir(keywords[0].value, d)),)
+    else:
+        kwargs_ir = ()
+    found = (_ir(node.func, d), args_ir, kwargs_ir)
+    if d <= MAX_DEPTH:
+        _calls[node] = found
+    return found
+
+
+def _compare(node: ast.Compare, d: int) -> Expr:
+    if len(node.ops) == 1:  # without comprehensions: most comparisons
+        op = _CMP.get(node.ops[0].__class__, "?")
+        return ("cmp", _ir(node.left, d), (op,), (_ir(node.comparators[0], d),))
+    ops = tuple([_CMP.get(op.__class__, "?") for op in node.ops])
+    left = _ir(node.left, d)
+    return ("cmp", left, ops, tuple([_ir(c, d) for c in node.comparators]))
+
+
+def _boolop(node: ast.BoolOp, d: int) -> Expr:
+    kind = "and" if node.op.__class__ is ast.And else "or"
+    return (kind, tuple([_ir(v, d) for v in node.values]))
+
+
+def _unaryop(node: ast.UnaryOp, d: int) -> Expr:
+    op = node.op.__class__
+    if op is ast.Not:
+        return ("not", _ir(node.operand, d))
+    if op is ast.USub:
+        return ("neg", _ir(node.operand, d))
+    if op is ast.UAdd:
+        return _ir(node.operand, d)
     return OTHER
+
+
+def _sequence(node: ast.Tuple | ast.List | ast.Set, d: int) -> Expr:
+    return ("seq", tuple([_ir(e, d) for e in node.elts]))
+
+
+def _subscript(node: ast.Subscript, d: int) -> Expr:
+    return ("subscript", _ir(node.value, d), _ir(node.slice, d))
+
+
+def _dict(node: ast.Dict, d: int) -> Expr:
+    keys = tuple([_ir(k, d) if k is not None else OTHER for k in node.keys])
+    return ("dict", keys, tuple([_ir(v, d) for v in node.values]))
+
+
+def _binop(node: ast.BinOp, d: int) -> Expr:
+    op = node.op.__class__
+    if op is ast.BitOr:
+        return ("union", _ir(node.left, d), _ir(node.right, d))
+    name = _BINOP.get(op)
+    if name is not None:
+        return ("binop", name, _ir(node.left, d), _ir(node.right, d))
+    return OTHER
+
+
+_NO_BOUND: Expr = ("const", None)
+
+
+def _slice(node: ast.Slice, d: int) -> Expr:
+    return (
+        "slice",
+        _ir(node.lower, d) if node.lower is not None else _NO_BOUND,
+        _ir(node.upper, d) if node.upper is not None else _NO_BOUND,
+        _ir(node.step, d) if node.step is not None else _NO_BOUND,
+    )
+
+
+def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, d: int) -> Expr:
+    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]))
+
+
+def _named(node: ast.NamedExpr, d: int) -> Expr:
+    return _ir(node.value, d)
+
+
+_CONSTANT_TYPES = frozenset({str, int, float, bool})
+# Exact node classes (a parsed tree holds no subclasses) -> their conversion.
+_CONVERTERS: dict[type, Any] = {
+    ast.Call: _call,
+    ast.Compare: _compare,
+    ast.BoolOp: _boolop,
+    ast.UnaryOp: _unaryop,
+    ast.Tuple: _sequence,
+    ast.List: _sequence,
+    ast.Set: _sequence,
+    ast.Subscript: _subscript,
+    ast.Dict: _dict,
+    ast.BinOp: _binop,
+    ast.Slice: _slice,
+    ast.ListComp: _comprehension,
+    ast.GeneratorExp: _comprehension,
+    ast.SetComp: _comprehension,
+    ast.NamedExpr: _named,
+}
 
 
 def annotation_expr(node: ast.AST | None) -> Expr | None:
@@ -248,6 +390,7 @@ class _FunctionWalker:
 
     def __init__(self, indexer: _ModuleIndexer, qualname: str, cls: str | None) -> None:
         self.ix = indexer
+        self.span = indexer.lines.span
         self.qualname = qualname
         self.cls = cls
         self.params: set[str] = set()
@@ -269,114 +412,160 @@ class _FunctionWalker:
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
         """Walk statements; return (all paths terminate, guards after the block)."""
+        statements = _STATEMENTS
         for stmt in stmts:
-            done, guards = self.stmt(stmt, guards)
+            walk = statements.get(stmt.__class__)
+            if walk is None:
+                walk = _FunctionWalker.other
+            done, guards = walk(self, stmt, guards)
             if done:
                 return True, guards
         return False, guards
 
-    def stmt(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
-        span = self.ix.lines.span
-        if isinstance(node, ast.Return):
-            if node.value is not None:
-                self.events(node.value, guards)
-            for value, branch in _return_branches(node.value, guards):
-                self.returns.append(ReturnFact(value, span(node), branch))
-            return True, guards
-        if isinstance(node, ast.Raise):
-            if node.exc is not None:
-                self.events(node.exc, guards)
-            self.raises.append((span(node), guards))
-            return True, guards
-        if isinstance(node, (ast.Continue, ast.Break)):
-            return True, guards
-        if isinstance(node, ast.If):
-            self.events(node.test, guards)
-            cond = to_expr(node.test)
-            body_done, _ = self.block(node.body, (*guards, (cond, True)))
-            else_done, _ = self.block(node.orelse, (*guards, (cond, False)))
-            if body_done and else_done:
-                return True, guards
-            if body_done:
-                return False, (*guards, (cond, False))
-            if else_done:
-                return False, (*guards, (cond, True))
-            return False, guards
-        if isinstance(node, ast.Match):
-            return self.match(node, guards)
-        if isinstance(node, ast.Assert):
-            self.events(node.test, guards)
-            test = to_expr(node.test)
-            self.asserts.append((test, span(node), guards))
-            return False, (*guards, (test, True))
-        if isinstance(node, (ast.For, ast.AsyncFor)):
-            self.events(node.iter, guards)
-            self.deref_of(node.iter, "iteration", guards)
-            self.target(node.target, None, guards)
-            self.loops.append(to_expr(node.iter))
-            self.block(node.body, guards)
-            self.loops.pop()
-            self.block(node.orelse, guards)
-            return False, guards
-        if isinstance(node, ast.While):
-            self.events(node.test, guards)
-            cond = to_expr(node.test)
-            self.block(node.body, (*guards, (cond, True)))
-            self.block(node.orelse, guards)
-            return False, guards
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                self.events(item.context_expr, guards)
-            return self.block(node.body, guards)
-        if isinstance(node, _TRY_NODES):
-            node = cast(ast.Try, node)  # TryStar has the same fields
-            body_done, _ = self.block(node.body, guards)
-            handlers_done = True
-            for handler in node.handlers:
-                done, _ = self.block(handler.body, guards)
-                handlers_done = handlers_done and done
-            if not body_done:
-                self.block(node.orelse, guards)
-            self.block(node.finalbody, guards)
-            return body_done and handlers_done, guards
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            inner = f"{self.qualname}.{node.name}"
-            self.local_defs.append((node.name, inner))
-            self.ix.function(node, inner, self.cls)
-            return False, guards
-        if isinstance(node, ast.ClassDef):
-            return False, guards
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            self.imports.extend(self.ix.import_pairs(node))
-            return False, guards
-        if isinstance(node, ast.Assign):
-            self.events(node.value, guards)
-            value = to_expr(node.value)
-            for tgt in node.targets:
-                self.target(tgt, node.value, guards, value_ir=value)
-                self.bind(tgt, node.value, guards, value)
-            return False, guards
-        if isinstance(node, ast.AnnAssign):
-            if node.value is not None:
-                self.events(node.value, guards)
-                value = to_expr(node.value)
-                self.bind(node.target, node.value, guards, value)
-                self.target(node.target, node.value, guards, node.annotation, value)
-            return False, guards
-        if isinstance(node, ast.AugAssign):
-            self.events(node.value, guards)
-            self.events(node.target, guards)
-            if isinstance(node.op, ast.Add) and isinstance(node.target, (ast.Name, ast.Attribute)):
-                self.grow(to_expr(node.target), node.value, node, guards)
-            return False, guards
+    def other(self, node: ast.stmt, guards: Guards) -> tuple[bool, Guards]:
+        """Any other statement: the events in its expressions."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self.events(child, guards)
         return False, guards
 
+    def expression(self, node: ast.Expr, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.value, guards)
+        return False, guards
+
+    def return_(self, node: ast.Return, guards: Guards) -> tuple[bool, Guards]:
+        value = node.value
+        if value is not None:
+            self.events(value, guards)
+        if value.__class__ is ast.IfExp:
+            branches = _return_branches(value, guards)
+        else:
+            branches = [(None if value is None else _ir(value, 0), guards)]
+        for value_ir, branch in branches:
+            self.returns.append(
+                _fact(
+                    ReturnFact,
+                    {
+                        "value": value_ir,
+                        "span": self.span(node),
+                        "guards": branch,
+                        "implicit": False,
+                    },
+                )
+            )
+        return True, guards
+
+    def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
+        if node.exc is not None:
+            self.events(node.exc, guards)
+        self.raises.append((self.span(node), guards))
+        return True, guards
+
+    def jump(self, node: ast.Continue | ast.Break, guards: Guards) -> tuple[bool, Guards]:
+        return True, guards
+
+    def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        cond = _ir(node.test, 0)
+        holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
+        body_done, _ = self.block(node.body, holds)
+        else_done, _ = self.block(node.orelse, fails)
+        if body_done and else_done:
+            return True, guards
+        if body_done:
+            return False, fails
+        if else_done:
+            return False, holds
+        return False, guards
+
+    def assert_(self, node: ast.Assert, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        test = _ir(node.test, 0)
+        self.asserts.append((test, self.span(node), guards))
+        return False, (*guards, (test, True))
+
+    def for_(self, node: ast.For | ast.AsyncFor, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.iter, guards)
+        self.deref_of(node.iter, "iteration", guards)
+        self.target(node.target, None, guards)
+        self.loops.append(_ir(node.iter, 0))
+        self.block(node.body, guards)
+        self.loops.pop()
+        self.block(node.orelse, guards)
+        return False, guards
+
+    def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.test, guards)
+        cond = _ir(node.test, 0)
+        self.block(node.body, (*guards, (cond, True)))
+        self.block(node.orelse, guards)
+        return False, guards
+
+    def with_(self, node: ast.With | ast.AsyncWith, guards: Guards) -> tuple[bool, Guards]:
+        for item in node.items:
+            self.events(item.context_expr, guards)
+        return self.block(node.body, guards)
+
+    def try_(self, node: ast.Try, guards: Guards) -> tuple[bool, Guards]:
+        body_done, _ = self.block(node.body, guards)
+        handlers_done = True
+        for handler in node.handlers:
+            done, _ = self.block(handler.body, guards)
+            handlers_done = handlers_done and done
+        if not body_done:
+            self.block(node.orelse, guards)
+        self.block(node.finalbody, guards)
+        return body_done and handlers_done, guards
+
+    def def_(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, guards: Guards
+    ) -> tuple[bool, Guards]:
+        inner = f"{self.qualname}.{node.name}"
+        self.local_defs.append((node.name, inner))
+        self.ix.function(node, inner, self.cls)
+        return False, guards
+
+    def class_(self, node: ast.ClassDef, guards: Guards) -> tuple[bool, Guards]:
+        return False, guards
+
+    def import_(self, node: ast.Import | ast.ImportFrom, guards: Guards) -> tuple[bool, Guards]:
+        self.imports.extend(self.ix.import_pairs(node))
+        return False, guards
+
+    def assign(self, node: ast.Assign, guards: Guards) -> tuple[bool, Guards]:
+        result = None  # the local name a call's result is left in (the last target)
+        if node.value.__class__ is ast.Call:
+            for tgt in node.targets:
+                if type(tgt) is ast.Name:
+                    result = tgt.id
+        self.events(node.value, guards, result)
+        value = _ir(node.value, 0)
+        for tgt in node.targets:
+            self.target(tgt, node.value, guards, value_ir=value)
+            self.bind(tgt, node.value, guards, value)
+        return False, guards
+
+    def annotated_assign(self, node: ast.AnnAssign, guards: Guards) -> tuple[bool, Guards]:
+        if node.value is not None:
+            result = None
+            if node.value.__class__ is ast.Call and type(node.target) is ast.Name:
+                result = node.target.id
+            self.events(node.value, guards, result)
+            value = _ir(node.value, 0)
+            self.bind(node.target, node.value, guards, value)
+            self.target(node.target, node.value, guards, node.annotation, value)
+        return False, guards
+
+    def augmented_assign(self, node: ast.AugAssign, guards: Guards) -> tuple[bool, Guards]:
+        self.events(node.value, guards)
+        self.events(node.target, guards)
+        if node.op.__class__ is ast.Add and node.target.__class__ in _NAME_OR_ATTRIBUTE:
+            self.grow(_ir(node.target, 0), node.value, node, guards)
+        return False, guards
+
     def match(self, node: ast.Match, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.subject, guards)
-        subject = to_expr(node.subject)
+        subject = _ir(node.subject, 0)
         previous: list[Expr] = []
         all_done, exhaustive = True, False
         for case in node.cases:
@@ -391,7 +580,7 @@ class _FunctionWalker:
             if cond is not None:
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
-                case_guards = (*case_guards, (to_expr(case.guard), True))
+                case_guards = (*case_guards, (_ir(case.guard, 0), True))
             done, _ = self.block(case.body, case_guards)
             all_done = all_done and done
             if cond is None and case.guard is None:
@@ -414,28 +603,29 @@ class _FunctionWalker:
         value_ir: Expr | None = None,
     ) -> None:
         if value_ir is None and value is not None:
-            value_ir = to_expr(value)
-        if isinstance(tgt, ast.Name):
+            value_ir = _ir(value, 0)
+        if type(tgt) is ast.Name:
             if value is not None and value_ir is not None:
                 self.assigns.append((tgt.id, value_ir))
-                if isinstance(value, ast.Call):
-                    self.name_call_result(self.ix.lines.span(value), tgt.id)
             elif annotation is not None:
                 ann = annotation_expr(annotation)
                 if ann is not None:
                     self.assigns.append((tgt.id, ("annotated", ann)))
-        elif isinstance(tgt, ast.Attribute):
+        elif type(tgt) is ast.Attribute:
             self.events(tgt.value, guards)
             self.stores.append(
-                StoreFact(
-                    to_expr(tgt),
-                    value_ir if value_ir is not None else OTHER,
-                    annotation_expr(annotation),
-                    self.ix.lines.span(tgt),
-                    guards,
+                _fact(
+                    StoreFact,
+                    {
+                        "target": _ir(tgt, 0),
+                        "value": value_ir if value_ir is not None else OTHER,
+                        "annotation": annotation_expr(annotation),
+                        "span": self.span(tgt),
+                        "guards": guards,
+                    },
                 )
             )
-        elif isinstance(tgt, (ast.Tuple, ast.List)):
+        elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
             for elt in tgt.elts:
                 self.target(elt, None, guards)
         else:
@@ -443,136 +633,238 @@ class _FunctionWalker:
 
     def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""
-        if isinstance(tgt, ast.Name):
+        if type(tgt) is ast.Name:
             names: tuple[str, ...] = (tgt.id,)
             if (
-                isinstance(value, ast.BinOp)
-                and isinstance(value.op, ast.Add)
-                and isinstance(value.left, ast.Name)
+                type(value) is ast.BinOp
+                and value.op.__class__ is ast.Add
+                and type(value.left) is ast.Name
                 and value.left.id == tgt.id
             ):
-                self.grow(("name", tgt.id), value.right, value, guards)
-        elif isinstance(tgt, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Name) for e in tgt.elts
-        ):
-            names = tuple(cast(ast.Name, e).id for e in tgt.elts)
+                self.grow(_ir(tgt, 0), value.right, value, guards)
+        elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
+            elts = tgt.elts
+            if not all(e.__class__ is ast.Name for e in elts):
+                return
+            names = tuple([e.id for e in elts])  # type: ignore[attr-defined]
         else:
             return
         kind = value_ir[0]
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
-        self.binds.append(BindFact(names, value_ir, self.ix.lines.span(value), guards))
+        self.binds.append(
+            _fact(
+                BindFact,
+                {"names": names, "value": value_ir, "span": self.span(value), "guards": guards},
+            )
+        )
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
         """Record growth of a list; unguarded growth outside loops never matters."""
         if guards or self.loops:
-            span = self.ix.lines.span(node)
-            self.grows.append(GrowFact(target, to_expr(value), span, guards, tuple(self.loops)))
-
-    def name_call_result(self, span: Span, name: str) -> None:
-        for i in range(len(self.calls) - 1, -1, -1):
-            call = self.calls[i]
-            if call.span == span:
-                self.calls[i] = CallFact(
-                    call.func, call.args, call.kwargs, call.span, call.guards, name
-                )
-                return
+            span = self.span(node)
+            self.grows.append(GrowFact(target, _ir(value, 0), span, guards, tuple(self.loops)))
 
     def string_compare(self, node: ast.Compare) -> None:
         """Record ``x.attr == "s"`` / ``name in ("a", "b")``: string variants are made of these."""
-        if len(node.ops) != 1 or not isinstance(node.ops[0], _STRING_OPS):
+        if len(node.ops) != 1 or node.ops[0].__class__ not in _STRING_OPS:
             return
         for subject, other in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
-            if isinstance(subject, (ast.Attribute, ast.Name)):
+            if subject.__class__ in _NAME_OR_ATTRIBUTE:
                 strings = _string_constants(other)
                 if strings:
-                    self.string_compares.append((to_expr(subject), strings))
+                    self.string_compares.append((_ir(subject, 0), strings))
 
     # expressions ----------------------------------------------------------
     def deref_of(self, node: ast.expr, kind: str, guards: Guards) -> Expr | None:
         """Record a dereference of ``node``; return its IR when it was computed."""
-        if isinstance(node, ast.Attribute):
-            obj = to_expr(node)
-            self.derefs.append(DerefFact(node.attr, obj, kind, self.ix.lines.span(node), guards))
+        if type(node) is ast.Attribute:
+            obj = _ir(node, 0)
+            self.derefs.append(
+                _fact(
+                    DerefFact,
+                    {
+                        "attr": node.attr,
+                        "obj": obj,
+                        "kind": kind,
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
+            )
             return obj
-        if isinstance(node, ast.Name) and node.id in self.params:
+        if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
             self.derefs.append(
-                DerefFact("", ("name", node.id), kind, self.ix.lines.span(node), guards)
+                _fact(
+                    DerefFact,
+                    {
+                        "attr": "",
+                        "obj": _ir(node, 0),
+                        "kind": kind,
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
             )
         return None
 
-    def events(self, root: ast.expr, guards: Guards) -> None:
-        """Record calls and dereferences in an expression (iteratively)."""
-        stack: list[tuple[Any, Guards, int]] = [(root, guards, 0)]  # AST nodes
-        while stack:
+    def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
+        """Record a call (and the dereference of its receiver, list growth, ``len``);
+        ``result`` is the local name its value is assigned to."""
+        span = self.span(node)
+        func_ir, args, kwargs = _call_parts(node, 0)
+        self.calls.append(
+            _fact(
+                CallFact,
+                {
+                    "func": func_ir,
+                    "args": args,
+                    "kwargs": kwargs,
+                    "span": span,
+                    "guards": guards,
+                    "target": result,
+                },
+            )
+        )
+        func = node.func
+        if type(func) is ast.Attribute:
+            receiver = func.value
+            obj = None
+            if type(receiver) is ast.Attribute or (
+                type(receiver) is ast.Name and receiver.id in self.params
+            ):
+                obj = self.deref_of(receiver, "call", guards)
+            if (
+                func.attr in _GROW_METHODS
+                and node.args
+                and not node.keywords
+                and (guards or self.loops)
+                and receiver.__class__ in _NAME_OR_ATTRIBUTE
+            ):
+                self.grow(obj or _ir(receiver, 0), node.args[-1], node, guards)
+        elif type(func) is ast.Name and func.id == "len" and node.args:
+            self.deref_of(node.args[0], "len", guards)
+
+    def subscript(self, node: ast.Subscript, guards: Guards) -> None:
+        """Record the dereference of a subscripted value, and a computed index into it."""
+        value = node.value
+        if value.__class__ not in _NAME_OR_ATTRIBUTE:
+            return  # no dereference of a name or an attribute, no index into one
+        base = self.deref_of(value, "subscript", guards)
+        if node.slice.__class__ is not ast.Constant:
+            self.indexes.append(
+                _fact(
+                    IndexFact,
+                    {
+                        "base": base or _ir(value, 0),
+                        "index": _ir(node.slice, 0),
+                        "span": self.span(node),
+                        "guards": guards,
+                    },
+                )
+            )
+
+    def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
+        """Record calls and dereferences in an expression (``result``: the local
+        name the value of ``root``, a call, is assigned to).
+
+        Iterative, depth-first, the last child first; nodes that cannot hold an
+        event (names, constants) are not visited.
+        """
+        walked = _WALKED
+        if root.__class__ not in walked:
+            return
+        params = self.params
+        stack: list[tuple[Any, Guards, int]] = []  # AST nodes still to visit
+        push = stack.append
+        node: Any = root
+        g, depth = guards, 0
+        while True:
+            if depth <= MAX_DEPTH:
+                d = depth + 1
+                kind = node.__class__  # exact classes: this loop runs for every node
+                if kind is ast.Attribute:
+                    value = node.value
+                    if node.ctx.__class__ is not ast.Store:
+                        held = value.__class__
+                        if held is ast.Attribute or (held is ast.Name and value.id in params):
+                            self.deref_of(value, "attribute", g)
+                    if value.__class__ in walked:  # its only child: visit it now
+                        node, depth = value, d
+                        continue
+                elif kind is ast.Call:
+                    self.call(node, g, result)
+                    result = None  # the root is visited first
+                    if node.func.__class__ in walked:
+                        push((node.func, g, d))
+                    for arg in node.args:
+                        if arg.__class__ in walked:
+                            push((arg, g, d))
+                    for keyword in node.keywords:  # a keyword node records nothing: its value
+                        if keyword.value.__class__ in walked:
+                            push((keyword.value, g, d + 1))
+                elif kind is ast.BoolOp:
+                    want = node.op.__class__ is not ast.And
+                    prior: Guards = ()
+                    for value in node.values:
+                        if value.__class__ in walked:
+                            push((value, (*g, *prior), d))
+                        prior = (*prior, (_ir(value, 0), not want))
+                elif kind is ast.IfExp:
+                    cond = _ir(node.test, 0)
+                    if node.test.__class__ in walked:
+                        push((node.test, g, d))
+                    if node.body.__class__ in walked:
+                        push((node.body, (*g, (cond, True)), d))
+                    if node.orelse.__class__ in walked:
+                        push((node.orelse, (*g, (cond, False)), d))
+                elif kind is not ast.Lambda and kind is not ast.FunctionDef:
+                    if kind is ast.Subscript:
+                        self.subscript(node, g)
+                    elif kind is ast.Compare and node.ops[0].__class__ in _STRING_OPS:
+                        self.string_compare(node)
+                    elif kind is ast.comprehension:
+                        self.deref_of(node.iter, "iteration", g)
+                    fields = _CHILD_FIELDS.get(kind)
+                    for field in node._fields if fields is None else fields:
+                        child: Any = getattr(node, field, None)
+                        if child.__class__ is list:
+                            for item in child:
+                                if item.__class__ in walked:
+                                    push((item, g, d))
+                        elif child.__class__ in walked:
+                            push((child, g, d))
+            if not stack:
+                return
             node, g, depth = stack.pop()
-            if depth > MAX_DEPTH:
-                continue
-            d = depth + 1
-            kind = node.__class__  # exact classes: this loop runs for every node
-            if kind is ast.BoolOp:
-                want = not isinstance(node.op, ast.And)
-                prior: Guards = ()
-                for value in node.values:
-                    stack.append((value, (*g, *prior), d))
-                    prior = (*prior, (to_expr(value), not want))
-                continue
-            if kind is ast.IfExp:
-                cond = to_expr(node.test)
-                stack.append((node.test, g, d))
-                stack.append((node.body, (*g, (cond, True)), d))
-                stack.append((node.orelse, (*g, (cond, False)), d))
-                continue
-            if kind is ast.Lambda or kind is ast.FunctionDef:
-                continue
-            if kind is ast.Call:
-                span = self.ix.lines.span(node)
-                args = tuple(to_expr(a) for a in node.args if not isinstance(a, ast.Starred))
-                kwargs = tuple((k.arg, to_expr(k.value)) for k in node.keywords if k.arg)
-                self.calls.append(CallFact(to_expr(node.func), args, kwargs, span, g, None))
-                if isinstance(node.func, ast.Attribute):
-                    obj = self.deref_of(node.func.value, "call", g)
-                    if (
-                        node.func.attr in _GROW_METHODS
-                        and node.args
-                        and not node.keywords
-                        and (g or self.loops)
-                        and isinstance(node.func.value, (ast.Name, ast.Attribute))
-                    ):
-                        self.grow(obj or to_expr(node.func.value), node.args[-1], node, g)
-                elif isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
-                    self.deref_of(node.args[0], "len", g)
-            elif kind is ast.Attribute:
-                if not isinstance(node.ctx, ast.Store):
-                    self.deref_of(node.value, "attribute", g)
-            elif kind is ast.Subscript:
-                base = self.deref_of(node.value, "subscript", g)
-                if not isinstance(node.slice, ast.Constant) and isinstance(
-                    node.value, (ast.Name, ast.Attribute)
-                ):
-                    self.indexes.append(
-                        IndexFact(
-                            base or to_expr(node.value),
-                            to_expr(node.slice),
-                            self.ix.lines.span(node),
-                            g,
-                        )
-                    )
-            elif kind is ast.Compare:
-                self.string_compare(node)
-            elif kind is ast.comprehension:
-                self.deref_of(node.iter, "iteration", g)
-            # ast.iter_child_nodes, inlined; leaves (names, constants, contexts,
-            # operators) record nothing and are not pushed.
-            for field in node._fields:
-                child: Any = getattr(node, field, None)
-                if isinstance(child, list):
-                    for item in child:
-                        if item.__class__ in _WALKED:
-                            stack.append((item, g, d))
-                elif child.__class__ in _WALKED:
-                    stack.append((child, g, d))
+
+
+_STATEMENTS: dict[type, Any] = {
+    ast.Expr: _FunctionWalker.expression,
+    ast.Return: _FunctionWalker.return_,
+    ast.Raise: _FunctionWalker.raise_,
+    ast.Continue: _FunctionWalker.jump,
+    ast.Break: _FunctionWalker.jump,
+    ast.If: _FunctionWalker.if_,
+    ast.Match: _FunctionWalker.match,
+    ast.Assert: _FunctionWalker.assert_,
+    ast.For: _FunctionWalker.for_,
+    ast.AsyncFor: _FunctionWalker.for_,
+    ast.While: _FunctionWalker.while_,
+    ast.With: _FunctionWalker.with_,
+    ast.AsyncWith: _FunctionWalker.with_,
+    **{cls: _FunctionWalker.try_ for cls in _TRY_NODES},  # TryStar has Try's fields
+    ast.FunctionDef: _FunctionWalker.def_,
+    ast.AsyncFunctionDef: _FunctionWalker.def_,
+    ast.ClassDef: _FunctionWalker.class_,
+    ast.Import: _FunctionWalker.import_,
+    ast.ImportFrom: _FunctionWalker.import_,
+    ast.Assign: _FunctionWalker.assign,
+    ast.AnnAssign: _FunctionWalker.annotated_assign,
+    ast.AugAssign: _FunctionWalker.augmented_assign,
+}
+_NAME_OR_ATTRIBUTE = frozenset({ast.Name, ast.Attribute})
 
 
 def _node_classes(cls: type) -> set[type]:
@@ -602,7 +894,17 @@ _WALKED = frozenset(
 )
 
 
-_STRING_OPS = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+# Fields of expression nodes that never hold a node (names, operators, flags).
+_LEAF_FIELDS = frozenset(
+    {"ctx", "op", "ops", "id", "attr", "arg", "conversion", "is_async", "kind"}
+)
+# Expression node class -> the fields that can hold a node, in order.
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    for cls in _WALKED
+    if issubclass(cls, (ast.expr, ast.comprehension, ast.keyword))
+}
+_STRING_OPS = frozenset({ast.Eq, ast.NotEq, ast.In, ast.NotIn})
 
 
 def _string_constants(node: ast.expr) -> tuple[str, ...]:
@@ -625,11 +927,11 @@ def _return_branches(node: ast.expr | None, guards: Guards) -> list[tuple[Expr |
     while stack:
         value, g = stack.pop()
         if isinstance(value, ast.IfExp) and len(out) + len(stack) < 16:
-            cond = to_expr(value.test)
+            cond = _ir(value.test, 0)
             stack.append((value.orelse, (*g, (cond, False))))
             stack.append((value.body, (*g, (cond, True))))
         else:
-            out.append((None if value is None else to_expr(value), g))
+            out.append((None if value is None else _ir(value, 0), g))
     return out
 
 
@@ -645,7 +947,7 @@ def _pattern_expr(subject: Expr, pattern: ast.pattern) -> Expr | None:
 
 def _pattern_values(pattern: ast.pattern) -> list[Expr] | None:
     if isinstance(pattern, ast.MatchValue):
-        return [to_expr(pattern.value)]
+        return [_ir(pattern.value, 0)]
     if isinstance(pattern, ast.MatchSingleton):
         return [("const", pattern.value)]
     if isinstance(pattern, ast.MatchOr):
@@ -712,7 +1014,7 @@ class _ModuleIndexer:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for tgt in targets:
                     if isinstance(tgt, ast.Name) and node.value is not None:
-                        self.assigns.append((tgt.id, to_expr(node.value), self.lines.span(node)))
+                        self.assigns.append((tgt.id, _ir(node.value, 0), self.lines.span(node)))
 
     def klass(self, node: ast.ClassDef, qualname: str) -> None:
         assigns: list[tuple[str, Expr, Span]] = []
@@ -721,7 +1023,7 @@ class _ModuleIndexer:
             if isinstance(stmt, ast.Assign):
                 for tgt in stmt.targets:
                     if isinstance(tgt, ast.Name):
-                        assigns.append((tgt.id, to_expr(stmt.value), self.lines.span(tgt)))
+                        assigns.append((tgt.id, _ir(stmt.value, 0), self.lines.span(tgt)))
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 ann = annotation_expr(stmt.annotation)
                 if ann is not None:
@@ -730,7 +1032,7 @@ class _ModuleIndexer:
                     assigns.append(
                         (
                             stmt.target.id,
-                            to_expr(stmt.value),
+                            _ir(stmt.value, 0),
                             self.lines.span(stmt.target),
                         )
                     )
@@ -741,7 +1043,7 @@ class _ModuleIndexer:
                 qualname,
                 node.name,
                 (line, span[1], line, span[1] + len("class ") + len(node.name)),
-                tuple(to_expr(b) for b in node.bases),
+                tuple(_ir(b, 0) for b in node.bases),
                 tuple(assigns),
                 tuple(annotations),
             )
@@ -755,41 +1057,48 @@ class _ModuleIndexer:
         cls: str | None,
     ) -> None:
         walker = _FunctionWalker(self, qualname, cls)
-        every = (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
-        walker.params = {a.arg for a in every if a.arg not in ("self", "cls")}
+        args = node.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        walker.params = {a.arg for a in every if a.arg != "self" and a.arg != "cls"}
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])
-            walker.returns.append(ReturnFact(None, end, guards, implicit=True))
-        args = node.args
+            walker.returns.append(
+                _fact(ReturnFact, {"value": None, "span": end, "guards": guards, "implicit": True})
+            )
         params = tuple(
-            (a.arg, annotation_expr(a.annotation))
-            for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)
+            [
+                (a.arg, None if a.annotation is None else annotation_expr(a.annotation))
+                for a in every
+            ]
         )
         line = node.lineno
         col = self.lines.col(line, node.col_offset)
         self.functions.append(
-            FunctionFacts(
-                qualname=qualname,
-                name=node.name,
-                cls=cls,
-                span=(line, col, line, col + len("def ") + len(node.name)),
-                params=params,
-                returns_annotation=annotation_expr(node.returns),
-                decorators=tuple(_decorator_name(d) for d in node.decorator_list),
-                imports=tuple(walker.imports),
-                local_defs=tuple(walker.local_defs),
-                assigns=tuple(walker.assigns),
-                calls=tuple(walker.calls),
-                returns=tuple(walker.returns),
-                raises=tuple(walker.raises),
-                stores=tuple(walker.stores),
-                derefs=tuple(walker.derefs),
-                string_compares=tuple(walker.string_compares),
-                binds=tuple(walker.binds),
-                indexes=tuple(walker.indexes),
-                grows=tuple(walker.grows),
-                asserts=tuple(walker.asserts),
+            _fact(
+                FunctionFacts,
+                {
+                    "qualname": qualname,
+                    "name": node.name,
+                    "cls": cls,
+                    "span": (line, col, line, col + len("def ") + len(node.name)),
+                    "params": params,
+                    "returns_annotation": annotation_expr(node.returns),
+                    "decorators": tuple([_decorator_name(d) for d in node.decorator_list]),
+                    "imports": tuple(walker.imports),
+                    "local_defs": tuple(walker.local_defs),
+                    "assigns": tuple(walker.assigns),
+                    "calls": tuple(walker.calls),
+                    "returns": tuple(walker.returns),
+                    "raises": tuple(walker.raises),
+                    "stores": tuple(walker.stores),
+                    "derefs": tuple(walker.derefs),
+                    "string_compares": tuple(walker.string_compares),
+                    "binds": tuple(walker.binds),
+                    "indexes": tuple(walker.indexes),
+                    "grows": tuple(walker.grows),
+                    "asserts": tuple(walker.asserts),
+                },
             )
         )
 
@@ -799,12 +1108,11 @@ def index_module(path: str, display: str, tree: ast.Module, text: str) -> Module
     module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
-    global _memo
-    _memo = {}
+    _start_module()
     try:
         indexer.body(tree.body, module, None)
     finally:
-        _memo = None
+        _end_module()
     return ModuleFacts(
         path=display,
         module=module,
