@@ -161,6 +161,13 @@ class LayoutCheck:
         *naming_words,
     )
 
+    @staticmethod
+    def pack_scanned_words(layouts: Iterable[LayoutNames]) -> tuple[tuple[str, ...], ...]:
+        """Word groups to scan besides :attr:`scanned_words` for these packs' tables:
+        a grow word near a pack's role-local setting (so :meth:`load_related`
+        reads them from the scan, not from every file's lower-cased text)."""
+        return _growing_near(w for names in layouts for w in names.role_local)
+
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
         names = names or LayoutNames()
         self.model = model
@@ -191,6 +198,7 @@ class LayoutCheck:
         self._indexed_names: set[str] = set()
         self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
         self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
+        self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
         self._role_local_expr: dict[Expr, bool] = {}
         self._conditions: dict[int, tuple[Guards, str | None]] = {}  # by id, object kept
         # by the id of a function's facts (kept in the value, so the id stays unique)
@@ -198,7 +206,7 @@ class LayoutCheck:
         self._name_stems: dict[int, tuple[FunctionFacts, dict[str, frozenset[str]]]] = {}
         self._measured: dict[tuple[int, int], tuple[object, frozenset[str] | None]] = {}
         self._measured_param_memo: dict[tuple[int, int], tuple[FunctionFacts, set[str]]] = {}
-        self._attr_stems: dict[tuple[str, bool], frozenset[str]] = {}
+        self._peer_stems: dict[str, frozenset[str]] = {}  # an attribute of a peer word
         self._peer_bases: dict[Expr, bool] = {}
         self._peer_words: dict[str, bool] = {}
         self._plain_stems: dict[str, frozenset[str]] = {}
@@ -354,7 +362,8 @@ class LayoutCheck:
 
     def _refresh(self) -> None:
         """Add the functions loaded since the last use to the tables read from
-        every function (calls by name, grows, comprehensions)."""
+        every function (calls by name, grows, comprehensions, assignments of one
+        name that can be a copy of a list)."""
         functions = self.model.functions
         modules = self.model.modules
         if self._indexed_modules == len(modules) and self._indexed == len(functions):
@@ -363,9 +372,11 @@ class LayoutCheck:
         if any(fn.qualname in self._indexed_names for facts in fresh for fn in facts.functions):
             # a module loaded since took the qualified name of an indexed function
             self._indexed, self._indexed_names = 0, set()
-            self._call_index, self._grow_sites, self._comprehensions = defaultdict(list), [], []
+            self._call_index, self._grow_sites = defaultdict(list), []
+            self._comprehensions, self._copy_binds = [], []
         index = self._call_index
         indexed = self._indexed_names
+        comprehensions, copy_binds = self._comprehensions, self._copy_binds
         for fn in itertools.islice(dict.values(functions), self._indexed, None):
             indexed.add(fn.qualname)
             for call in fn.calls:
@@ -378,8 +389,12 @@ class LayoutCheck:
                     if names:
                         self._grow_sites.append((fn, grow, names))
             for bind in fn.binds:
-                if bind.value[0] == "comp" and len(bind.names) == 1:
-                    self._comprehensions.append((fn, bind))
+                if len(bind.names) == 1:
+                    kind = bind.value[0]
+                    if kind == "comp":
+                        comprehensions.append((fn, bind))
+                    elif kind in COPY_KINDS:
+                        copy_binds.append((fn, bind))
         self._indexed = len(functions)
         self._indexed_modules = len(modules)
 
@@ -561,6 +576,27 @@ class LayoutCheck:
             return self._maybe_copy(expr[2][0], qual, aliases)
         return False
 
+    def _passes_maybe_copy(
+        self, fn: FunctionFacts, call: CallFact, aliases: AbstractSet[tuple[str, str]]
+    ) -> bool:
+        """Whether an argument of ``call`` passes :meth:`_maybe_copy` (in the same
+        order of lookups; a name no copy's name can be is passed over at once)."""
+        qual = fn.qualname
+        by_name, prefixes = self._by_name, self._prefixes
+        for arg in (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args:
+            kind = arg[0]
+            if kind == "name" or kind == "attr":
+                name = arg[1] if kind == "name" else arg[2]
+                if (
+                    name in by_name or name in self.pack_copies or name.startswith(prefixes)
+                ) and self.named_copy(name) is not None:
+                    return True
+                if (qual, name) in aliases if kind == "name" else name in by_name:
+                    return True
+            elif kind == "call" and self._maybe_copy(arg, qual, aliases):
+                return True
+        return False
+
     def _is_named_copy(self, name: str) -> bool:
         """``named_copy(name) is not None``, without a lookup for most names."""
         if name in self._by_name or name in self.pack_copies or name.startswith(self._prefixes):
@@ -570,13 +606,10 @@ class LayoutCheck:
     def _alias_names(self) -> set[tuple[str, str]]:
         """(function, local name) pairs assigned a named copy of a handoff list."""
         out = set()
-        maybe_copy = self._maybe_copy
-        for qual, fn in self.model.functions.items():
-            for bind in fn.binds:
-                names, value = bind.names, bind.value
-                if len(names) == 1 and value[0] in COPY_KINDS:
-                    if maybe_copy(value, qual, NO_ALIASES):
-                        out.add((qual, names[0]))
+        self._refresh()
+        for fn, bind in self._copy_binds:
+            if self._maybe_copy(bind.value, fn.qualname, NO_ALIASES):
+                out.add((fn.qualname, bind.names[0]))
         return out
 
     def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
@@ -661,7 +694,7 @@ class LayoutCheck:
             if any(self._param_base(fn, i.base) for i in fn.indexes):
                 want(fn.name)
         for fn in functions:  # in this order: a name wanted counts for the functions after
-            if fn.qualname not in calling:
+            if fn.name in wanted or fn.qualname not in calling:
                 continue
             params = self.params_of(fn)
             for call in fn.calls:
@@ -678,11 +711,7 @@ class LayoutCheck:
             for fn in functions
             if fn.qualname in calling
             and any(
-                call.func[-1] in wanted
-                and any(
-                    e[0] in COPY_KINDS and self._maybe_copy(e, fn.qualname, aliases)
-                    for e in _arguments(call)
-                )
+                call.func[-1] in wanted and self._passes_maybe_copy(fn, call, aliases)
                 for call in fn.calls
             )
         ]
@@ -1072,8 +1101,7 @@ class LayoutCheck:
             for stem, words in self._stems.items()
             if words
         )
-        own = [w for w in self.role_words if w not in ROLE_LOCAL_WORDS]
-        gate = (*self.growing_words, *((g, w) for g in GROW_WORDS for w in own))
+        gate = (*self.growing_words, *_growing_near(self.role_words))
         before = set(self.model.modules)
         self.model.load_text(gate=gate, all_of=all_of)
         fresh = set(self.model.modules) - before
@@ -1209,19 +1237,24 @@ class LayoutCheck:
                 if found is None:
                     found = memo[1][name] = self._stems_in(self._copy_names(fn, expr, 0))
                 return found
-            found = self._plain_stems.get(name)
-            if found is None:  # the name alone (see :meth:`_copy_names`)
-                found = self._plain_stems[name] = self._stems_in([(name, False)])
-            return found
+            return self._plain(name)
         if kind == "attr":
-            key = (expr[2], self._peer_base(expr[1]))
-            found = self._attr_stems.get(key)
+            if not self._peer_base(expr[1]):
+                return self._plain(expr[2])
+            found = self._peer_stems.get(expr[2])
             if found is None:
-                found = self._attr_stems[key] = self._stems_in([key])
+                found = self._peer_stems[expr[2]] = self._stems_in([(expr[2], True)])
             return found
         if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
             return self._stems_in(self._copy_names(fn, expr, 0))
         return NO_STEMS
+
+    def _plain(self, name: str) -> frozenset[str]:
+        """Stems of a name alone (not read from the peer)."""
+        found = self._plain_stems.get(name)
+        if found is None:
+            found = self._plain_stems[name] = self._stems_in([(name, False)])
+        return found
 
     def _stems_in(self, names: list[tuple[str, bool]]) -> frozenset[str]:
         out: set[str] = set()
@@ -1248,34 +1281,37 @@ class LayoutCheck:
         """Stems of the peer's copies ``fn`` passes to a parameter that the callee
         subscripts at an offset reading a length, or passes on to one that is
         (a call binding the callee's frame, see :meth:`_contexts`)."""
+        # the hot loop of :meth:`load_related`: a name with no assignment, or an
+        # attribute of a base that is no peer word, has the stems of its name alone
+        binds = self.binds_of(fn)
+        plain = self._plain_stems
+        peer_words = self._peer_words
         for call in fn.calls:
-            if not self._passes_copy(fn, call):
-                continue
+            for arg in call.args:
+                kind = arg[0]
+                if kind == "name":
+                    found = plain.get(arg[1]) if arg[1] not in binds else None
+                elif kind == "attr":
+                    base = arg[1]
+                    bare = base[0] == "name" and peer_words.get(base[1]) is False
+                    found = plain.get(arg[2]) if bare else None
+                elif kind == "call":
+                    found = None
+                else:
+                    continue
+                if found is None:
+                    found = self._stems_of(fn, arg)
+                if found:
+                    break
+            else:
+                if not any(v[0] in COPY_KINDS and self._stems_of(fn, v) for _, v in call.kwargs):
+                    continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
                 wanted = self._measured_params(callee, 1)
                 for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
                     if param in wanted and arg[0] in ("name", "attr", "call"):
                         stems |= self._stems_of(fn, arg)
-
-    def _passes_copy(self, fn: FunctionFacts, call: CallFact) -> bool:
-        """Whether an argument of ``call`` has stems (:meth:`_stems_of`; the hot loop
-        of :meth:`load_related`, so a name with no assignment is looked up directly)."""
-        binds = self.binds_of(fn)
-        plain = self._plain_stems
-        for arg in call.args:
-            kind = arg[0]
-            if kind == "name" and arg[1] not in binds:
-                found = plain.get(arg[1])
-                if found is None:
-                    found = self._stems_of(fn, arg)
-            elif kind in COPY_KINDS:
-                found = self._stems_of(fn, arg)
-            else:
-                continue
-            if found:
-                return True
-        return any(v[0] in COPY_KINDS and self._stems_of(fn, v) for _, v in call.kwargs)
 
     def _measured_params(self, fn: FunctionFacts, depth: int) -> set[str]:
         key = (id(fn), depth)
@@ -1427,6 +1463,12 @@ class LayoutCheck:
             member=lst.name,
             key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
         )
+
+
+def _growing_near(role_words: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """Groups of a grow word and a role-local word besides :data:`ROLE_LOCAL_WORDS`."""
+    own = [w.lower() for w in role_words if w.lower() not in ROLE_LOCAL_WORDS]
+    return tuple((grow, word) for grow in GROW_WORDS for word in own)
 
 
 def _setup_name(name: str) -> bool:
