@@ -27,7 +27,7 @@ assumption.
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -199,6 +199,7 @@ class LayoutCheck:
         self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
         self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
         self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
+        self._name_totals: Counter[str] = Counter()  # functions by name
         self._role_local_expr: dict[Expr, bool] = {}
         self._conditions: dict[int, tuple[Guards, str | None]] = {}  # by id, object kept
         # by the id of a function's facts (kept in the value, so the id stays unique)
@@ -374,11 +375,14 @@ class LayoutCheck:
             self._indexed, self._indexed_names = 0, set()
             self._call_index, self._grow_sites = defaultdict(list), []
             self._comprehensions, self._copy_binds = [], []
+            self._name_totals = Counter()
         index = self._call_index
         indexed = self._indexed_names
         comprehensions, copy_binds = self._comprehensions, self._copy_binds
+        totals = self._name_totals
         for fn in itertools.islice(dict.values(functions), self._indexed, None):
             indexed.add(fn.qualname)
+            totals[fn.name] += 1
             for call in fn.calls:
                 last = call.func[-1]
                 if type(last) is str:
@@ -406,9 +410,8 @@ class LayoutCheck:
         """
         self._fetch_callers({fn.name})
         if self._name_count is None:
-            self._name_count = {}
-            for other in self.model.functions.values():
-                self._name_count[other.name] = self._name_count.get(other.name, 0) + 1
+            self._refresh()
+            self._name_count = dict(self._name_totals)
         out: list[FunctionFacts] = []
         seen: set[str] = set()
         for caller, func in self._callers[fn.name]:
@@ -691,30 +694,29 @@ class LayoutCheck:
                 calling.update(caller.qualname for caller in index.get(name, ()))
 
         for fn in functions:
-            if any(self._param_base(fn, i.base) for i in fn.indexes):
+            if fn.indexes and any(self._param_base(fn, i.base) for i in fn.indexes):
                 want(fn.name)
         for fn in functions:  # in this order: a name wanted counts for the functions after
             if fn.name in wanted or fn.qualname not in calling:
                 continue
             params = self.params_of(fn)
             for call in fn.calls:
-                if call.func[-1] in wanted and any(
-                    e[0] == "name" and e[1] in params for e in _arguments(call)
+                if call.func[-1] in wanted and (
+                    any(e[0] == "name" and e[1] in params for e in call.args)
+                    or any(e[0] == "name" and e[1] in params for _, e in call.kwargs)
                 ):
                     want(fn.name)
                     break
         out: dict[str, list[Context]] = {}
         seen: set[tuple[str, str, Span]] = set()
         aliases = self._aliases_cache = self._alias_names()
-        frames = [
-            Frame(fn)
-            for fn in functions
-            if fn.qualname in calling
-            and any(
-                call.func[-1] in wanted and self._passes_maybe_copy(fn, call, aliases)
-                for call in fn.calls
-            )
-        ]
+        frames = []
+        for fn in functions:
+            if fn.qualname in calling:
+                for call in fn.calls:
+                    if call.func[-1] in wanted and self._passes_maybe_copy(fn, call, aliases):
+                        frames.append(Frame(fn))
+                        break
         for _ in range(2):
             new: list[Frame] = []
             for frame in frames:
@@ -1304,7 +1306,9 @@ class LayoutCheck:
                 if found:
                     break
             else:
-                if not any(v[0] in COPY_KINDS and self._stems_of(fn, v) for _, v in call.kwargs):
+                if not call.kwargs or not any(
+                    v[0] in COPY_KINDS and self._stems_of(fn, v) for _, v in call.kwargs
+                ):
                     continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
@@ -1371,6 +1375,8 @@ class LayoutCheck:
         for qual in sorted(self.model.functions):
             fn = self.model.functions[qual]
             bound = contexts.get(qual, [])
+            if not fn.indexes:
+                continue
             sites = [
                 s
                 for s in fn.indexes
