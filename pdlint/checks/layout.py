@@ -27,7 +27,7 @@ assumption.
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -76,6 +76,7 @@ MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
 NO_STEMS: frozenset[str] = frozenset()
 COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
 NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
+NO_NAMES: frozenset[str] = frozenset()
 Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
 AGREE: Scenario = (BASE, BASE)
 PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
@@ -199,7 +200,7 @@ class LayoutCheck:
         self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
         self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
         self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
-        self._name_totals: Counter[str] = Counter()  # functions by name
+        self._name_totals: dict[str, int] = {}  # functions by name
         self._role_local_expr: dict[Expr, bool] = {}
         self._conditions: dict[int, tuple[Guards, str | None]] = {}  # by id, object kept
         # by the id of a function's facts (kept in the value, so the id stays unique)
@@ -211,6 +212,8 @@ class LayoutCheck:
         self._peer_bases: dict[Expr, bool] = {}
         self._peer_words: dict[str, bool] = {}
         self._plain_stems: dict[str, frozenset[str]] = {}
+        self._copy_flags: dict[str, bool] = {}  # see :meth:`_is_named_copy`
+        self._alias_locals: dict[str, set[str]] = {}  # :meth:`_alias_names` by function
         self._idents: dict[Expr, tuple[str, ...]] = {}
 
     @property
@@ -349,7 +352,7 @@ class LayoutCheck:
         index = self._calls_by_name()
         for name in missing:
             found: list[tuple[FunctionFacts, Expr]] = []
-            for caller in dict.fromkeys(index.get(name, ())):
+            for caller in index.get(name, ()):
                 for call in caller.calls:
                     if call.func[-1] == name and call.func[0] in ("name", "attr"):
                         found.append((caller, call.func))
@@ -357,7 +360,7 @@ class LayoutCheck:
 
     def _calls_by_name(self) -> defaultdict[str, list[FunctionFacts]]:
         """The loaded functions by the last name of each thing they call (any
-        string: ``f()``, ``x.f()``), once per call, in the model's order."""
+        string: ``f()``, ``x.f()``), in the model's order."""
         self._refresh()
         return self._call_index
 
@@ -375,18 +378,20 @@ class LayoutCheck:
             self._indexed, self._indexed_names = 0, set()
             self._call_index, self._grow_sites = defaultdict(list), []
             self._comprehensions, self._copy_binds = [], []
-            self._name_totals = Counter()
+            self._name_totals = {}
         index = self._call_index
         indexed = self._indexed_names
         comprehensions, copy_binds = self._comprehensions, self._copy_binds
         totals = self._name_totals
         for fn in itertools.islice(dict.values(functions), self._indexed, None):
             indexed.add(fn.qualname)
-            totals[fn.name] += 1
+            totals[fn.name] = totals.get(fn.name, 0) + 1
             for call in fn.calls:
                 last = call.func[-1]
                 if type(last) is str:
-                    index[last].append(fn)
+                    callers = index[last]
+                    if not callers or callers[-1] is not fn:
+                        callers.append(fn)
             for grow in fn.grows:
                 if grow.target[0] in ("name", "attr"):
                     names = self._aliases(fn, grow.target)
@@ -540,18 +545,23 @@ class LayoutCheck:
         return None
 
     def _attribute_names(self) -> dict[str, set[str]]:
-        """Attribute names the program stores or declares, by last word.
+        """Attribute names the program stores or declares, by last word (the last
+        words of handoff lists' names, the only ones :meth:`_match` asks for).
 
         Handoff list names included; a peer's or local copy's own name
         (``dst_kv_ptrs``) and a private spelling (``_kv_ptrs``) are not others.
         """
         if self._attrs is None:
+            lasts = tuple({n.split("_")[-1] for n in self._by_name})
             names = set(self._by_name)
             for fn in self.model.functions.values():
-                names.update(st.target[2] for st in fn.stores if st.target[0] == "attr")
+                for store in fn.stores:
+                    target = store.target
+                    if target[0] == "attr" and target[2].endswith(lasts):
+                        names.add(target[2])
             for cls in self.model.classes.values():
-                names.update(name for name, _ in cls.annotations)
-                names.update(name for name, _, _ in cls.assigns)
+                names.update(name for name, _ in cls.annotations if name.endswith(lasts))
+                names.update(name for name, _, _ in cls.assigns if name.endswith(lasts))
             prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)
             self._attrs = {}
             for name in names:
@@ -579,32 +589,33 @@ class LayoutCheck:
             return self._maybe_copy(expr[2][0], qual, aliases)
         return False
 
-    def _passes_maybe_copy(
-        self, fn: FunctionFacts, call: CallFact, aliases: AbstractSet[tuple[str, str]]
-    ) -> bool:
-        """Whether an argument of ``call`` passes :meth:`_maybe_copy` (in the same
-        order of lookups; a name no copy's name can be is passed over at once)."""
-        qual = fn.qualname
-        by_name, prefixes = self._by_name, self._prefixes
+    def _passes_maybe_copy(self, fn: FunctionFacts, call: CallFact) -> bool:
+        """Whether an argument of ``call`` passes :meth:`_maybe_copy` (the same
+        tests in the same order, with the lookups of this hot loop at hand)."""
+        flags, by_name = self._copy_flags, self._by_name
+        local = self._alias_locals.get(fn.qualname, NO_NAMES)
         for arg in (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args:
             kind = arg[0]
             if kind == "name" or kind == "attr":
                 name = arg[1] if kind == "name" else arg[2]
-                if (
-                    name in by_name or name in self.pack_copies or name.startswith(prefixes)
-                ) and self.named_copy(name) is not None:
+                flag = flags.get(name)
+                if flag is None:
+                    flag = self._is_named_copy(name)
+                if flag or ((name in local) if kind == "name" else (name in by_name)):
                     return True
-                if (qual, name) in aliases if kind == "name" else name in by_name:
-                    return True
-            elif kind == "call" and self._maybe_copy(arg, qual, aliases):
+            elif kind == "call" and self._maybe_copy(arg, fn.qualname, self._aliases_cache):
                 return True
         return False
 
     def _is_named_copy(self, name: str) -> bool:
         """``named_copy(name) is not None``, without a lookup for most names."""
-        if name in self._by_name or name in self.pack_copies or name.startswith(self._prefixes):
-            return self.named_copy(name) is not None
-        return False  # as :meth:`_named_copy` finds
+        found = self._copy_flags.get(name)
+        if found is None:
+            found = (
+                name in self._by_name or name in self.pack_copies or name.startswith(self._prefixes)
+            ) and self.named_copy(name) is not None  # otherwise :meth:`_named_copy` finds None
+            self._copy_flags[name] = found
+        return found
 
     def _alias_names(self) -> set[tuple[str, str]]:
         """(function, local name) pairs assigned a named copy of a handoff list."""
@@ -613,6 +624,7 @@ class LayoutCheck:
         for fn, bind in self._copy_binds:
             if self._maybe_copy(bind.value, fn.qualname, NO_ALIASES):
                 out.add((fn.qualname, bind.names[0]))
+                self._alias_locals.setdefault(fn.qualname, set()).add(bind.names[0])
         return out
 
     def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
@@ -709,12 +721,12 @@ class LayoutCheck:
                     break
         out: dict[str, list[Context]] = {}
         seen: set[tuple[str, str, Span]] = set()
-        aliases = self._aliases_cache = self._alias_names()
+        self._aliases_cache = self._alias_names()
         frames = []
         for fn in functions:
             if fn.qualname in calling:
                 for call in fn.calls:
-                    if call.func[-1] in wanted and self._passes_maybe_copy(fn, call, aliases):
+                    if call.func[-1] in wanted and self._passes_maybe_copy(fn, call):
                         frames.append(Frame(fn))
                         break
         for _ in range(2):
@@ -1125,13 +1137,13 @@ class LayoutCheck:
         """Modules whose text can name a peer's copy: a stem (see :meth:`_stems_of`)
         needs a name that starts with a peer prefix, a peer word in an attribute's
         base or a pack's name for a copy, so no function of another module gives one.
-        Read from the scan (a peer word in any case), and from the bytes for a pack's
-        word that holds none."""
+        The bytes are searched only in the files whose scan holds a peer word (in any
+        case), but for a pack's word that holds none."""
         assert self.model.source is not None
-        naming = set(self.model.source.with_text(gate=self.naming_words))
         scanned = [w for (w,) in self.naming_words]
         words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
         others = {w for w in words if not any(k in w.lower() for k in scanned)}
+        naming = set(self.model.source.with_text(gate=self.naming_words, any_of=words - others))
         if others:
             naming.update(self.model.source.with_text(any_of=others))
         return naming
@@ -1229,17 +1241,17 @@ class LayoutCheck:
         """Stems of the peer's copies ``expr`` can be in ``fn`` (see :meth:`copy_of`)."""
         kind = expr[0]
         if kind == "name":
-            name = expr[1]
-            binds = self.binds_of(fn).get(name)
-            if binds is not None and len(binds) == 1 and binds[0].names == (name,):
-                memo = self._name_stems.get(id(fn))
-                if memo is None:
-                    memo = self._name_stems[id(fn)] = (fn, {})
-                found = memo[1].get(name)
-                if found is None:
-                    found = memo[1][name] = self._stems_in(self._copy_names(fn, expr, 0))
-                return found
-            return self._plain(name)
+            table = self._names_stems(fn)
+            found = table.get(expr[1])
+            if found is None:
+                name = expr[1]
+                binds = self.binds_of(fn).get(name)
+                if binds is not None and len(binds) == 1 and binds[0].names == (name,):
+                    found = self._stems_in(self._copy_names(fn, expr, 0))
+                else:
+                    found = self._plain(name)
+                table[name] = found
+            return found
         if kind == "attr":
             if not self._peer_base(expr[1]):
                 return self._plain(expr[2])
@@ -1251,11 +1263,22 @@ class LayoutCheck:
             return self._stems_in(self._copy_names(fn, expr, 0))
         return NO_STEMS
 
+    def _names_stems(self, fn: FunctionFacts) -> dict[str, frozenset[str]]:
+        """The stems of names in ``fn`` found so far (see :meth:`_stems_of`)."""
+        memo = self._name_stems.get(id(fn))
+        if memo is None:
+            memo = self._name_stems[id(fn)] = (fn, {})
+        return memo[1]
+
     def _plain(self, name: str) -> frozenset[str]:
         """Stems of a name alone (not read from the peer)."""
         found = self._plain_stems.get(name)
         if found is None:
-            found = self._plain_stems[name] = self._stems_in([(name, False)])
+            if name in self.pack_copies or name.startswith(self.peer_prefixes):
+                found = self._stems_in([(name, False)])
+            else:
+                found = NO_STEMS  # as :meth:`_stems_in` finds
+            self._plain_stems[name] = found
         return found
 
     def _stems_in(self, names: list[tuple[str, bool]]) -> frozenset[str]:
@@ -1283,16 +1306,24 @@ class LayoutCheck:
         """Stems of the peer's copies ``fn`` passes to a parameter that the callee
         subscripts at an offset reading a length, or passes on to one that is
         (a call binding the callee's frame, see :meth:`_contexts`)."""
-        # the hot loop of :meth:`load_related`: a name with no assignment, or an
-        # attribute of a base that is no peer word, has the stems of its name alone
-        binds = self.binds_of(fn)
+        # the hot loop of :meth:`load_related`: the stems of a name found before,
+        # or of an attribute of a base that is no peer word (its name's alone)
+        names = self._names_stems(fn)
         plain = self._plain_stems
         peer_words = self._peer_words
+        binds: dict[str, list[BindFact]] | None = None
         for call in fn.calls:
-            for arg in call.args:
+            args = (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args
+            for arg in args:
                 kind = arg[0]
                 if kind == "name":
-                    found = plain.get(arg[1]) if arg[1] not in binds else None
+                    name = arg[1]
+                    found = names.get(name)
+                    if found is None:
+                        binds = self.binds_of(fn) if binds is None else binds
+                        bound = binds.get(name)
+                        if bound is None or len(bound) != 1 or bound[0].names != (name,):
+                            found = names[name] = self._plain(name)  # as :meth:`_stems_of`
                 elif kind == "attr":
                     base = arg[1]
                     bare = base[0] == "name" and peer_words.get(base[1]) is False
@@ -1306,10 +1337,7 @@ class LayoutCheck:
                 if found:
                     break
             else:
-                if not call.kwargs or not any(
-                    v[0] in COPY_KINDS and self._stems_of(fn, v) for _, v in call.kwargs
-                ):
-                    continue
+                continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
                 wanted = self._measured_params(callee, 1)
