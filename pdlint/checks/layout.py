@@ -1126,7 +1126,7 @@ class LayoutCheck:
                 break
             sources |= names
             before = set(self.model.modules)
-            self.model.load_text(any_of=names, all_of=all_of)
+            self.model.load_text(any_of=_shortest(names), all_of=all_of)
             fresh = set(self.model.modules) - before
         # callers were read from a part of what is loaded now
         self._callers.clear()
@@ -1143,9 +1143,11 @@ class LayoutCheck:
         scanned = [w for (w,) in self.naming_words]
         words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
         others = {w for w in words if not any(k in w.lower() for k in scanned)}
-        naming = set(self.model.source.with_text(gate=self.naming_words, any_of=words - others))
+        naming = set(
+            self.model.source.with_text(gate=self.naming_words, any_of=_shortest(words - others))
+        )
         if others:
-            naming.update(self.model.source.with_text(any_of=others))
+            naming.update(self.model.source.with_text(any_of=_shortest(others)))
         return naming
 
     def _grown_names(self, sources: set[str], fresh: set[str]) -> set[str]:
@@ -1532,6 +1534,13 @@ def _short(qual: str) -> str:
 def _subsequence(short: list[str], long: list[str]) -> bool:
     it = iter(long)
     return all(any(w == x for x in it) for w in short)
+
+
+def _shortest(words: Iterable[str]) -> set[str]:
+    """Words a text is tested for (one of them), without those holding another:
+    a text that holds ``kv_ptrs`` holds ``ptrs``; the test is the same."""
+    unique = set(words)
+    return {w for w in unique if not any(o != w and o in w for o in unique)}
 
 
 def _minimal_groups(groups: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
