@@ -27,7 +27,6 @@ assumption.
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -193,8 +192,9 @@ class LayoutCheck:
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
         self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
-        self._call_index: defaultdict[str, list[FunctionFacts]] = defaultdict(list)
-        self._indexed = 0  # functions of the model in ``_call_index``, in the table's order
+        # the last name (or other tail) of what each function calls, in the model's order
+        self._call_lasts: dict[str, tuple[FunctionFacts, set[object]]] = {}
+        self._indexed = 0  # functions of the model in ``_call_lasts``
         self._indexed_modules = 0
         self._indexed_names: set[str] = set()
         self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
@@ -345,29 +345,26 @@ class LayoutCheck:
         )
 
     def _fetch_callers(self, names: set[str]) -> None:
-        """Take the calls of these function names from the call index (as it is now)."""
+        """Index the calls of these function names (one pass over every function
+        that calls one of them, as the model is now)."""
         missing = names - self._callers.keys()
         if not missing:
             return
-        index = self._calls_by_name()
         for name in missing:
-            found: list[tuple[FunctionFacts, Expr]] = []
-            for caller in index.get(name, ()):
-                for call in caller.calls:
-                    if call.func[-1] == name and call.func[0] in ("name", "attr"):
-                        found.append((caller, call.func))
-            self._callers[name] = found
-
-    def _calls_by_name(self) -> defaultdict[str, list[FunctionFacts]]:
-        """The loaded functions by the last name of each thing they call (any
-        string: ``f()``, ``x.f()``), in the model's order."""
+            self._callers[name] = []
         self._refresh()
-        return self._call_index
+        for caller, lasts in self._call_lasts.values():
+            if lasts.isdisjoint(missing):
+                continue
+            for call in caller.calls:
+                last = call.func[-1]
+                if last in missing and call.func[0] in ("name", "attr"):
+                    self._callers[last].append((caller, call.func))
 
     def _refresh(self) -> None:
         """Add the functions loaded since the last use to the tables read from
-        every function (calls by name, grows, comprehensions, assignments of one
-        name that can be a copy of a list)."""
+        every function (what each calls by its last name, grows, comprehensions,
+        assignments of one name that can be a copy of a list), in the model's order."""
         functions = self.model.functions
         modules = self.model.modules
         if self._indexed_modules == len(modules) and self._indexed == len(functions):
@@ -376,22 +373,17 @@ class LayoutCheck:
         if any(fn.qualname in self._indexed_names for facts in fresh for fn in facts.functions):
             # a module loaded since took the qualified name of an indexed function
             self._indexed, self._indexed_names = 0, set()
-            self._call_index, self._grow_sites = defaultdict(list), []
+            self._call_lasts, self._grow_sites = {}, []
             self._comprehensions, self._copy_binds = [], []
             self._name_totals = {}
-        index = self._call_index
+        call_lasts = self._call_lasts
         indexed = self._indexed_names
         comprehensions, copy_binds = self._comprehensions, self._copy_binds
         totals = self._name_totals
         for fn in itertools.islice(dict.values(functions), self._indexed, None):
             indexed.add(fn.qualname)
             totals[fn.name] = totals.get(fn.name, 0) + 1
-            for call in fn.calls:
-                last = call.func[-1]
-                if type(last) is str:
-                    callers = index[last]
-                    if not callers or callers[-1] is not fn:
-                        callers.append(fn)
+            call_lasts[fn.qualname] = (fn, {call.func[-1] for call in fn.calls})
             for grow in fn.grows:
                 if grow.target[0] in ("name", "attr"):
                     names = self._aliases(fn, grow.target)
@@ -696,20 +688,15 @@ class LayoutCheck:
         does, can use such a binding; other calls are not resolved.
         """
         functions = [self.model.functions[q] for q in sorted(self.model.functions)]
-        index = self._calls_by_name()
-        wanted: set[str] = set()
-        calling: set[str] = set()  # functions with a call of a wanted name
-
-        def want(name: str) -> None:
-            if name not in wanted:
-                wanted.add(name)
-                calling.update(caller.qualname for caller in index.get(name, ()))
-
-        for fn in functions:
-            if fn.indexes and any(self._param_base(fn, i.base) for i in fn.indexes):
-                want(fn.name)
+        self._refresh()
+        lasts = self._call_lasts
+        wanted = {
+            fn.name
+            for fn in functions
+            if fn.indexes and any(self._param_base(fn, i.base) for i in fn.indexes)
+        }
         for fn in functions:  # in this order: a name wanted counts for the functions after
-            if fn.name in wanted or fn.qualname not in calling:
+            if fn.name in wanted or lasts[fn.qualname][1].isdisjoint(wanted):
                 continue
             params = self.params_of(fn)
             for call in fn.calls:
@@ -717,14 +704,14 @@ class LayoutCheck:
                     any(e[0] == "name" and e[1] in params for e in call.args)
                     or any(e[0] == "name" and e[1] in params for _, e in call.kwargs)
                 ):
-                    want(fn.name)
+                    wanted.add(fn.name)
                     break
         out: dict[str, list[Context]] = {}
         seen: set[tuple[str, str, Span]] = set()
         self._aliases_cache = self._alias_names()
         frames = []
         for fn in functions:
-            if fn.qualname in calling:
+            if not lasts[fn.qualname][1].isdisjoint(wanted):
                 for call in fn.calls:
                     if call.func[-1] in wanted and self._passes_maybe_copy(fn, call):
                         frames.append(Frame(fn))
