@@ -213,6 +213,7 @@ class LayoutCheck:
         self._peer_words: dict[str, bool] = {}
         self._plain_stems: dict[str, frozenset[str]] = {}
         self._copy_flags: dict[str, bool] = {}  # see :meth:`_is_named_copy`
+        self._sorted: tuple[int, list[str]] = (-1, [])
         self._alias_locals: dict[str, set[str]] = {}  # :meth:`_alias_names` by function
         self._idents: dict[Expr, tuple[str, ...]] = {}
 
@@ -687,7 +688,7 @@ class LayoutCheck:
         Only callees that index a parameter, or pass a parameter on to one that
         does, can use such a binding; other calls are not resolved.
         """
-        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        functions = [self.model.functions[q] for q in self._sorted_names()]
         self._refresh()
         lasts = self._call_lasts
         wanted = {
@@ -738,6 +739,13 @@ class LayoutCheck:
                         new.append(Frame(callee, ctx))
             frames = new
         return out
+
+    def _sorted_names(self) -> list[str]:
+        """The loaded functions' qualified names, sorted (kept while none is loaded)."""
+        count = len(self.model.functions)
+        if self._sorted[0] != count:
+            self._sorted = (count, sorted(self.model.functions))
+        return self._sorted[1]
 
     def _param_base(self, fn: FunctionFacts, base: Expr) -> bool:
         """Whether a subscript's base is a parameter (or a name assigned one)."""
@@ -1389,11 +1397,11 @@ class LayoutCheck:
         aliases = self._aliases_cache
         agreed: set[str] | None = None
         seen: set[tuple[str, Span]] = set()
-        for qual in sorted(self.model.functions):
+        for qual in self._sorted_names():
             fn = self.model.functions[qual]
-            bound = contexts.get(qual, [])
             if not fn.indexes:
                 continue
+            bound = contexts.get(qual, [])
             sites = [
                 s
                 for s in fn.indexes
