@@ -1077,19 +1077,20 @@ class LayoutCheck:
         """Load, in a lazy model, the files that can grow the lists this check needs.
 
         The files loaded first (:attr:`measuring_words`) take the length of a
-        peer's copy. Their subscripts of a peer's copy whose offset reads such a
+        peer's copy. Subscripts of a peer's copy whose offset reads such a
         length (in the function, through its assignments, or in a helper it
-        calls) name the copies that matter: the stem of each (``dst_kv_ptrs`` ->
-        ``kv_ptrs``) denotes a list whose name holds every word of the stem. So
-        Copies passed to a function that subscripts its parameters count too (a
-        call binds them, see :meth:`_contexts`). So
-        the files loaded next hold those words and grow a list near a
-        role-local word (:attr:`scanned_words`, or a pack's role-local
-        setting); then, twice, the files that also name a list grown under a
-        role-local condition (a list built from it). The files that call a
-        function growing such a list are loaded when its setup path is asked
-        (:meth:`_fetch_setup_callers`), and the handshake checks when a
-        finding is about to be reported.
+        calls), in any loaded function that can name a copy
+        (:meth:`_naming_modules`), name the copies that matter: the stem of each
+        (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
+        word of the stem. Copies passed to a function that subscripts its
+        parameters count too (a call binds them, see :meth:`_contexts`). So the
+        files loaded next hold those words and grow a list near a role-local
+        word (:attr:`growing_words`, and a pack's role-local setting, scanned
+        too: :meth:`pack_scanned_words`); then, twice, the files that also name
+        a list grown under a role-local condition (a list built from it). The
+        files that call a function growing such a list are loaded when its
+        setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
+        checks when a finding is about to be reported.
         """
         if self.model.source is None:
             return
