@@ -114,6 +114,7 @@ def analyze(
     groups = loaded_groups + tuple(
         g for check in CHECKS for g in getattr(check, "scanned_words", ())
     )
+    groups += LayoutCheck.pack_scanned_words(p.layout for p in packs)
     if progress is not None:
         progress(f"reading {len(jobs)} files")
     program = Program(jobs, store, salt, groups, progress, facts_memo)

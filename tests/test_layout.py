@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, json_findings, run_pdlint, summary
+from pdlint_helpers import chdir
+
+from pdlint.api import analyze
+from pdlint.config import Settings
 
 SETUP = """\
 class Args:
@@ -206,3 +210,42 @@ def test_rule_explains_pdl201() -> None:
     assert proc.returncode == 0
     assert "handoff-layout-asymmetry" in proc.stdout
     assert "len(dst" in proc.stdout and "handshake" in proc.stdout
+
+
+FP8_SETUP = """\
+class Args:
+    def __init__(self):
+        self.kv_table = []
+
+
+class RoleSetup:
+    def __init__(self, pool, use_fp8_scales):
+        self.pool = pool
+        self.use_fp8_scales = use_fp8_scales
+        self.args = Args()
+        self.init_args()
+
+    def init_args(self):
+        table = list(self.pool.ptrs)
+        if self.use_fp8_scales:
+            table += self.pool.scale_ptrs
+        self.args.kv_table = table
+"""
+
+
+@pytest.mark.parametrize("pack", [True, False], ids=["pack", "no-pack"])
+def test_lazy_run_loads_growth_under_a_packs_setting(tmp_path: Path, pack: bool) -> None:
+    """A lazy run loads the file growing the list under a pack's role-local setting
+    (spelled in another case in the pack) and finds what a full run finds."""
+    root = package(tmp_path)
+    (root / "kvpkg" / "setup.py").write_text(FP8_SETUP)
+    (root / "pack.toml").write_text('[layout]\nrole-local = ["Use_FP8_Scales"]\n')
+    settings = Settings(root=str(root), cache=False, packs=(str(root / "pack.toml"),))
+    with chdir(root):
+        lazy = analyze(["kvpkg"], settings, lazy=True, use_packs=pack)
+        full = analyze(["kvpkg"], settings, lazy=False, use_packs=pack)
+    assert lazy.findings == full.findings
+    assert [(f.code, f.location.path, f.location.line) for f in lazy.findings] == (
+        [("PDL201", "kvpkg/sender.py", 14)] if pack else []
+    )
+    assert ("kvpkg/setup.py" in lazy.loaded_files) == pack

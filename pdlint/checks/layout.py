@@ -26,7 +26,9 @@ assumption.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
@@ -41,7 +43,16 @@ from pdlint.exprs import (
     text,
     words,
 )
-from pdlint.facts import BindFact, CallFact, Expr, FunctionFacts, Guards, IndexFact, Span
+from pdlint.facts import (
+    BindFact,
+    CallFact,
+    Expr,
+    FunctionFacts,
+    GrowFact,
+    Guards,
+    IndexFact,
+    Span,
+)
 from pdlint.findings import Finding, Location, Related, Step
 from pdlint.linear import Lin, arith, compare
 from pdlint.model import Model
@@ -61,6 +72,10 @@ EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k 
 MAX_DEPTH = 12
 MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
 
+NO_STEMS: frozenset[str] = frozenset()
+COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
+NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
+NO_NAMES: frozenset[str] = frozenset()
 Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
 AGREE: Scenario = (BASE, BASE)
 PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
@@ -129,14 +144,29 @@ class LayoutCheck:
     # :meth:`load_related`: the files that take the length of a peer's copy
     # (``len(`` and ``dst_``, ``peer_`` or ``remote_``: where offsets into it are
     # computed), and the files that can grow a list under a role-local setting
-    # (a grow word near a draft/speculative word).
+    # (a grow word near a draft/speculative word). The files that can name a
+    # peer's copy (a peer word, in any case) are scanned too, never loaded.
     measuring_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         (prefix, "len(") for prefix in PEER_PREFIXES
     )
+    growing_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
+        (grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS
+    )
+    naming_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
+        (prefix.rstrip("_"),) for prefix in PEER_PREFIXES
+    )
     scanned_words: ClassVar[tuple[tuple[str, ...], ...]] = (
         *measuring_words,
-        *((grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS),
+        *growing_words,
+        *naming_words,
     )
+
+    @staticmethod
+    def pack_scanned_words(layouts: Iterable[LayoutNames]) -> tuple[tuple[str, ...], ...]:
+        """Word groups to scan besides :attr:`scanned_words` for these packs' tables:
+        a grow word near a pack's role-local setting (so :meth:`load_related`
+        reads them from the scan, not from every file's lower-cased text)."""
+        return _growing_near(w for names in layouts for w in names.role_local)
 
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
         names = names or LayoutNames()
@@ -145,6 +175,7 @@ class LayoutCheck:
         self.role_words = tuple(w.lower() for w in (*ROLE_LOCAL_WORDS, *names.role_local))
         self.pack_lists = set(names.handoff_lists)
         self.pack_copies = dict(names.peer_copies)
+        self._prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)  # of a copy's name
         self.lists: dict[str, HandoffList] = {}
         self._by_name: dict[str, HandoffList] = {}
         self._callers: dict[str, list[tuple[FunctionFacts, Expr]]] = {}
@@ -160,6 +191,31 @@ class LayoutCheck:
         self._attrs: dict[str, set[str]] | None = None
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
         self._fits: dict[str, bool] = {}
+        # memos of what depends on a function's facts (or an expression) alone
+        # the last name (or other tail) of what each function calls, in the model's order
+        self._call_lasts: dict[str, tuple[FunctionFacts, set[object]]] = {}
+        self._indexed = 0  # functions of the model in ``_call_lasts``
+        self._indexed_modules = 0
+        self._indexed_names: set[str] = set()
+        self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
+        self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
+        self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
+        self._name_totals: dict[str, int] = {}  # functions by name
+        self._role_local_expr: dict[Expr, bool] = {}
+        self._conditions: dict[int, tuple[Guards, str | None]] = {}  # by id, object kept
+        # by the id of a function's facts (kept in the value, so the id stays unique)
+        self._alias_memo: dict[tuple[int, str], tuple[FunctionFacts, list[str] | None]] = {}
+        self._name_stems: dict[int, tuple[FunctionFacts, dict[str, frozenset[str]]]] = {}
+        self._measured: dict[tuple[int, int], tuple[object, frozenset[str] | None]] = {}
+        self._measured_param_memo: dict[tuple[int, int], tuple[FunctionFacts, set[str]]] = {}
+        self._peer_stems: dict[str, frozenset[str]] = {}  # an attribute of a peer word
+        self._peer_bases: dict[Expr, bool] = {}
+        self._peer_words: dict[str, bool] = {}
+        self._plain_stems: dict[str, frozenset[str]] = {}
+        self._copy_flags: dict[str, bool] = {}  # see :meth:`_is_named_copy`
+        self._sorted: tuple[int, list[str]] = (-1, [])
+        self._alias_locals: dict[str, set[str]] = {}  # :meth:`_alias_names` by function
+        self._idents: dict[Expr, tuple[str, ...]] = {}
 
     @property
     def list_names(self) -> dict[str, HandoffList]:
@@ -186,24 +242,42 @@ class LayoutCheck:
     # handoff lists --------------------------------------------------------
     def role_local(self, expr: Expr) -> bool:
         """Whether a condition reads a role's own setting (a draft, speculative...)."""
-        for ident in identifiers(expr):
-            found = self._role_local_ident.get(ident)
-            if found is None:
-                parts = words(ident)
-                found = (
-                    ident.lower() in self.role_words
-                    or any(w in self.role_words for w in parts)
-                    or any(
-                        a == "spec" and b in SPEC_FOLLOWERS
-                        for a, b in zip(parts, parts[1:], strict=False)
-                    )
+        found = self._role_local_expr.get(expr)
+        if found is None:
+            found = any(self._role_local_ident_of(i) for i in self._identifiers(expr))
+            self._role_local_expr[expr] = found
+        return found
+
+    def _role_local_ident_of(self, ident: str) -> bool:
+        found = self._role_local_ident.get(ident)
+        if found is None:
+            parts = words(ident)
+            found = (
+                ident.lower() in self.role_words
+                or any(w in self.role_words for w in parts)
+                or any(
+                    a == "spec" and b in SPEC_FOLLOWERS
+                    for a, b in zip(parts, parts[1:], strict=False)
                 )
-                self._role_local_ident[ident] = found
-            if found:
-                return True
-        return False
+            )
+            self._role_local_ident[ident] = found
+        return found
+
+    def _identifiers(self, expr: Expr) -> tuple[str, ...]:
+        """:func:`identifiers` of ``expr``, computed once per expression."""
+        found = self._idents.get(expr)
+        if found is None:
+            found = self._idents[expr] = tuple(identifiers(expr))
+        return found
 
     def _condition(self, guards: Guards) -> str | None:
+        # by identity: equal guards can differ in their text (``== 1``, ``== True``)
+        found = self._conditions.get(id(guards))
+        if found is None:
+            found = self._conditions[id(guards)] = (guards, self._role_local_condition(guards))
+        return found[1]
+
+    def _role_local_condition(self, guards: Guards) -> str | None:
         for expr, polarity in guards:
             if expr[0] == "and" and polarity:
                 parts = [e for e in expr[1] if self.role_local(e)]
@@ -272,17 +346,59 @@ class LayoutCheck:
         )
 
     def _fetch_callers(self, names: set[str]) -> None:
-        """Index the calls of these function names (one pass over every call)."""
+        """Index the calls of these function names (one pass over every function
+        that calls one of them, as the model is now)."""
         missing = names - self._callers.keys()
         if not missing:
             return
         for name in missing:
             self._callers[name] = []
-        for caller in self.model.functions.values():
+        self._refresh()
+        for caller, lasts in self._call_lasts.values():
+            if lasts.isdisjoint(missing):
+                continue
             for call in caller.calls:
                 last = call.func[-1]
                 if last in missing and call.func[0] in ("name", "attr"):
                     self._callers[last].append((caller, call.func))
+
+    def _refresh(self) -> None:
+        """Add the functions loaded since the last use to the tables read from
+        every function (what each calls by its last name, grows, comprehensions,
+        assignments of one name that can be a copy of a list), in the model's order."""
+        functions = self.model.functions
+        modules = self.model.modules
+        if self._indexed_modules == len(modules) and self._indexed == len(functions):
+            return
+        fresh = itertools.islice(modules.values(), self._indexed_modules, None)
+        if any(fn.qualname in self._indexed_names for facts in fresh for fn in facts.functions):
+            # a module loaded since took the qualified name of an indexed function
+            self._indexed, self._indexed_names = 0, set()
+            self._call_lasts, self._grow_sites = {}, []
+            self._comprehensions, self._copy_binds = [], []
+            self._name_totals = {}
+        call_lasts = self._call_lasts
+        indexed = self._indexed_names
+        comprehensions, copy_binds = self._comprehensions, self._copy_binds
+        totals = self._name_totals
+        for fn in itertools.islice(dict.values(functions), self._indexed, None):
+            indexed.add(fn.qualname)
+            totals[fn.name] = totals.get(fn.name, 0) + 1
+            call_lasts[fn.qualname] = (fn, {call.func[-1] for call in fn.calls})
+            for grow in fn.grows:
+                if grow.target[0] in ("name", "attr"):
+                    names = self._aliases(fn, grow.target)
+                    if names:
+                        self._grow_sites.append((fn, grow, names))
+            for bind in fn.binds:
+                if len(bind.names) == 1:
+                    kind = bind.value[0]
+                    if kind == "comp":
+                        comprehensions.append((fn, bind))
+                    elif kind in COPY_KINDS:
+                        copy_binds.append((fn, bind))
+        self._indexed = len(functions)
+        self._indexed_modules = len(modules)
 
     def _callers_of(self, fn: FunctionFacts) -> list[FunctionFacts]:
         """Functions that call ``fn``, resolved cheaply (no type inference).
@@ -292,9 +408,8 @@ class LayoutCheck:
         """
         self._fetch_callers({fn.name})
         if self._name_count is None:
-            self._name_count = {}
-            for other in self.model.functions.values():
-                self._name_count[other.name] = self._name_count.get(other.name, 0) + 1
+            self._refresh()
+            self._name_count = dict(self._name_totals)
         out: list[FunctionFacts] = []
         seen: set[str] = set()
         for caller, func in self._callers[fn.name]:
@@ -319,6 +434,13 @@ class LayoutCheck:
         """
         if target[0] == "attr":
             return [target[2]]
+        key = (id(fn), target[1])
+        found = self._alias_memo.get(key)
+        if found is None:
+            found = self._alias_memo[key] = (fn, self._stored_as(fn, target))
+        return found[1]
+
+    def _stored_as(self, fn: FunctionFacts, target: Expr) -> list[str] | None:
         stored = sorted(
             {s.target[2] for s in fn.stores if s.value == target and s.target[0] == "attr"}
         )
@@ -343,16 +465,26 @@ class LayoutCheck:
 
     def find_lists(self) -> dict[str, HandoffList]:
         """Lists grown under a role-local condition on a setup path, and lists built from them."""
-        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        self._refresh()
+        # (function, list built, what it iterates, whether grown in a loop), in order
+        built: list[tuple[FunctionFacts, Expr, tuple[Expr, ...], bool]] = []
         candidates = []
-        for fn in functions:
-            for grow in fn.grows:
-                if grow.target[0] not in ("name", "attr") or grow.value[0] == "const":
-                    continue
-                condition = self._condition(grow.guards)
-                names = self._aliases(fn, grow.target) if condition is not None else None
-                if condition is not None and names is not None:
-                    candidates.append((fn, grow, condition, names))
+        sites: list[tuple[str, int, FunctionFacts, GrowFact | BindFact, list[str]]] = [
+            (fn.qualname, 0, fn, grow, names) for fn, grow, names in self._grow_sites
+        ]
+        sites += [(fn.qualname, 1, fn, bind, []) for fn, bind in self._comprehensions]
+        sites.sort(key=lambda site: site[:2])  # by function, its grows first (stable)
+        for _, _, fn, fact, names in sites:
+            if isinstance(fact, BindFact):
+                built.append((fn, ("name", fact.names[0]), (fact.value,), False))
+                continue
+            if fact.loops:
+                built.append((fn, fact.target, fact.loops, True))
+            if fact.value[0] == "const":
+                continue
+            condition = self._condition(fact.guards)
+            if condition is not None:
+                candidates.append((fn, fact, condition, names))
         self._fetch_setup_callers([fn for fn, _, _, _ in candidates])
         for fn, grow, condition, names in candidates:
             if self.pack_lists.intersection(names) or self._is_setup(fn):
@@ -360,21 +492,14 @@ class LayoutCheck:
                 self._add(names, [growth], None)
         for _ in range(2):  # lists built entry by entry from a handoff list, on a setup path
             derived: list[tuple[FunctionFacts, list[str], HandoffList]] = []
-            for fn in functions:
-                for grow in fn.grows:
-                    for loop in grow.loops:
-                        source = self._named_list(loop)
-                        if source is None or grow.target[0] not in ("name", "attr"):
-                            continue
-                        names = self._aliases(fn, grow.target)
-                        if names is not None and not source.names.intersection(names):
-                            derived.append((fn, names, source))
-                for bind in fn.binds:
-                    if bind.value[0] == "comp" and len(bind.names) == 1:
-                        source = self._named_list(bind.value)
-                        names = self._aliases(fn, ("name", bind.names[0]))
-                        if source is not None and names is not None:
-                            derived.append((fn, names, source))
+            for fn, target, iterated, looped in built:
+                for expr in iterated:
+                    source = self._named_list(expr)
+                    if source is None:
+                        continue
+                    aliases = self._aliases(fn, target)
+                    if aliases is not None and not (looped and source.names.intersection(aliases)):
+                        derived.append((fn, aliases, source))
             self._fetch_setup_callers([fn for fn, _, _ in derived])
             for fn, names, source in derived:
                 if self.pack_lists.intersection(names) or self._is_setup(fn):
@@ -382,11 +507,10 @@ class LayoutCheck:
         return self.lists
 
     def _named_list(self, expr: Expr) -> HandoffList | None:
-        for node in nodes(expr):
-            if node[0] == "attr" and node[2] in self._by_name:
-                return self._by_name[node[2]]
-            if node[0] == "name" and node[1] in self._by_name:
-                return self._by_name[node[1]]
+        for ident in self._identifiers(expr):
+            lst = self._by_name.get(ident)
+            if lst is not None:
+                return lst
         return None
 
     # copies of a list ----------------------------------------------------
@@ -414,18 +538,23 @@ class LayoutCheck:
         return None
 
     def _attribute_names(self) -> dict[str, set[str]]:
-        """Attribute names the program stores or declares, by last word.
+        """Attribute names the program stores or declares, by last word (the last
+        words of handoff lists' names, the only ones :meth:`_match` asks for).
 
         Handoff list names included; a peer's or local copy's own name
         (``dst_kv_ptrs``) and a private spelling (``_kv_ptrs``) are not others.
         """
         if self._attrs is None:
+            lasts = tuple({n.split("_")[-1] for n in self._by_name})
             names = set(self._by_name)
             for fn in self.model.functions.values():
-                names.update(st.target[2] for st in fn.stores if st.target[0] == "attr")
+                for store in fn.stores:
+                    target = store.target
+                    if target[0] == "attr" and target[2].endswith(lasts):
+                        names.add(target[2])
             for cls in self.model.classes.values():
-                names.update(name for name, _ in cls.annotations)
-                names.update(name for name, _, _ in cls.assigns)
+                names.update(name for name, _ in cls.annotations if name.endswith(lasts))
+                names.update(name for name, _, _ in cls.assigns if name.endswith(lasts))
             prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)
             self._attrs = {}
             for name in names:
@@ -436,7 +565,60 @@ class LayoutCheck:
 
     def peer_word(self, name: str) -> bool:
         """A name for the peer or something of it: ``peer``, ``peer_info``, ``dst_ptrs``."""
-        return any(name.startswith(p) or name == p[:-1] for p in self.peer_prefixes)
+        found = self._peer_words.get(name)
+        if found is None:
+            found = any(name.startswith(p) or name == p[:-1] for p in self.peer_prefixes)
+            self._peer_words[name] = found
+        return found
+
+    def _maybe_copy(self, expr: Expr, qual: str, aliases: AbstractSet[tuple[str, str]]) -> bool:
+        """Cheap test before :meth:`copy_of`: can ``expr`` name a copy at all."""
+        kind = expr[0]
+        if kind == "name":
+            return self._is_named_copy(expr[1]) or (qual, expr[1]) in aliases
+        if kind == "attr":
+            return self._is_named_copy(expr[2]) or expr[2] in self._by_name
+        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+            return self._maybe_copy(expr[2][0], qual, aliases)
+        return False
+
+    def _passes_maybe_copy(self, fn: FunctionFacts, call: CallFact) -> bool:
+        """Whether an argument of ``call`` passes :meth:`_maybe_copy` (the same
+        tests in the same order, with the lookups of this hot loop at hand)."""
+        flags, by_name = self._copy_flags, self._by_name
+        local = self._alias_locals.get(fn.qualname, NO_NAMES)
+        for arg in (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args:
+            kind = arg[0]
+            if kind == "name" or kind == "attr":
+                name = arg[1] if kind == "name" else arg[2]
+                flag = flags.get(name)
+                if flag is None:
+                    flag = self._is_named_copy(name)
+                if flag or ((name in local) if kind == "name" else (name in by_name)):
+                    return True
+            elif kind == "call" and self._maybe_copy(arg, fn.qualname, self._aliases_cache):
+                return True
+        return False
+
+    def _is_named_copy(self, name: str) -> bool:
+        """``named_copy(name) is not None``, without a lookup for most names."""
+        found = self._copy_flags.get(name)
+        if found is None:
+            found = (
+                name in self._by_name or name in self.pack_copies or name.startswith(self._prefixes)
+            ) and self.named_copy(name) is not None  # otherwise :meth:`_named_copy` finds None
+            self._copy_flags[name] = found
+        return found
+
+    def _alias_names(self) -> set[tuple[str, str]]:
+        """(function, local name) pairs assigned a named copy of a handoff list."""
+        out = set()
+        self._refresh()
+        for fn, bind in self._copy_binds:
+            if self._maybe_copy(bind.value, fn.qualname, NO_ALIASES):
+                out.add((fn.qualname, bind.names[0]))
+                self._alias_locals.setdefault(fn.qualname, set()).add(bind.names[0])
+        return out
 
     def named_copy(self, name: str) -> tuple[str, HandoffList] | None:
         """("peer"|"local", list) that a variable or attribute name denotes."""
@@ -506,30 +688,35 @@ class LayoutCheck:
         Only callees that index a parameter, or pass a parameter on to one that
         does, can use such a binding; other calls are not resolved.
         """
-        functions = [self.model.functions[q] for q in sorted(self.model.functions)]
+        functions = [self.model.functions[q] for q in self._sorted_names()]
+        self._refresh()
+        lasts = self._call_lasts
         wanted = {
-            fn.name for fn in functions if any(self._param_base(fn, i.base) for i in fn.indexes)
+            fn.name
+            for fn in functions
+            if fn.indexes and any(self._param_base(fn, i.base) for i in fn.indexes)
         }
-        for fn in functions:
+        for fn in functions:  # in this order: a name wanted counts for the functions after
+            if fn.name in wanted or lasts[fn.qualname][1].isdisjoint(wanted):
+                continue
             params = self.params_of(fn)
             for call in fn.calls:
-                if call.func[-1] in wanted and any(
-                    e[0] == "name" and e[1] in params for e in _arguments(call)
+                if call.func[-1] in wanted and (
+                    any(e[0] == "name" and e[1] in params for e in call.args)
+                    or any(e[0] == "name" and e[1] in params for _, e in call.kwargs)
                 ):
                     wanted.add(fn.name)
                     break
         out: dict[str, list[Context]] = {}
         seen: set[tuple[str, str, Span]] = set()
-        aliases = self._aliases_cache = self._alias_names()
-        frames = [
-            Frame(fn)
-            for fn in functions
-            if any(
-                call.func[-1] in wanted
-                and any(_maybe_copy(e, fn.qualname, self, aliases) for e in _arguments(call))
-                for call in fn.calls
-            )
-        ]
+        self._aliases_cache = self._alias_names()
+        frames = []
+        for fn in functions:
+            if not lasts[fn.qualname][1].isdisjoint(wanted):
+                for call in fn.calls:
+                    if call.func[-1] in wanted and self._passes_maybe_copy(fn, call):
+                        frames.append(Frame(fn))
+                        break
         for _ in range(2):
             new: list[Frame] = []
             for frame in frames:
@@ -553,6 +740,13 @@ class LayoutCheck:
             frames = new
         return out
 
+    def _sorted_names(self) -> list[str]:
+        """The loaded functions' qualified names, sorted (kept while none is loaded)."""
+        count = len(self.model.functions)
+        if self._sorted[0] != count:
+            self._sorted = (count, sorted(self.model.functions))
+        return self._sorted[1]
+
     def _param_base(self, fn: FunctionFacts, base: Expr) -> bool:
         """Whether a subscript's base is a parameter (or a name assigned one)."""
         if base[0] != "name":
@@ -560,17 +754,8 @@ class LayoutCheck:
         params = self.params_of(fn)
         if base[1] in params:
             return True
-        binds = [b for b in fn.binds if b.names == (base[1],)]
+        binds = [b for b in self.binds_of(fn).get(base[1], ()) if b.names == (base[1],)]
         return len(binds) == 1 and binds[0].value[0] == "name" and binds[0].value[1] in params
-
-    def _alias_names(self) -> set[tuple[str, str]]:
-        """(function, local name) pairs assigned a named copy of a handoff list."""
-        out = set()
-        for qual, fn in self.model.functions.items():
-            for bind in fn.binds:
-                if len(bind.names) == 1 and _maybe_copy(bind.value, qual, self, set()):
-                    out.add((qual, bind.names[0]))
-        return out
 
     # evaluation ------------------------------------------------------------
     def value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, depth: int = 0) -> Lin | None:
@@ -892,27 +1077,26 @@ class LayoutCheck:
         """Load, in a lazy model, the files that can grow the lists this check needs.
 
         The files loaded first (:attr:`measuring_words`) take the length of a
-        peer's copy. Their subscripts of a peer's copy whose offset reads such a
+        peer's copy. Subscripts of a peer's copy whose offset reads such a
         length (in the function, through its assignments, or in a helper it
-        calls) name the copies that matter: the stem of each (``dst_kv_ptrs`` ->
-        ``kv_ptrs``) denotes a list whose name holds every word of the stem. So
-        Copies passed to a function that subscripts its parameters count too (a
-        call binds them, see :meth:`_contexts`). So
-        the files loaded next hold those words and grow a list near a
-        role-local word (:attr:`scanned_words`, or a pack's role-local
-        setting); then, twice, the files that also name a list grown under a
-        role-local condition (a list built from it). The files that call a
-        function growing such a list are loaded when its setup path is asked
-        (:meth:`_fetch_setup_callers`), and the handshake checks when a
-        finding is about to be reported.
+        calls), in any loaded function that can name a copy
+        (:meth:`_naming_modules`), name the copies that matter: the stem of each
+        (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
+        word of the stem. Copies passed to a function that subscripts its
+        parameters count too (a call binds them, see :meth:`_contexts`). So the
+        files loaded next hold those words and grow a list near a role-local
+        word (:attr:`growing_words`, and a pack's role-local setting, scanned
+        too: :meth:`pack_scanned_words`); then, twice, the files that also name
+        a list grown under a role-local condition (a list built from it). The
+        files that call a function growing such a list are loaded when its
+        setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
+        checks when a finding is about to be reported.
         """
         if self.model.source is None:
             return
         self.model.load_text(gate=self.measuring_words)
-        # a copy is named by a peer word, a prefix or a pack's name: in no other file
-        words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
-        naming = set(self.model.source.with_text(any_of=words))
         stems: set[str] = set()
+        naming = self._naming_modules()
         for qual, fn in self.model.functions.items():
             if self.model.function_module[qual] in naming:
                 self._site_stems(fn, stems)
@@ -922,14 +1106,12 @@ class LayoutCheck:
         stems.update(self.pack_copies.values())
         self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
         # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
-        all_of = tuple(
+        all_of = _minimal_groups(
             tuple(words) if len(words) > 1 else (f".{stem}",)
             for stem, words in self._stems.items()
             if words
         )
-        own = [w for w in self.role_words if w not in ROLE_LOCAL_WORDS]
-        growing = self.scanned_words[len(self.measuring_words) :]
-        gate = (*growing, *((g, w) for g in GROW_WORDS for w in own))
+        gate = (*self.growing_words, *_growing_near(self.role_words))
         before = set(self.model.modules)
         self.model.load_text(gate=gate, all_of=all_of)
         fresh = set(self.model.modules) - before
@@ -940,45 +1122,65 @@ class LayoutCheck:
                 break
             sources |= names
             before = set(self.model.modules)
-            self.model.load_text(any_of=names, all_of=all_of)
+            self.model.load_text(any_of=_shortest(names), all_of=all_of)
             fresh = set(self.model.modules) - before
         # callers were read from a part of what is loaded now
         self._callers.clear()
         self._setup.clear()
         self._name_count = None
 
+    def _naming_modules(self) -> set[str]:
+        """Modules whose text can name a peer's copy: a stem (see :meth:`_stems_of`)
+        needs a name that starts with a peer prefix, a peer word in an attribute's
+        base or a pack's name for a copy, so no function of another module gives one.
+        The bytes are searched only in the files whose scan holds a peer word (in any
+        case), but for a pack's word that holds none."""
+        assert self.model.source is not None
+        scanned = [w for (w,) in self.naming_words]
+        words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
+        others = {w for w in words if not any(k in w.lower() for k in scanned)}
+        naming = set(
+            self.model.source.with_text(gate=self.naming_words, any_of=_shortest(words - others))
+        )
+        if others:
+            naming.update(self.model.source.with_text(any_of=_shortest(others)))
+        return naming
+
     def _grown_names(self, sources: set[str], fresh: set[str]) -> set[str]:
         """Names of lists grown under a role-local condition (in ``fresh`` modules, or
         fitting a stem), and of lists fitting a stem built from one of ``sources``."""
         out: set[str] = set()
-        for qual, fn in self.model.functions.items():
-            for grow in fn.grows:
-                if grow.target[0] not in ("name", "attr"):
-                    continue
-                names = self._aliases(fn, grow.target)
-                if not names:
-                    continue
-                if self._condition(grow.guards) is not None:
-                    fresh_setup: bool | None = None
-                    for n in names:
-                        if not self._fits_stem(n):
-                            if fresh_setup is None:
-                                module = self.model.function_module[qual]
-                                fresh_setup = module in fresh and self._is_setup(fn)
-                            if not fresh_setup:
-                                continue
-                        out.add(n)
-                if sources and grow.loops:
-                    looped = {i for loop in grow.loops for i in identifiers(loop)}
-                    if looped & sources:
-                        out.update(n for n in names if self._fits_stem(n))
-            if sources:
-                for bind in fn.binds:
-                    if bind.value[0] == "comp" and len(bind.names) == 1:
-                        if set(identifiers(bind.value)) & sources:
-                            names = self._aliases(fn, ("name", bind.names[0])) or []
-                            out.update(n for n in names if self._fits_stem(n))
+        grows, comprehensions = self._building_sites()
+        for fn, grow, names in grows:
+            if self._condition(grow.guards) is not None:
+                fresh_setup: bool | None = None
+                for n in names:
+                    if not self._fits_stem(n):
+                        if fresh_setup is None:
+                            module = self.model.function_module[fn.qualname]
+                            fresh_setup = module in fresh and self._is_setup(fn)
+                        if not fresh_setup:
+                            continue
+                    out.add(n)
+            if sources and grow.loops:
+                if any(i in sources for loop in grow.loops for i in self._identifiers(loop)):
+                    out.update(n for n in names if self._fits_stem(n))
+        if sources:
+            for fn, bind in comprehensions:
+                if not sources.isdisjoint(self._identifiers(bind.value)):
+                    names = self._aliases(fn, ("name", bind.names[0])) or []
+                    out.update(n for n in names if self._fits_stem(n))
         return out
+
+    def _building_sites(
+        self,
+    ) -> tuple[
+        list[tuple[FunctionFacts, GrowFact, list[str]]], list[tuple[FunctionFacts, BindFact]]
+    ]:
+        """Grows of a list known outside its function (with its names) and
+        comprehensions assigned to one name, of every loaded function, in order."""
+        self._refresh()
+        return list(self._grow_sites), list(self._comprehensions)
 
     def _site_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
         """Stems of the peer's copies ``fn`` subscripts at an offset that reads a
@@ -990,10 +1192,17 @@ class LayoutCheck:
                 if lengths is not None:
                     stems |= bases | lengths
 
-    def _measures(self, fn: FunctionFacts, site: IndexFact) -> set[str] | None:
+    def _measures(self, fn: FunctionFacts, site: IndexFact) -> frozenset[str] | None:
         """Whether the offset of ``site`` reads a length (``len``, through the
         function's assignments or a helper's return): the stems of the peer's
         copies it takes the length of; None when it reads none."""
+        key = (id(fn), id(site))
+        found = self._measured.get(key)
+        if found is None:
+            found = self._measured[key] = ((fn, site), self._measured_lengths(fn, site))
+        return found[1]
+
+    def _measured_lengths(self, fn: FunctionFacts, site: IndexFact) -> frozenset[str] | None:
         binds = self.binds_of(fn)
         lengths: set[str] = set()
         measured = False
@@ -1009,7 +1218,7 @@ class LayoutCheck:
                     lengths |= self._stems_of(fn, node[2][0])
                 elif node[0] == "call" and not (node[1][0] == "name" and node[1][1] in BUILTINS):
                     measured = measured or self._helper_measures(fn, node[1])
-        return lengths if measured else None
+        return frozenset(lengths) if measured else None
 
     def _helper_measures(self, fn: FunctionFacts, func: Expr) -> bool:
         """Whether a called helper (one target) returns a value that reads a length."""
@@ -1026,10 +1235,53 @@ class LayoutCheck:
             for node in nodes(ret.value)
         )
 
-    def _stems_of(self, fn: FunctionFacts, expr: Expr) -> set[str]:
+    def _stems_of(self, fn: FunctionFacts, expr: Expr) -> frozenset[str]:
         """Stems of the peer's copies ``expr`` can be in ``fn`` (see :meth:`copy_of`)."""
+        kind = expr[0]
+        if kind == "name":
+            table = self._names_stems(fn)
+            found = table.get(expr[1])
+            if found is None:
+                name = expr[1]
+                binds = self.binds_of(fn).get(name)
+                if binds is not None and len(binds) == 1 and binds[0].names == (name,):
+                    found = self._stems_in(self._copy_names(fn, expr, 0))
+                else:
+                    found = self._plain(name)
+                table[name] = found
+            return found
+        if kind == "attr":
+            if not self._peer_base(expr[1]):
+                return self._plain(expr[2])
+            found = self._peer_stems.get(expr[2])
+            if found is None:
+                found = self._peer_stems[expr[2]] = self._stems_in([(expr[2], True)])
+            return found
+        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
+            return self._stems_in(self._copy_names(fn, expr, 0))
+        return NO_STEMS
+
+    def _names_stems(self, fn: FunctionFacts) -> dict[str, frozenset[str]]:
+        """The stems of names in ``fn`` found so far (see :meth:`_stems_of`)."""
+        memo = self._name_stems.get(id(fn))
+        if memo is None:
+            memo = self._name_stems[id(fn)] = (fn, {})
+        return memo[1]
+
+    def _plain(self, name: str) -> frozenset[str]:
+        """Stems of a name alone (not read from the peer)."""
+        found = self._plain_stems.get(name)
+        if found is None:
+            if name in self.pack_copies or name.startswith(self.peer_prefixes):
+                found = self._stems_in([(name, False)])
+            else:
+                found = NO_STEMS  # as :meth:`_stems_in` finds
+            self._plain_stems[name] = found
+        return found
+
+    def _stems_in(self, names: list[tuple[str, bool]]) -> frozenset[str]:
         out: set[str] = set()
-        for name, peer in self._copy_names(fn, expr, 0):
+        for name, peer in names:
             if name in self.pack_copies:
                 out.add(self.pack_copies[name])
             if peer:
@@ -1037,16 +1289,52 @@ class LayoutCheck:
             for prefix in self.peer_prefixes:
                 if name.startswith(prefix) and len(name) > len(prefix):
                     out.add(name[len(prefix) :])
-        return out
+        return frozenset(out) if out else NO_STEMS
+
+    def _peer_base(self, base: Expr) -> bool:
+        """Whether an attribute's base names the peer (``peer.x``, ``dst_info.x``)."""
+        if base[0] == "name":
+            return isinstance(base[1], str) and self.peer_word(base[1])
+        found = self._peer_bases.get(base)
+        if found is None:
+            found = self._peer_bases[base] = any(self.peer_word(w) for w in self._identifiers(base))
+        return found
 
     def _passed_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
         """Stems of the peer's copies ``fn`` passes to a parameter that the callee
         subscripts at an offset reading a length, or passes on to one that is
         (a call binding the callee's frame, see :meth:`_contexts`)."""
+        # the hot loop of :meth:`load_related`: the stems of a name found before,
+        # or of an attribute of a base that is no peer word (its name's alone)
+        names = self._names_stems(fn)
+        plain = self._plain_stems
+        peer_words = self._peer_words
+        binds: dict[str, list[BindFact]] | None = None
         for call in fn.calls:
-            if not any(
-                a[0] in ("name", "attr", "call") and self._stems_of(fn, a) for a in _arguments(call)
-            ):
+            args = (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args
+            for arg in args:
+                kind = arg[0]
+                if kind == "name":
+                    name = arg[1]
+                    found = names.get(name)
+                    if found is None:
+                        binds = self.binds_of(fn) if binds is None else binds
+                        bound = binds.get(name)
+                        if bound is None or len(bound) != 1 or bound[0].names != (name,):
+                            found = names[name] = self._plain(name)  # as :meth:`_stems_of`
+                elif kind == "attr":
+                    base = arg[1]
+                    bare = base[0] == "name" and peer_words.get(base[1]) is False
+                    found = plain.get(arg[2]) if bare else None
+                elif kind == "call":
+                    found = None
+                else:
+                    continue
+                if found is None:
+                    found = self._stems_of(fn, arg)
+                if found:
+                    break
+            else:
                 continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
@@ -1056,6 +1344,13 @@ class LayoutCheck:
                         stems |= self._stems_of(fn, arg)
 
     def _measured_params(self, fn: FunctionFacts, depth: int) -> set[str]:
+        key = (id(fn), depth)
+        found = self._measured_param_memo.get(key)
+        if found is None:
+            found = self._measured_param_memo[key] = (fn, self._params_measured(fn, depth))
+        return found[1]
+
+    def _params_measured(self, fn: FunctionFacts, depth: int) -> set[str]:
         params = self.params_of(fn)
         out = {
             site.base[1]
@@ -1092,8 +1387,7 @@ class LayoutCheck:
                 out += self._copy_names(fn, binds[0].value, depth + 1)
             return out
         if kind == "attr":
-            peer = any(self.peer_word(w) for w in identifiers(expr[1]))
-            return [(expr[2], peer)]
+            return [(expr[2], self._peer_base(expr[1]))]
         return []
 
     def run(self) -> Iterator[Finding]:
@@ -1104,10 +1398,16 @@ class LayoutCheck:
         aliases = self._aliases_cache
         agreed: set[str] | None = None
         seen: set[tuple[str, Span]] = set()
-        for qual in sorted(self.model.functions):
+        for qual in self._sorted_names():
             fn = self.model.functions[qual]
+            if not fn.indexes:
+                continue
             bound = contexts.get(qual, [])
-            sites = [s for s in fn.indexes if bound or _maybe_copy(s.base, qual, self, aliases)]
+            sites = [
+                s
+                for s in fn.indexes
+                if bound or (s.base[0] in COPY_KINDS and self._maybe_copy(s.base, qual, aliases))
+            ]
             if not sites:
                 continue
             frames = [Frame(fn), *(Frame(fn, c) for c in bound)]
@@ -1197,6 +1497,12 @@ class LayoutCheck:
         )
 
 
+def _growing_near(role_words: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """Groups of a grow word and a role-local word besides :data:`ROLE_LOCAL_WORDS`."""
+    own = [w.lower() for w in role_words if w.lower() not in ROLE_LOCAL_WORDS]
+    return tuple((grow, word) for grow in GROW_WORDS for word in own)
+
+
 def _setup_name(name: str) -> bool:
     """A function that sets a role up, by its name alone."""
     return name in ("__init__", "__post_init__") or any(w in name.lower() for w in SETUP_WORDS)
@@ -1226,16 +1532,29 @@ def _subsequence(short: list[str], long: list[str]) -> bool:
     return all(any(w == x for x in it) for w in short)
 
 
-def _maybe_copy(expr: Expr, qual: str, check: LayoutCheck, aliases: set[tuple[str, str]]) -> bool:
-    """Cheap test before :meth:`LayoutCheck.copy_of`: can ``expr`` name a copy at all."""
-    kind = expr[0]
-    if kind == "name":
-        return check.named_copy(expr[1]) is not None or (qual, expr[1]) in aliases
-    if kind == "attr":
-        return check.named_copy(expr[2]) is not None or expr[2] in check.list_names
-    if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
-        return _maybe_copy(expr[2][0], qual, check, aliases)
-    return False
+def _shortest(words: Iterable[str]) -> set[str]:
+    """Words a text is tested for (one of them), without those holding another:
+    a text that holds ``kv_ptrs`` holds ``ptrs``; the test is the same."""
+    unique = set(words)
+    return {w for w in unique if not any(o != w and o in w for o in unique)}
+
+
+def _minimal_groups(groups: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """Word groups a text is tested for (one group, every word), without the groups
+    that another implies: a text holding every word of ``g`` holds every word of
+    ``h`` when each word of ``h`` is part of one of ``g``; the test is the same."""
+    unique = list(dict.fromkeys(tuple(sorted(set(g))) for g in groups))
+
+    def implies(g: tuple[str, ...], h: tuple[str, ...]) -> bool:
+        return all(any(w in x for x in g) for w in h)
+
+    return tuple(
+        g
+        for i, g in enumerate(unique)
+        if not any(
+            implies(g, h) and (j < i or not implies(h, g)) for j, h in enumerate(unique) if j != i
+        )
+    )
 
 
 def _arguments(call: CallFact) -> tuple[Expr, ...]:
