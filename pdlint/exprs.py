@@ -33,7 +33,11 @@ def nodes(expr: Expr) -> Iterator[Expr]:
             continue
         if isinstance(node[0], str):
             yield node
-            stack.extend(reversed([p for p in node[1:] if isinstance(p, tuple)]))
+            if node[0] == "call" and len(node) == 4:
+                # keywords are (name, value) pairs: only their values are expressions
+                stack.extend(reversed([node[1], *node[2], *(v for _, v in node[3])]))
+            else:
+                stack.extend(reversed([p for p in node[1:] if isinstance(p, tuple)]))
         else:
             stack.extend(reversed([p for p in node if isinstance(p, tuple)]))
 

@@ -158,6 +158,21 @@ def test_empty_file(relay_gap):
     assert errors == [] and stderr == ""
 
 
+def test_keywords_named_like_expression_kinds(relay_gap):
+    # keyword arguments named ``attr``, ``call`` or ``name`` in a guard over a list
+    # grown under a role-local condition once crashed the walk over expressions
+    source = (
+        b"def enabled(**kw):\n    return bool(kw)\n\n\n"
+        b"def is_draft():\n    return True\n\n\n"
+        b"class Pool:\n    def __init__(self, ptrs):\n        self.kv_ptrs = []\n"
+        b"        if enabled(attr=1, call=2, name=3) and is_draft():\n"
+        b"            self.kv_ptrs.append(ptrs[0])\n"
+    )
+    errors, stderr = check_with(relay_gap, "pool.py", source)
+
+    assert errors == [] and "internal error" not in stderr
+
+
 # --- things that are not regular files ----------------------------------------------
 
 
