@@ -97,10 +97,16 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
         if cut < len(before):
             aliases.append((_text(before[cut:]), _text(match.group(1))))
     lower = data.lower() if groups else b""
-    found = tuple(
-        all(w.search(lower) if isinstance(w, re.Pattern) else w in lower for w in group)
-        for group in _matchers(groups)
-    )
+    present: dict[bytes | re.Pattern[bytes], bool] = {}  # a word of several groups: once
+
+    def holds(word: bytes | re.Pattern[bytes]) -> bool:
+        hit = present.get(word)
+        if hit is None:
+            hit = word.search(lower) is not None if isinstance(word, re.Pattern) else word in lower
+            present[word] = hit
+        return hit
+
+    found = tuple(all(holds(w) for w in group) for group in _matchers(groups))
     return FileScan(frozenset(defs), tuple(headers), tuple(aliases), found)
 
 

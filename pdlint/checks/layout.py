@@ -1304,6 +1304,8 @@ class LayoutCheck:
         """Stems of the peer's copies ``fn`` passes to a parameter that the callee
         subscripts at an offset reading a length, or passes on to one that is
         (a call binding the callee's frame, see :meth:`_contexts`)."""
+        if not fn.calls:
+            return
         # the hot loop of :meth:`load_related`: the stems of a name found before,
         # or of an attribute of a base that is no peer word (its name's alone)
         names = self._names_stems(fn)
