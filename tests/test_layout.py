@@ -212,6 +212,8 @@ def test_rule_explains_pdl201() -> None:
     assert "len(dst" in proc.stdout and "handshake" in proc.stdout
 
 
+# SETUP without its draft pool: no built-in role-local word in the file, so only a
+# pack's role-local setting can gate it in a lazy run
 FP8_SETUP = """\
 class Args:
     def __init__(self):
