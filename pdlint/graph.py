@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from pdlint.facts import CallFact, Expr, FunctionFacts
-from pdlint.model import Model, PendingModules
+from pdlint.model import Model
 from pdlint.scan import literal_pieces
 
 if TYPE_CHECKING:
@@ -108,17 +108,7 @@ class CallGraph:
 
     def _bind(self, fn: FunctionFacts, call: CallFact, target: str) -> None:
         """Record functions passed as arguments (not called) for ``target``'s parameters."""
-        callee = self.model.functions[target]
-        params = [p for p, _ in callee.params]
-        skip = 1 if params and params[0] in ("self", "cls") and call.func[0] == "attr" else 0
-        pairs = [
-            (params[skip + i], arg) for i, arg in enumerate(call.args) if skip + i < len(params)
-        ]
-        pairs.extend((k, v) for k, v in call.kwargs if k in params)
-        for param, arg in pairs:
-            if arg[0] not in ("name", "attr"):
-                continue
-            refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
+        for param, refs in self._passed(fn, call, target):
             key = (target, param)
             for ref in refs:
                 if ref in self._bound.setdefault(key, set()):
@@ -127,30 +117,42 @@ class CallGraph:
                 for site in self._param_calls.get(key, ()):
                     self._edge(target, ref, site)
 
+    def _passed(
+        self, fn: FunctionFacts, call: CallFact, target: str
+    ) -> list[tuple[str, list[str]]]:
+        """(parameter of ``target``, functions ``call`` passes for it by name)."""
+        callee = self.model.functions[target]
+        params = [p for p, _ in callee.params]
+        skip = 1 if params and params[0] in ("self", "cls") and call.func[0] == "attr" else 0
+        pairs = [
+            (params[skip + i], arg) for i, arg in enumerate(call.args) if skip + i < len(params)
+        ]
+        pairs.extend((k, v) for k, v in call.kwargs if k in params)
+        out = []
+        for param, arg in pairs:
+            if arg[0] in ("name", "attr"):
+                refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
+                out.append((param, refs))
+        return out
+
     def _prefetch(self, callers: list[str]) -> None:
-        """Resolve every call of ``callers``, loading missing modules level by level.
+        """Resolve every call of ``callers`` and the functions they pass
+        (:meth:`_bind`), loading missing modules in batches.
 
         Only warms the model's caches: the same lookups, run one by one, would
         load the same modules, one at a time.
         """
         model = self.model
-        todo = [
-            (fn, call.func) for fn in map(model.functions.__getitem__, callers) for call in fn.calls
+        calls = [
+            (fn, call) for fn in map(model.functions.__getitem__, callers) for call in fn.calls
         ]
-        while todo:
-            pending: list[str] = []
-            retry = []
-            with model.deferring():
-                for fn, func in todo:
-                    try:
-                        model.call_targets(fn, func)
-                    except PendingModules as exc:
-                        pending.extend(exc.modules)
-                        retry.append((fn, func))
-            if not pending:
-                return
-            model.load_modules(pending)
-            todo = retry
+        model.batched(calls, lambda item: model.call_targets(item[0], item[1].func))
+        model.batched(
+            calls,
+            lambda item: [
+                self._passed(item[0], item[1], t) for t in model.call_targets(item[0], item[1].func)
+            ],
+        )
 
     def roots_only(self, entries: list[str]) -> list[str]:
         """Entries not reachable from another entry (the outermost loops)."""

@@ -20,7 +20,7 @@ import ast
 import contextlib
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from pdlint.facts import ClassFacts, Expr, FunctionFacts, ModuleFacts
@@ -70,6 +70,7 @@ class PendingModules(Exception):
 
 
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class LazyTable(dict[str, V]):
@@ -205,6 +206,32 @@ class Model:
             yield
         finally:
             self._deferring = before
+
+    def batched(self, items: Sequence[T], work: Callable[[T], V]) -> list[V]:
+        """``work(item)`` for each item, in order, loading in batches.
+
+        In a lazy model each round runs the items not done yet while deferring,
+        then loads every module they asked for at once (in parallel when it
+        pays), instead of one module per lookup. ``work`` must be a lookup: safe
+        to run again after :class:`PendingModules` cut it short.
+        """
+        results: dict[int, V] = {}
+        todo = list(range(len(items)))
+        while todo:
+            pending: list[str] = []
+            retry = []
+            with self.deferring():
+                for i in todo:
+                    try:
+                        results[i] = work(items[i])
+                    except PendingModules as exc:
+                        pending.extend(exc.modules)
+                        retry.append(i)
+            # each round tries at least one module it never tried: a module is
+            # pending only while loadable, and loading it makes it tried
+            self.load_modules(pending)
+            todo = retry
+        return [results[i] for i in range(len(items))]
 
     def has_module(self, module: str) -> bool:
         """Whether ``module`` is part of the program (loading it if needed)."""

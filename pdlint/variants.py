@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
-from pdlint.facts import Expr, FunctionFacts, Guards
+from pdlint.facts import CallFact, ClassFacts, Expr, FunctionFacts, Guards
 from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model
 
 
@@ -107,34 +107,37 @@ class Variants:
         """Add the variant ``qual`` names (an Enum class, a Literal alias), if any."""
         if qual in self._discovered or qual.startswith("str:"):
             return False
+        found = self._variant_named(qual)  # may be cut short (see Model.batched)
         self._discovered.add(qual)
+        if found is None:
+            return False
+        self.by_name[qual] = found
+        return True
+
+    def _variant_named(self, qual: str) -> Variant | None:
         model = self.model
         if qual in model.classes:
             if not model.is_enum(qual):
-                return False
+                return None
             facts = model.classes[qual]
             members = [
                 (n, v) for n, v, _ in facts.assigns if not n.startswith("_") and _member_value(v)
             ]
             if not members:
-                return False
-            self.by_name[qual] = Variant(
+                return None
+            return Variant(
                 qual,
                 "enum",
                 tuple(n for n, _ in members),
                 tuple(v[1] if v[0] == "const" else None for _, v in members),
             )
-            return True
         value = model.module_assigns.get(qual)
         if value is None:
-            return False
+            return None
         literals = self._literals(value, model.function_module.get(qual, qual.rsplit(".", 1)[0]))
         if not literals:
-            return False
-        self.by_name[qual] = Variant(
-            qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals)
-        )
-        return True
+            return None
+        return Variant(qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals))
 
     def _literals(self, value: Expr, module: str, depth: int = 0) -> list[object] | None:
         """Members of ``Literal[...]`` (nested, Optional, Union, aliases flattened)."""
@@ -208,41 +211,58 @@ class Variants:
         """Attribute names that hold a variant, where exactly one variant fits."""
         seen: dict[str, set[str]] = {}
         model = self.model
-        for cls, facts in model.classes.items():
-            module = model.class_module[cls]
-            for name, ann in facts.annotations:
-                variant = self.variant_of_annotation(ann, module, None)
-                if variant is not None:
-                    seen.setdefault(name, set()).add(variant.qualname)
-        for fn in model.functions.values():
-            module = model.module_of(fn)
-            for store in fn.stores:
-                if store.target[0] != "attr":
-                    continue
-                name = store.target[2]
-                variant = None
-                if store.annotation is not None:
-                    variant = self.variant_of_annotation(store.annotation, module, fn)
-                elif store.value[0] == "attr":
-                    owner = model.resolve_dotted(fn, module, store.value[1])
-                    if owner in self.by_name:
-                        variant = self.by_name[owner]
-                elif store.value[0] == "call" and store.value[1][0] == "attr":
-                    variant = self._conversion(fn, module, store.value)
-                elif store.value[0] == "name":
-                    # ``self.algo = algo`` from a parameter annotated with the variant
-                    for pname, pann in fn.params:
-                        if pname == store.value[1] and pann is not None:
-                            variant = self.variant_of_annotation(pann, module, fn)
-                if variant is not None:
-                    seen.setdefault(name, set()).add(variant.qualname)
-            for _name, value in fn.assigns:
-                if value[0] == "call" and value[1][0] == "attr":
-                    self._conversion(fn, module, value)
+        classes = [(model.class_module[c], f) for c, f in model.classes.items()]
+        for found in model.batched(classes, self._class_carriers):
+            for name, variant in found:
+                seen.setdefault(name, set()).add(variant.qualname)
+        for found in model.batched(list(model.functions.values()), self._function_carriers):
+            for name, variant in found:
+                seen.setdefault(name, set()).add(variant.qualname)
         self.carrier_names = seen
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def _class_carriers(self, item: tuple[str, ClassFacts]) -> list[tuple[str, Variant]]:
+        """(attribute, variant) for each class-level annotation naming a variant."""
+        module, facts = item
+        out = []
+        for name, ann in facts.annotations:
+            variant = self.variant_of_annotation(ann, module, None)
+            if variant is not None:
+                out.append((name, variant))
+        return out
+
+    def _function_carriers(self, fn: FunctionFacts) -> list[tuple[str, Variant]]:
+        """(attribute, variant) for each store of a variant in ``fn`` (an annotated
+        store, a member, a conversion, an annotated parameter)."""
+        model = self.model
+        module = model.module_of(fn)
+        out = []
+        for store in fn.stores:
+            if store.target[0] != "attr":
+                continue
+            name = store.target[2]
+            variant = None
+            if store.annotation is not None:
+                variant = self.variant_of_annotation(store.annotation, module, fn)
+            elif store.value[0] == "attr":
+                owner = model.resolve_dotted(fn, module, store.value[1])
+                if owner in self.by_name:
+                    variant = self.by_name[owner]
+            elif store.value[0] == "call" and store.value[1][0] == "attr":
+                variant = self._conversion(fn, module, store.value)
+            elif store.value[0] == "name":
+                # ``self.algo = algo`` from a parameter annotated with the variant
+                for pname, pann in fn.params:
+                    if pname == store.value[1] and pann is not None:
+                        variant = self.variant_of_annotation(pann, module, fn)
+            if variant is not None:
+                out.append((name, variant))
+        for _name, value in fn.assigns:
+            if value[0] == "call" and value[1][0] == "attr":
+                self._conversion(fn, module, value)
+        return out
 
     def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum ``E.from_string(x.attr)`` converts to; records ``attr`` as a setting
@@ -285,11 +305,12 @@ class Variants:
         """
         compared: dict[tuple[str, str], set[str]] = {}
         by_param: dict[str, dict[str, set[str]]] = {}  # function -> parameter -> strings
-        for fn in self.model.functions.values():
+        functions = list(self.model.functions.values())
+        owners = self.model.batched(functions, self._compared_owners)
+        for fn, owned in zip(functions, owners, strict=True):
             names = {p for p, _ in fn.params}
-            for subject, strings in fn.string_compares:
+            for (subject, strings), owner in zip(fn.string_compares, owned, strict=True):
                 if subject[0] == "attr":
-                    owner = self._string_owner(fn, subject)
                     if owner is not None:
                         compared.setdefault((owner, subject[2]), set()).update(strings)
                 elif subject[1] in names:
@@ -298,25 +319,36 @@ class Variants:
                     )
         # A parameter compared against strings takes them into the attribute passed to it.
         callee_names = {q.rsplit(".", 1)[-1] for q in by_param}
-        for fn in self.model.functions.values():
-            for call in fn.calls:
-                func = call.func
-                name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
-                if name not in callee_names:
+        calls = [
+            (fn, call)
+            for fn in self.model.functions.values()  # with what the owners loaded
+            for call in fn.calls
+            if _callee_name(call.func) in callee_names
+        ]
+
+        def passed(item: tuple[FunctionFacts, CallFact]) -> list[tuple[str, str, set[str]]]:
+            """(owner, attribute, strings) for each attribute ``call`` passes to a
+            parameter compared against strings."""
+            fn, call = item
+            out = []
+            for target in self.model.call_targets(fn, call.func):
+                wanted = by_param.get(target)
+                if wanted is None:
                     continue
-                for target in self.model.call_targets(fn, func):
-                    wanted = by_param.get(target)
-                    if wanted is None:
+                params = [p for p, _ in self.model.functions[target].params]
+                skip = 1 if params and params[0] in ("self", "cls") else 0
+                for i, arg in enumerate(call.args):
+                    if arg[0] != "attr" or skip + i >= len(params):
                         continue
-                    params = [p for p, _ in self.model.functions[target].params]
-                    skip = 1 if params and params[0] in ("self", "cls") else 0
-                    for i, arg in enumerate(call.args):
-                        if arg[0] != "attr" or skip + i >= len(params):
-                            continue
-                        passed = wanted.get(params[skip + i])
-                        owner = self._string_owner(fn, arg) if passed else None
-                        if passed and owner is not None:
-                            compared.setdefault((owner, arg[2]), set()).update(passed)
+                    strings = wanted.get(params[skip + i])
+                    owner = self._string_owner(fn, arg) if strings else None
+                    if strings and owner is not None:
+                        out.append((owner, arg[2], strings))
+            return out
+
+        for found_passed in self.model.batched(calls, passed):
+            for owner, attr, given in found_passed:
+                compared.setdefault((owner, attr), set()).update(given)
         for (owner, attr), found in sorted(compared.items()):
             if len(found) < 2:
                 continue
@@ -327,6 +359,13 @@ class Variants:
             self._string_names.add(attr)
             if not owner:
                 self.carriers[attr] = variant
+
+    def _compared_owners(self, fn: FunctionFacts) -> list[str | None]:
+        """:meth:`_string_owner` of each attribute ``fn`` compares with strings."""
+        return [
+            self._string_owner(fn, subject) if subject[0] == "attr" else None
+            for subject, _ in fn.string_compares
+        ]
 
     def _string_owner(self, fn: FunctionFacts, subject: Expr) -> str | None:
         """Class of ``X`` in ``X.attr`` ("" when unknown); None when the attribute holds
@@ -822,3 +861,8 @@ def _member_value(value: Expr) -> bool:
 
 def _literal_name(value: object) -> str:
     return "None" if value is None else str(value)
+
+
+def _callee_name(func: Expr) -> str:
+    """The name a call of ``func`` is made by (``f`` or ``x.f``); "" for another kind."""
+    return func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
