@@ -5,14 +5,19 @@ project root, with a ``.gitignore`` holding ``*`` and a ``CACHEDIR.TAG``)::
 
     .pdlint_cache/
       CACHEDIR.TAG  .gitignore
-      v<version>/facts/<2 hex>/<key>   one entry per indexed file
+      v<version>/facts/<32 hex>.pack   the facts entries a run wrote, one after another
+      v<version>/facts/index           key -> pack, offset and size of its entry
       v<version>/<name>                whole-run blobs (scan index, last results)
 
 An entry is a header (magic, its own key, payload length, payload digest) and
 a pickled payload. A truncated, corrupt or foreign entry fails the check and is
-treated as missing (then rewritten). Writes go to a temporary file in the same
-directory and are moved into place with ``os.replace``, so a reader never sees
-half an entry, and two runs writing the same entry race harmlessly.
+treated as missing (then rewritten). The index is an entry too (its key is
+``index``). Files are written to a temporary file in the same directory and
+moved into place with ``os.replace``, so a reader never sees half a file.
+A run keeps the facts it indexes in memory and writes them in a few packs
+(creating a file per entry cost more than the rest of a cold run's writing),
+then merges their places into the index as it is on disk then: two runs
+writing at once may each lose the other's places, which are then only misses.
 A directory that cannot be written makes the store read-only (with a note).
 """
 
@@ -21,9 +26,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
+import secrets
 import shutil
 import threading
 from pathlib import Path
+from typing import BinaryIO
 
 from pdlint import __version__
 
@@ -69,6 +77,10 @@ CACHEDIR_TAG = (
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
 ENV_VAR = "PDLINT_CACHE_DIR"
+INDEX = "index"
+PACK_BYTES = 16 << 20  # facts kept in memory before they are written as a pack
+MAX_PACKS = 64  # more packs in the index: all live entries are rewritten as one
+_PACK_NAME = re.compile(r"[0-9a-f]{32}\.pack")
 DEFAULT_NAME = ".pdlint_cache"
 
 
@@ -164,7 +176,11 @@ def _unframe(key: str, blob: bytes) -> bytes | None:
 
 
 class FactStore:
-    """Read and write cache entries under one directory (or do nothing)."""
+    """Read and write cache entries under one directory (or do nothing).
+
+    Facts entries (``kind="facts"``) go to packs when :meth:`flush` is called
+    (or enough of them are waiting); other entries are files of their own.
+    """
 
     def __init__(self, directory: Path | None) -> None:
         self.root = directory
@@ -175,7 +191,10 @@ class FactStore:
         self.misses = 0
         self.rejected = 0
         self._prepared = False
-        self._dirs: set[Path] = set()
+        self._index: dict[str, tuple[str, int, int]] | None = None
+        self._pending: dict[str, bytes] = {}  # key -> framed entry, not written yet
+        self._pending_bytes = 0
+        self._packs: dict[str, BinaryIO | None] = {}  # open packs (None: unreadable)
 
     @property
     def enabled(self) -> bool:
@@ -189,7 +208,7 @@ class FactStore:
         assert self.root is not None and self.base is not None
         try:
             fresh = not self.root.exists()
-            self.base.mkdir(parents=True, exist_ok=True)
+            (self.base / "facts").mkdir(parents=True, exist_ok=True)
             if fresh or not (self.root / "CACHEDIR.TAG").exists():
                 _write_atomic(self.root / "CACHEDIR.TAG", CACHEDIR_TAG.encode())
                 _write_atomic(self.root / ".gitignore", b"# Created by pdlint.\n*\n")
@@ -203,20 +222,15 @@ class FactStore:
             self.notes.append(f"cache directory {self.root} is not writable ({reason}); not cached")
         self.writable = False
 
-    def _path(self, key: str, kind: str) -> Path:
-        assert self.base is not None
-        if kind == "facts":
-            return self.base / "facts" / key[:2] / key
-        return self.base / key
-
     def get(self, key: str, kind: str = "facts") -> bytes | None:
         """The payload stored under ``key``, or None (missing, corrupt or foreign)."""
         if self.base is None:
             return None
-        try:
-            with open(self._path(key, kind), "rb") as handle:
-                blob = handle.read()
-        except OSError:
+        if kind == "facts":
+            blob = self._pending.get(key) or self._read_packed(key)
+        else:
+            blob = _read(self.base / key)
+        if blob is None:
             self.misses += 1
             return None
         payload = _unframe(key, blob)
@@ -227,35 +241,144 @@ class FactStore:
         self.hits += 1
         return payload
 
-    def writer_path(self, key: str) -> str | None:
-        """Where a worker process may write the facts entry ``key`` (None: it may not)."""
-        if self.base is None or not self._prepare():
-            return None
-        return str(self._path(key, "facts"))
-
     def put(self, key: str, payload: bytes, kind: str = "facts") -> None:
-        """Store ``payload`` under ``key`` atomically; silently skipped when read-only."""
-        if self.base is None or not self._prepare():
+        """Store ``payload`` under ``key``; silently skipped when read-only.
+
+        A facts entry is written with the others at the next :meth:`flush`.
+        """
+        if self.base is None or not self.writable:
             return
-        path = self._path(key, kind)
+        if kind == "facts":
+            frame = _frame(key, payload)
+            self._pending[key] = frame
+            self._pending_bytes += len(frame)
+            if self._pending_bytes >= PACK_BYTES:
+                self.flush()
+            return
+        if not self._prepare():
+            return
         try:
-            if path.parent not in self._dirs:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self._dirs.add(path.parent)
-            _write_atomic(path, _frame(key, payload))
+            _write_atomic(self.base / key, _frame(key, payload))
         except OSError as exc:
             self._read_only(exc)
 
+    def flush(self) -> None:
+        """Write the waiting facts entries as one pack and add them to the index."""
+        if not self._pending or self.base is None or not self._prepare():
+            self._pending.clear()
+            self._pending_bytes = 0
+            return
+        folder = self.base / "facts"
+        name = f"{secrets.token_hex(16)}.pack"
+        places: dict[str, tuple[str, int, int]] = {}
+        offset = 0
+        for key, frame in self._pending.items():
+            places[key] = (name, offset, len(frame))
+            offset += len(frame)
+        try:
+            _write_atomic(folder / name, b"".join(self._pending.values()))
+            index = self._read_index()  # as another run may have left it
+            index.update(places)
+            if len({pack for pack, _, _ in index.values()}) > MAX_PACKS:
+                try:
+                    index = self._compact(index)
+                except OSError:
+                    pass  # the packs as they are still serve
+            _write_atomic(folder / INDEX, _frame(INDEX, _index_text(index)))
+            self._index = index
+        except OSError as exc:
+            self._read_only(exc)
+        self._pending.clear()
+        self._pending_bytes = 0
 
-def write_entry(path: str, key: str, payload: bytes) -> None:
-    """Store an entry at ``path`` (from :meth:`FactStore.writer_path`); errors are ignored,
-    since a missing entry is only a miss."""
-    target = Path(path)
+    def close(self) -> None:
+        """Write what is waiting and close the open packs."""
+        self.flush()
+        for handle in self._packs.values():
+            if handle is not None:
+                handle.close()
+        self._packs.clear()
+
+    def _read_packed(self, key: str) -> bytes | None:
+        if self._index is None:
+            self._index = self._read_index()
+        place = self._index.get(key)
+        if place is None:
+            return None
+        return self._read_at(*place)
+
+    def _read_at(self, pack: str, offset: int, size: int) -> bytes | None:
+        assert self.base is not None
+        if pack not in self._packs:
+            try:
+                self._packs[pack] = open(self.base / "facts" / pack, "rb")  # noqa: SIM115
+            except OSError:
+                self._packs[pack] = None
+        handle = self._packs[pack]
+        if handle is None:
+            return None
+        try:
+            handle.seek(offset)
+            return handle.read(size)
+        except OSError:
+            return None
+
+    def _read_index(self) -> dict[str, tuple[str, int, int]]:
+        """The index on disk; empty when missing or damaged."""
+        assert self.base is not None
+        blob = _read(self.base / "facts" / INDEX)
+        payload = _unframe(INDEX, blob) if blob is not None else None
+        out: dict[str, tuple[str, int, int]] = {}
+        if payload is None:
+            return out
+        for line in payload.decode("ascii", "replace").splitlines():
+            parts = line.split(" ")
+            if len(parts) == 4 and _PACK_NAME.fullmatch(parts[1]):
+                key, pack, offset, size = parts
+                if offset.isdigit() and size.isdigit():
+                    out[key] = (pack, int(offset), int(size))
+        return out
+
+    def _compact(self, index: dict[str, tuple[str, int, int]]) -> dict[str, tuple[str, int, int]]:
+        """Rewrite every readable entry of ``index`` into one pack; remove the others."""
+        assert self.base is not None
+        folder = self.base / "facts"
+        name = f"{secrets.token_hex(16)}.pack"
+        frames: list[bytes] = []
+        out: dict[str, tuple[str, int, int]] = {}
+        offset = 0
+        for key, place in sorted(index.items(), key=lambda kv: kv[1]):
+            frame = self._read_at(*place)
+            if frame is None or _unframe(key, frame) is None:
+                continue
+            out[key] = (name, offset, len(frame))
+            frames.append(frame)
+            offset += len(frame)
+        _write_atomic(folder / name, b"".join(frames))
+        for handle in self._packs.values():
+            if handle is not None:
+                handle.close()
+        self._packs.clear()
+        for path in folder.glob("*.pack"):
+            if path.name != name:
+                try:
+                    path.unlink()  # another run reading it gets misses
+                except OSError:
+                    pass
+        return out
+
+
+def _index_text(index: dict[str, tuple[str, int, int]]) -> bytes:
+    lines = [f"{key} {pack} {offset} {size}\n" for key, (pack, offset, size) in index.items()]
+    return "".join(lines).encode("ascii")
+
+
+def _read(path: Path) -> bytes | None:
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(target, _frame(key, payload))
+        with open(path, "rb") as handle:
+            return handle.read()
     except OSError:
-        pass
+        return None
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

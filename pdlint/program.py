@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from pdlint.cache import FactStore, content_hash, make_key, write_entry
+from pdlint.cache import FactStore, content_hash, make_key
 from pdlint.config import ConfigError
 from pdlint.discover import SourceFile
 from pdlint.facts import ModuleFacts, Span
@@ -98,15 +98,9 @@ def _scan_chunk(job: tuple[list[bytes], WordGroups]) -> list[FileScan]:
     return [scan_source(data, groups) for data in datas]
 
 
-def _index_payload(job: tuple[str, str, bytes, str, str | None, str]) -> bytes:
-    """:func:`_index_result`, pickled (what a worker process sends back); the worker
-    also stores it in the cache (at ``entry_path`` under ``key``), sparing the main
-    process the write."""
-    path, display, data, module, entry_path, key = job
-    payload = pickle.dumps(_index_result((path, display, data, module)), pickle.HIGHEST_PROTOCOL)
-    if entry_path is not None:
-        write_entry(entry_path, key, payload)
-    return payload
+def _index_payload(job: tuple[str, str, bytes, str]) -> bytes:
+    """:func:`_index_result`, pickled (what a worker process sends back)."""
+    return pickle.dumps(_index_result(job), pickle.HIGHEST_PROTOCOL)
 
 
 class Program:
@@ -228,7 +222,10 @@ class Program:
         return self._pool
 
     def save(self) -> None:
-        """Write the scan index when it changed (the facts are written as they load)."""
+        """Write the facts indexed in this run, and the scan index when it changed."""
+        start = time.perf_counter()
+        self.store.flush()
+        self.timings["cache write"] += time.perf_counter() - start
         if self._scans is not None and self._scans_dirty:
             table = {self.by_module[m].digest: s for m, s in self._scans.items()}
             payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
@@ -395,10 +392,9 @@ class Program:
             start = clock()
             for entry, result in zip(todo, indexed, strict=True):
                 results[id(entry)] = result
-                if not isinstance(result, bytes):  # indexed here; a worker stores its own
-                    payload = pickle.dumps(result, 5)
-                    payloads[id(entry)] = payload
-                    self.store.put(self._key(entry), payload)
+                payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
+                payloads[id(entry)] = payload
+                self.store.put(self._key(entry), payload)
             self.timings["cache write"] += clock() - start
         start = clock()
         out: list[ModuleFacts] = []
@@ -510,18 +506,15 @@ class Program:
             return [_index_result(job) for job in jobs]
         # large files first, so that no worker is left with a big one at the end
         order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
-        writes = []
-        for i in order:
-            key = self._key(entries[i])
-            writes.append((*jobs[i], self.store.writer_path(key), key))
-        results = list(pool.map(_index_payload, writes, chunksize=1))
+        results = list(pool.map(_index_payload, [jobs[i] for i in order], chunksize=1))
         out: list[bytes | tuple[object, ...]] = [b""] * len(jobs)
         for i, payload in zip(order, results, strict=True):
             out[i] = payload
         return out
 
     def close(self) -> None:
-        """Stop the worker processes (if any were started)."""
+        """Write what the fact store holds; stop the worker processes (if any)."""
+        self.store.close()
         if self._pool is not None:
             self._pool.shutdown()
             self._pool = None

@@ -286,18 +286,73 @@ def test_damaged_entries_are_rebuilt_not_trusted(damage, relay_gap: Path, tmp_pa
     assert verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"] == "0"
 
 
+def _index_of(cache: Path) -> tuple[Path, dict[str, tuple[str, int, int]]]:
+    """The index file of the cache and the places it gives (pack, offset, size)."""
+    store = FactStore(cache)
+    assert store.base is not None
+    return store.base / "facts" / "index", store._read_index()
+
+
 def test_an_entry_of_another_file_is_not_used(relay_gap: Path, tmp_path: Path) -> None:
-    """Swapping two entries (valid frames, wrong keys) is caught by the key check."""
+    """An index that sends two keys to each other's entries (valid frames, wrong
+    keys) is caught by the key check."""
+    from pdlint.cache import _frame, _index_text
+
     cache = tmp_path / "cache"
     expected = cached(relay_gap, cache)
-    first, second = entries(cache)[:2]
-    one, two = first.read_bytes(), second.read_bytes()
-    first.write_bytes(two)
-    second.write_bytes(one)
+    path, places = _index_of(cache)
+    first, second = sorted(places)[:2]
+    places[first], places[second] = places[second], places[first]
+    path.write_bytes(_frame("index", _index_text(places)))
     for blob in next(cache.glob("v*")).glob("*"):
         if blob.is_file():
             blob.unlink()  # no run record: the facts must be read
+    stats = verbose_stats(relay_gap, "--cache-dir", str(cache))
+    assert stats["files parsed"] == "2"  # the two swapped entries, indexed again
     assert cached(relay_gap, cache) == expected
+
+
+def test_a_damaged_entry_in_a_pack_is_indexed_again(relay_gap: Path, tmp_path: Path) -> None:
+    """One byte flipped in the middle of every entry, the index intact: every entry
+    fails its check, the others of the pack are not needed to tell."""
+    cache = tmp_path / "cache"
+    expected = cached(relay_gap, cache)
+    path, places = _index_of(cache)
+    for pack, offset, size in places.values():
+        target = path.parent / pack
+        data = bytearray(target.read_bytes())
+        data[offset + size // 2] ^= 0xFF
+        target.write_bytes(bytes(data))
+    for blob in next(cache.glob("v*")).glob("*"):
+        if blob.is_file():
+            blob.unlink()
+    assert verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"] == "5"
+    assert cached(relay_gap, cache) == expected
+
+
+def test_many_packs_are_compacted_into_one(tmp_path: Path, monkeypatch) -> None:
+    """Each run that indexes something writes a pack; past MAX_PACKS, the live entries
+    are rewritten into one pack and the others removed, every entry still readable."""
+    monkeypatch.setattr("pdlint.cache.MAX_PACKS", 3)
+    cache = tmp_path / "cache"
+    for i in range(5):
+        store = FactStore(cache)
+        store.put(f"{i:040x}", f"payload {i}".encode())
+        store.close()
+    packs = sorted((next(cache.glob("v*")) / "facts").glob("*.pack"))
+    assert len(packs) == 2  # compacted at the fourth, then one more
+    store = FactStore(cache)
+    assert [store.get(f"{i:040x}") for i in range(5)] == [f"payload {i}".encode() for i in range(5)]
+
+
+def test_facts_wait_in_memory_until_flushed(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    store = FactStore(cache)
+    store.put("a" * 40, b"payload")
+    assert store.get("a" * 40) == b"payload"  # the same run reads what it wrote
+    assert FactStore(cache).get("a" * 40) is None  # another run: not written yet
+    store.close()
+    assert FactStore(cache).get("a" * 40) == b"payload"
 
 
 def test_other_pdlint_versions_use_their_own_directory(tmp_path: Path, monkeypatch) -> None:
