@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from pdlint.cache import FactStore, content_hash, make_key
+from pdlint.cache import CODE, FactStore, content_hash, make_key
 from pdlint.config import ConfigError
 from pdlint.discover import SourceFile
 from pdlint.facts import ModuleFacts, Span
@@ -39,6 +39,7 @@ from pdlint.source import parse_error, parse_source
 # forking the workers costs a few milliseconds).
 PARALLEL_BYTES = 400_000
 SCAN_INDEX = "scan-index"
+TEXT_INDEX = "text-index"
 
 Progress = Callable[[str], None]
 IndexOutcome = tuple[ModuleFacts | None, Finding | None]
@@ -144,6 +145,10 @@ class Program:
         self._scans_dirty = False
         self._header_index: dict[str, set[str]] | None = None
         self._names_text: dict[bool, list[tuple[str, str]]] = {}
+        # text query -> (digests of the files in its answer, digests of the files tested):
+        # the last runs' answers, and this run's
+        self._text_known: dict[tuple[object, ...], tuple[set[str], set[str]]] | None = None
+        self._text_now: dict[tuple[object, ...], set[str]] = {}
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
         self._pool: ProcessPoolExecutor | None = None
@@ -171,7 +176,7 @@ class Program:
             return self._scans
         start = time.perf_counter()
         stored: dict[str, FileScan] = {}
-        blob = self.store.get(make_key(SCAN_INDEX, self.salt), kind="blob")
+        blob = self.store.get(self._index_key(SCAN_INDEX), kind="blob")
         if blob is not None:
             try:
                 loaded = pickle.loads(blob)
@@ -229,8 +234,44 @@ class Program:
         if self._scans is not None and self._scans_dirty:
             table = {self.by_module[m].digest: s for m, s in self._scans.items()}
             payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
-            self.store.put(make_key(SCAN_INDEX, self.salt), payload, kind="blob")
+            self.store.put(self._index_key(SCAN_INDEX), payload, kind="blob")
             self._scans_dirty = False
+        if self._text_now:
+            digests = {e.digest for e in self.by_module.values()}
+            answers = {q: (passing, digests) for q, passing in self._text_now.items()}
+            payload = pickle.dumps(answers, protocol=pickle.HIGHEST_PROTOCOL)
+            self.store.put(self._index_key(TEXT_INDEX, CODE), payload, kind="blob")
+            self._text_now = {}
+
+    def _index_key(self, *parts: str) -> str:
+        """The cache key of a whole-tree index (its word groups are part of it)."""
+        return make_key(*parts, self.salt, repr(self.groups))
+
+    def _text_answer(self, query: tuple[object, ...]) -> list[str]:
+        """A ``("text", ...)`` query's answer; a file whose bytes a last run tested
+        takes that run's answer (the cache key of the table holds the word groups)."""
+        if self._text_known is None:
+            self._text_known = {}
+            blob = self.store.get(self._index_key(TEXT_INDEX, CODE), kind="blob")
+            try:
+                loaded = pickle.loads(blob) if blob is not None else None
+            except Exception:
+                loaded = None
+            if isinstance(loaded, dict):
+                self._text_known = loaded
+        passing, tested = self._text_known.get(query, (set(), set()))
+        scans = self.scans() if query[1] else {}
+        test = _text_test(query)
+        out = []
+        for module, entry in self.by_module.items():
+            if entry.digest in tested:
+                hit = entry.digest in passing
+            else:
+                hit = test(scans.get(module), entry.data or b"")
+            if hit:
+                out.append(module)
+        self._text_now[query] = {self.by_module[m].digest for m in out}
+        return out
 
     # queries (each answer is recorded, see RunRecord) ---------------------------
     def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
@@ -297,9 +338,7 @@ class Program:
         if kind == "group":
             return [m for m, s in self.scans().items() if _selects(query, m, s)]
         if kind == "text":
-            scans = self.scans() if query[1] else {}
-            test = _text_test(query)
-            return [m for m, e in self.by_module.items() if test(scans.get(m), e.data or b"")]
+            return self._text_answer(query)
         if kind == "headers":
             words = query[1]
             assert isinstance(words, tuple)
