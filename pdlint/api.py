@@ -74,6 +74,7 @@ def analyze(
     progress: Callable[[str], None] | None = None,
     facts_memo: FactsMemo | None = None,
     noqa: bool = True,
+    keep: list[object] | None = None,
 ) -> Result:
     """Analyse ``paths`` (``-`` reads ``stdin``) and return the findings.
 
@@ -85,7 +86,8 @@ def analyze(
     receives short status messages while the run goes on. ``facts_memo``
     reuses, in memory, the facts of files whose content was indexed before (a
     long-lived caller keeps one between runs). ``noqa=False`` leaves ``# noqa``
-    comments to the caller (flake8 does its own).
+    comments to the caller (flake8 does its own). ``keep`` receives the facts
+    instead of their being freed: a process about to end need not free them.
     Raises DiscoveryError for a missing path and ConfigError for a bad pack.
     """
     clock = time.perf_counter
@@ -160,7 +162,10 @@ def analyze(
         program.save()
     finally:
         program.close()
-        program.loaded.clear()  # free the facts by reference counting, before collecting
+        if keep is not None:
+            keep.append(program.loaded)
+        else:
+            program.loaded.clear()  # free the facts by reference counting, before collecting
         if collecting:
             gc.enable()
     texts = {e.source.display: e.data for e in program.entries if e.data is not None}
