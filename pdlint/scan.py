@@ -20,6 +20,9 @@ _GAP = rb"(?:[ \t]|\\\r?\n)"  # blanks, or a backslash continuation
 # an identifier character are then dropped (see ``_keyword_hits``).
 _DEF_RE = re.compile(rb"def(?=" + _GAP + rb"+(" + _IDENT + rb"))")
 _CLASS_RE = re.compile(rb"class(?=" + _GAP + rb"+(" + _IDENT + rb")(" + _GAP + rb"*\()?)")
+# The ``import`` keyword; only an import statement gives a name an alias that the
+# model follows (``except E as e`` and ``with x as y`` bind values, not names).
+_IMPORT_RE = re.compile(rb"(?<![\w.])import(?=[ \t\\(])")
 # ``as`` after a blank or a line break (three literal prefixes keep the search fast)
 _AS_RES = tuple(
     re.compile(re.escape(lead) + rb"as(?=(?:[ \t\r\n]|\\\r?\n)+(" + _IDENT + rb"))")
@@ -71,6 +74,47 @@ def _header_words(data: bytes, start: int) -> frozenset[str]:
     return frozenset(_text(w) for w in _WORD_RE.findall(data, start, i))
 
 
+def _import_spans(data: bytes) -> Iterator[tuple[int, int]]:
+    """Where the names of each import statement are: from its ``import`` keyword to
+    the ``)`` that closes a parenthesized list, else to the end of the line (lines
+    joined by a backslash count as one)."""
+    for match in _IMPORT_RE.finditer(data):
+        start = match.end()
+        at = start
+        while at < len(data) and data[at] in b" \t\\\r\n":
+            if data[at] in b"\r\n" and data[at - 1] != 0x5C:  # a break not escaped
+                break
+            at += 1
+        if at < len(data) and data[at] == 0x28:  # '('
+            yield start, _closing(data, at)
+            continue
+        end = start
+        while True:
+            end = data.find(b"\n", end)
+            if end == -1:
+                end = len(data)
+                break
+            if data[end - 1 : end] == b"\\" or data[end - 2 : end] == b"\\\r":
+                end += 1
+                continue
+            break
+        yield start, end
+
+
+def _closing(data: bytes, at: int) -> int:
+    """The offset of the ``)`` that closes the ``(`` at ``at`` in an import (none
+    nests), past comments; the end of the data when there is none."""
+    while True:
+        close = data.find(b")", at)
+        comment = data.find(b"#", at, len(data) if close == -1 else close)
+        if comment == -1:
+            return len(data) if close == -1 else close
+        newline = data.find(b"\n", comment)
+        if newline == -1:
+            return len(data)
+        at = newline
+
+
 def _keyword_hits(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
     for match in pattern.finditer(data):
         start = match.start()
@@ -88,7 +132,13 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
         if match.group(2):
             headers.append((name, _header_words(data, match.end(2) - 1)))
     aliases: list[tuple[str, str]] = []
-    for match in (m for pattern in _AS_RES for m in pattern.finditer(data)):
+    matches = (
+        m
+        for start, end in _import_spans(data)
+        for pattern in _AS_RES
+        for m in pattern.finditer(data, start, end)
+    )
+    for match in matches:
         start = match.start()
         before = data[max(0, start - 200) : start].rstrip(b" \t\r\n\\")
         cut = len(before)
