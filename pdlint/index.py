@@ -87,6 +87,7 @@ def _has_init(directory: str) -> bool:
 def forget_packages() -> None:
     """Forget which folders hold an ``__init__.py`` (they are remembered within a run)."""
     _has_init.cache_clear()
+    _package_parts.cache_clear()
 
 
 def module_name(path: str) -> str:
@@ -99,6 +100,17 @@ def module_name(path: str) -> str:
     path = os.path.abspath(path)
     directory, filename = os.path.split(path)
     stem = filename.rsplit(".", 1)[0]
+    rel = _package_parts(directory)
+    if rel is None:
+        return stem
+    parts = [*rel, stem] if stem != "__init__" else list(rel)
+    return ".".join(p for p in parts if p and p != ".")
+
+
+@functools.lru_cache(maxsize=None)
+def _package_parts(directory: str) -> tuple[str, ...] | None:
+    """The folders from the package root down to ``directory``; None when no folder
+    above it holds an ``__init__.py`` (remembered within a run)."""
     top = None
     current = directory
     for _ in range(64):
@@ -109,10 +121,8 @@ def module_name(path: str) -> str:
             break
         current = parent
     if top is None:
-        return stem
-    rel = os.path.relpath(directory, os.path.dirname(top)).split(os.sep)
-    parts = [*rel, stem] if stem != "__init__" else rel
-    return ".".join(p for p in parts if p and p != ".")
+        return None
+    return tuple(os.path.relpath(directory, os.path.dirname(top)).split(os.sep))
 
 
 def resolve_relative(module: str, is_package: bool, level: int, name: str | None) -> str:

@@ -20,8 +20,8 @@ import pickle
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, MutableMapping
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
 from pdlint.cache import CODE, FactStore, content_hash, make_key
@@ -405,7 +405,6 @@ class Program:
         results: dict[int, bytes | tuple[object, ...]] = {}
         todo: list[SourceEntry] = []
         memo_keys: dict[int, tuple[str, str, str]] = {}  # entries to put in the memo
-        payloads: dict[int, bytes] = {}  # pickled results of the files indexed here
         for entry in wanted:
             if self.memo is not None:
                 key = self._memo_key(entry)
@@ -424,30 +423,21 @@ class Program:
             else:
                 results[id(entry)] = cached
         self.timings["cache read"] += clock() - start
+        decoded: dict[int, ModuleFacts | None] = {}
         if todo:
+            # decoded as they come, while the worker processes index the others
             start = clock()
-            indexed = self._index(todo)
-            self.timings["parse and index"] += clock() - start
-            start = clock()
-            for entry, result in zip(todo, indexed, strict=True):
-                results[id(entry)] = result
+            for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
-                payloads[id(entry)] = payload
                 self.store.put(self._key(entry), payload)
-            self.timings["cache write"] += clock() - start
+                decoded[id(entry)] = self._finish(entry, result, payload, memo_keys)
+            self.timings["parse and index"] += clock() - start
         start = clock()
         out: list[ModuleFacts] = []
         for entry in wanted:
-            found = results[id(entry)]
-            if self.memo is None:
-                digested = found if isinstance(found, bytes) else payloads.get(id(entry))
-                if digested is not None:
-                    self.fact_digests[entry.source.display] = content_hash(digested)
-            facts = self._decode(entry, found)
-            self.done.add(entry.source.display)
-            if id(entry) in memo_keys:
-                assert self.memo is not None
-                self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
+            if id(entry) not in decoded:
+                decoded[id(entry)] = self._finish(entry, results[id(entry)], None, memo_keys)
+            facts = decoded[id(entry)]
             if facts is not None and self.by_module.get(entry.module) is entry:
                 self.loaded[entry.module] = facts
                 out.append(facts)
@@ -455,6 +445,26 @@ class Program:
         if self.progress is not None:
             self.progress(f"{len(self.done)} of {len(self.entries)} files loaded")
         return out
+
+    def _finish(
+        self,
+        entry: SourceEntry,
+        found: bytes | tuple[object, ...],
+        payload: bytes | None,
+        memo_keys: dict[int, tuple[str, str, str]],
+    ) -> ModuleFacts | None:
+        """Decode what indexing ``entry`` gave (``payload``: it pickled, when indexed
+        in this run); record its digest, its PDL900 and its memo entry."""
+        if self.memo is None:
+            digested = found if isinstance(found, bytes) else payload
+            if digested is not None:
+                self.fact_digests[entry.source.display] = content_hash(digested)
+        facts = self._decode(entry, found)
+        self.done.add(entry.source.display)
+        if id(entry) in memo_keys:
+            assert self.memo is not None
+            self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
+        return facts
 
     def facts_digest(self, entry: SourceEntry) -> str:
         """Digest of what indexing ``entry`` gives (from the cache, else indexed now)."""
@@ -535,21 +545,24 @@ class Program:
     def _job(entry: SourceEntry) -> tuple[str, str, bytes, str]:
         return (entry.source.path, entry.source.display, entry.data or b"", entry.module)
 
-    def _index(self, entries: list[SourceEntry]) -> list[bytes | tuple[object, ...]]:
-        """Results of indexing: pickled when they come from a worker process."""
+    def _index(
+        self, entries: list[SourceEntry]
+    ) -> Iterator[tuple[SourceEntry, bytes | tuple[object, ...]]]:
+        """Each entry with what indexing it gave (pickled when a worker process
+        indexed it), in the order they are done."""
         jobs = [self._job(entry) for entry in entries]
         self.parsed += len(jobs)
         self.parsed_files.extend(job[1] for job in jobs)
         pool = self._workers(sum(len(job[2]) for job in jobs), len(jobs))
         if pool is None:
-            return [_index_result(job) for job in jobs]
+            for entry, job in zip(entries, jobs, strict=True):
+                yield entry, _index_result(job)
+            return
         # large files first, so that no worker is left with a big one at the end
         order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
-        results = list(pool.map(_index_payload, [jobs[i] for i in order], chunksize=1))
-        out: list[bytes | tuple[object, ...]] = [b""] * len(jobs)
-        for i, payload in zip(order, results, strict=True):
-            out[i] = payload
-        return out
+        futures = {pool.submit(_index_payload, jobs[i]): i for i in order}
+        for future in as_completed(futures):
+            yield entries[futures[future]], future.result()
 
     def close(self) -> None:
         """Write what the fact store holds; stop the worker processes (if any)."""
