@@ -107,7 +107,7 @@ def module_name(path: str) -> str:
     return ".".join(p for p in parts if p and p != ".")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _package_parts(directory: str) -> tuple[str, ...] | None:
     """The folders from the package root down to ``directory``; None when no folder
     above it holds an ``__init__.py`` (remembered within a run)."""

@@ -22,7 +22,11 @@ _DEF_RE = re.compile(rb"def(?=" + _GAP + rb"+(" + _IDENT + rb"))")
 _CLASS_RE = re.compile(rb"class(?=" + _GAP + rb"+(" + _IDENT + rb")(" + _GAP + rb"*\()?)")
 # The ``import`` keyword; only an import statement gives a name an alias that the
 # model follows (``except E as e`` and ``with x as y`` bind values, not names).
-_IMPORT_RE = re.compile(rb"(?<![\w.])import(?=[ \t\\(])")
+_IMPORT_RE = re.compile(
+    rb"import(?=[ \t\\(])(?:[ \t]|\\\r?\n)*"
+    rb"(?:\((?:[^)#]|#[^\n]*)*\)?"  # to the ``)`` of a parenthesized list, past comments
+    rb"|(?:[^\n\\]|\\(?:\r?\n)?)*)"  # else to the end of the line, past continuations
+)
 # ``as`` after a blank or a line break (three literal prefixes keep the search fast)
 _AS_RES = tuple(
     re.compile(re.escape(lead) + rb"as(?=(?:[ \t\r\n]|\\\r?\n)+(" + _IDENT + rb"))")
@@ -32,6 +36,7 @@ _WORD_RE = re.compile(_IDENT)
 _IDENT_BYTES = frozenset(
     b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 ) | frozenset(range(0x80, 0x100))
+_IDENT_DOT_BYTES = _IDENT_BYTES | {0x2E}
 _SIMPLE_HEADER_RE = re.compile(rb"\(([^()#'\"]*)\)")
 _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as words)
 
@@ -75,44 +80,28 @@ def _header_words(data: bytes, start: int) -> frozenset[str]:
 
 
 def _import_spans(data: bytes) -> Iterator[tuple[int, int]]:
-    """Where the names of each import statement are: from its ``import`` keyword to
-    the ``)`` that closes a parenthesized list, else to the end of the line (lines
-    joined by a backslash count as one)."""
-    for match in _IMPORT_RE.finditer(data):
-        start = match.end()
-        at = start
-        while at < len(data) and data[at] in b" \t\\\r\n":
-            if data[at] in b"\r\n" and data[at - 1] != 0x5C:  # a break not escaped
-                break
-            at += 1
-        if at < len(data) and data[at] == 0x28:  # '('
-            yield start, _closing(data, at)
+    """Where the names of import statements are (:data:`_IMPORT_RE`); spans with no
+    ``as`` between them are joined, so that a block of imports is searched at once."""
+    start = end = -1
+    match = _IMPORT_RE.search(data)
+    while match is not None:
+        at = match.start()
+        if at and data[at - 1] in _IDENT_DOT_BYTES:  # ``reimport``, ``x.import``:
+            match = _IMPORT_RE.search(data, at + 6)  # what it swallowed is searched
             continue
-        end = start
-        while True:
-            end = data.find(b"\n", end)
-            if end == -1:
-                end = len(data)
-                break
-            if data[end - 1 : end] == b"\\" or data[end - 2 : end] == b"\\\r":
-                end += 1
-                continue
-            break
+        if start >= 0 and not _has_as(data, end, at):
+            end = match.end()
+        else:
+            if start >= 0:
+                yield start, end
+            start, end = match.span()
+        match = _IMPORT_RE.search(data, match.end())
+    if start >= 0:
         yield start, end
 
 
-def _closing(data: bytes, at: int) -> int:
-    """The offset of the ``)`` that closes the ``(`` at ``at`` in an import (none
-    nests), past comments; the end of the data when there is none."""
-    while True:
-        close = data.find(b")", at)
-        comment = data.find(b"#", at, len(data) if close == -1 else close)
-        if comment == -1:
-            return len(data) if close == -1 else close
-        newline = data.find(b"\n", comment)
-        if newline == -1:
-            return len(data)
-        at = newline
+def _has_as(data: bytes, start: int, end: int) -> bool:
+    return any(data.find(lead + b"as", start, end) != -1 for lead in (b" ", b"\t", b"\n"))
 
 
 def _keyword_hits(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
