@@ -6,6 +6,7 @@ The CLI, the language server, the flake8 plugin and the tests all call
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import pickle
@@ -13,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import ParamSpec, TypeVar
 
 from pdlint import __version__
 from pdlint.cache import CODE, SCHEMA, FactStore, cache_location, make_key
@@ -61,6 +63,29 @@ def _active_packs(packs: list[Pack], modules: Iterable[str], explicit: bool) -> 
     return [p for p in packs if any(d.split(".")[0] in tops for d in p.detect)]
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _without_collection(func: Callable[P, R]) -> Callable[P, R]:
+    """Run ``func`` with the cycle collector off: the facts are many small acyclic
+    tuples, and collecting while they are built (or, in a long-lived caller, while
+    they are kept) costs more than the whole analysis."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if collecting:
+                gc.enable()
+
+    return wrapper
+
+
+@_without_collection
 def analyze(
     paths: list[str],
     settings: Settings,
@@ -134,10 +159,6 @@ def analyze(
         str(use_packs),
         str(lazy),
     )
-    # The facts are many small acyclic tuples: collecting cycles while they are
-    # built costs more than the whole analysis.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         # a caller with a facts memo (the language server) analyses each edit
         # through the memo and keeps no run record
@@ -166,8 +187,6 @@ def analyze(
             keep.append(program.loaded)
         else:
             program.loaded.clear()  # free the facts by reference counting, before collecting
-        if collecting:
-            gc.enable()
     texts = {e.source.display: e.data for e in program.entries if e.data is not None}
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)

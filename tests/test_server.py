@@ -395,3 +395,30 @@ def test_server_needs_the_lsp_extra(tmp_path: Path):
     assert "pip install 'pdlint[lsp]'" in proc.stderr
     assert "pygls is not installed" in proc.stderr
     assert proc.stdout == ""
+
+
+def test_an_analysis_reads_files_with_the_collector_off(tmp_path: Path, monkeypatch) -> None:
+    """The analysis process keeps every file's facts between runs: a collection
+    while the next run reads the files scanned them all (1.2 s of a 1.8 s run on
+    sglang). The collector is off from the start and back on at the end."""
+    import gc
+
+    from pdlint import program
+    from pdlint.api import analyze
+    from pdlint.config import Settings
+
+    folder = copy_relay_gap(tmp_path / "proj")
+    seen: list[bool] = []
+    original = program.Program.__init__
+
+    def spy(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(program.Program, "__init__", spy)
+    assert gc.isenabled()
+    memo: dict = {}
+    for _ in range(2):
+        analyze([str(folder)], Settings(root=str(folder), cache=False), facts_memo=memo)
+    assert seen == [False, False]
+    assert gc.isenabled()
