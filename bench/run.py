@@ -10,6 +10,9 @@ release, runs every measurement in its own subprocess:
   as they were; ``pass`` inserted at the top of a function of that file, which
   moves every later line; a call inserted there, which adds a fact; a comment
   appended to a file it does not load);
+- the editor's path: the language server's analysis process, which keeps the
+  facts in memory, analysing an unsaved buffer with that call inserted (the
+  time of that run alone; not a target, the language server's own figure);
 - the floors: reading and hashing every file; CPython ``ast`` parsing of every
   file; libcst parsing of exactly the files pdlint parsed.
 
@@ -98,18 +101,22 @@ def release_tree(version: str) -> Path:
     return target
 
 
-def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Run ``cmd``; its wall time, its peak RSS in MB, and its stderr."""
+def run(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None, stdout: bool = False
+) -> tuple[float, float, str]:
+    """Run ``cmd``; its wall time, its peak RSS in MB, and its stderr (its stdout
+    instead with ``stdout``)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         cmd,
         cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL if stdout else subprocess.PIPE,
         env={**os.environ, **(env or {})},
     )
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode("utf-8", "replace")
+    stream = proc.stdout if stdout else proc.stderr
+    assert stream is not None
+    err = stream.read().decode("utf-8", "replace")
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -200,6 +207,25 @@ for path in json.load(open(sys.argv[1])):
         pass
 """
 
+# The editor's path: the language server's analysis process keeps every file's
+# facts in memory between runs and analyses an unsaved buffer. Prints the wall
+# time of the run after the edit (the call inserted, as "changed (loaded, new fact)").
+EDITOR = """
+import sys, time
+from pdlint.api import analyze
+from pdlint.config import resolve_settings
+sys.path.insert(0, sys.argv[2])
+from run import insert_call
+path = sys.argv[1]
+settings = resolve_settings(["sglang"], None)
+memo = {}
+analyze(["sglang"], settings, facts_memo=memo)
+edited = insert_call(open(path, "rb").read()).decode("utf-8")
+start = time.perf_counter()
+analyze(["sglang"], settings, facts_memo=memo, overlays={path: edited})
+print(time.perf_counter() - start)
+"""
+
 LOADED = """
 import json, sys
 from pdlint.api import analyze
@@ -223,6 +249,7 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
             Measure("changed (loaded, new fact)"),
             Measure("changed (other file)"),
         )
+        editor = Measure("editor: new fact (memo)")
         listing = Path(tmp) / "loaded.json"
         subprocess.run([sys.executable, "-c", LOADED, str(listing)], cwd=tree, check=True)
         loaded = set(json.loads(listing.read_text()))
@@ -258,7 +285,15 @@ def measure_release(version: str, repeat: int, libcst: bool) -> tuple[int, list[
                 measure.rss.append(rss)
                 measure.parsed = parsed_count(err)
                 run(pdlint(tree, cache), tree)  # back to the unchanged state
-        out += [cold, warm, loaded_change, moved_change, fact_change, other_change]
+            wall, rss, stdout = run(
+                [sys.executable, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+                tree,
+                {"PDLINT_CACHE_DIR": str(cache)},
+                stdout=True,
+            )
+            editor.walls.append(float(stdout.split()[-1]))
+            editor.rss.append(rss)
+        out += [cold, warm, loaded_change, moved_change, fact_change, other_change, editor]
         floors = [("floor: read+hash all", FLOOR_READ, []), ("floor: ast all", FLOOR_AST, [])]
         if libcst:
             floors.append(("floor: libcst pdlint's", FLOOR_LIBCST, [str(listing)]))
