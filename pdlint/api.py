@@ -166,6 +166,7 @@ def analyze(
         if record is not None:
             findings, stats = list(record.findings), Counter(record.stats)
             stats["files parsed"] = program.parsed
+            stats.pop("files parsed ahead of their load", None)
             stats["files from the cache"] = 0
             stats["results reused (nothing they depend on changed)"] = 1
             warnings.extend(record.warnings)
@@ -225,6 +226,10 @@ def _analyse(
         model = Model([], source=program)
         for index in range(len(groups)):
             model.load_modules(program.with_group(index))
+        for check in CHECKS:
+            gate = getattr(check, "loaded_later", ())
+            if gate:
+                program.prefetch(program.with_text(gate=gate))
     else:
         model = Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
@@ -237,6 +242,8 @@ def _analyse(
     stats["files not parsed"] = len(errors)
     stats["modules indexed"] = len(model.modules)
     stats["files parsed"] = program.parsed
+    if program.parsed_ahead:
+        stats["files parsed ahead of their load"] = program.parsed_ahead
     stats["files from the cache"] = len(program.done) - program.parsed
     if program.duplicates:
         stats["duplicate module names"] += program.duplicates

@@ -241,6 +241,14 @@ class FactStore:
         self.hits += 1
         return payload
 
+    def has(self, key: str) -> bool:
+        """Whether a facts entry is stored under ``key`` (not read, so not checked)."""
+        if self.base is None:
+            return False
+        if self._index is None:
+            self._index = self._read_index()
+        return key in self._pending or key in self._index
+
     def put(self, key: str, payload: bytes, kind: str = "facts") -> None:
         """Store ``payload`` under ``key``; silently skipped when read-only.
 

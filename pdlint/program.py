@@ -18,10 +18,11 @@ import multiprocessing
 import os
 import pickle
 import sys
+import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 
 from pdlint.cache import CODE, FactStore, content_hash, make_key
@@ -138,6 +139,7 @@ class Program:
         self.done: set[str] = set()  # displays parsed or read from the cache
         self.timings: defaultdict[str, float] = defaultdict(float)  # seconds per phase
         self.parsed = 0  # files parsed in this run (not from the cache)
+        self.parsed_ahead = 0  # of which parsed ahead of their load (see prefetch)
         self.parsed_files: list[str] = []
         # display -> digest of the pickled indexing result (see RunRecord.holds_for)
         self.fact_digests: dict[str, str] = {}
@@ -152,6 +154,13 @@ class Program:
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
         self._pool: ProcessPoolExecutor | None = None
+        # files parsed ahead of their load (see prefetch): display -> its future,
+        # the files waiting for a worker, and the futures not done yet
+        self._ahead: dict[str, Future[bytes]] = {}
+        self._ahead_queue: deque[SourceEntry] = deque()
+        self._ahead_running: set[Future[bytes]] = set()
+        self._ahead_lock = threading.Lock()  # a done file's callback queues the next
+        self._workers_count = 0
 
     @staticmethod
     def _entry(source: SourceFile, data: bytes | None) -> SourceEntry:
@@ -219,12 +228,55 @@ class Program:
         if small or workers < 2 or multiprocessing.current_process().daemon:
             return None
         if self._pool is None:
+            self._workers_count = most
             method = "fork" if sys.platform == "linux" else "spawn"
             self._pool = ProcessPoolExecutor(
                 max_workers=most,
                 mp_context=multiprocessing.get_context(method),
             )
         return self._pool
+
+    def prefetch(self, modules: Iterable[str]) -> None:
+        """Parse these modules' files ahead, in the worker processes, while the
+        analysis goes on: a check that will load them later finds them done.
+
+        Only files neither loaded, nor in the fact cache or the memo; only when
+        they pay for the workers. A few at a time, so that a file a lookup
+        waits for is never queued behind many of them (see :meth:`_pump`).
+        """
+        todo = []
+        for module in dict.fromkeys(modules):
+            entry = self.by_module.get(module)
+            if entry is None or entry.data is None or entry.source.display in self.done:
+                continue
+            if self.memo is not None and self._memo_key(entry) in self.memo:
+                continue
+            if not self.store.has(self._key(entry)):
+                todo.append(entry)
+        if not todo or self._workers(sum(len(e.data or b"") for e in todo), len(todo)) is None:
+            return
+        with self._ahead_lock:
+            self._ahead_queue.extend(sorted(todo, key=lambda e: -len(e.data or b"")))
+        self._pump()
+
+    def _pump(self, _done: Future[bytes] | None = None) -> None:
+        """Keep as many files parsing ahead as there are worker processes (called
+        again as each is done, from the pool's thread)."""
+        with self._ahead_lock:
+            self._ahead_running = {f for f in self._ahead_running if not f.done()}
+            while self._ahead_queue and len(self._ahead_running) < self._workers_count:
+                entry = self._ahead_queue.popleft()
+                display = entry.source.display
+                if display in self.done or display in self._ahead or self._pool is None:
+                    continue
+                try:
+                    future = self._pool.submit(_index_payload, self._job(entry))
+                except RuntimeError:  # the pool is shutting down
+                    self._ahead_queue.clear()
+                    return
+                self._ahead[display] = future
+                self._ahead_running.add(future)
+                future.add_done_callback(self._pump)
 
     def save(self) -> None:
         """Write the facts indexed in this run, and the scan index when it changed."""
@@ -400,6 +452,7 @@ class Program:
         wanted = [e for e in entries if e.data is not None and e.source.display not in self.done]
         if not wanted:
             return []
+        self._pump()
         clock = time.perf_counter
         start = clock()
         results: dict[int, bytes | tuple[object, ...]] = {}
@@ -550,25 +603,41 @@ class Program:
     ) -> Iterator[tuple[SourceEntry, bytes | tuple[object, ...]]]:
         """Each entry with what indexing it gave (pickled when a worker process
         indexed it), in the order they are done."""
-        jobs = [self._job(entry) for entry in entries]
-        self.parsed += len(jobs)
-        self.parsed_files.extend(job[1] for job in jobs)
+        self.parsed += len(entries)
+        self.parsed_files.extend(entry.source.display for entry in entries)
+        futures: dict[Future[bytes], SourceEntry] = {}
+        rest = []
+        with self._ahead_lock:
+            for entry in entries:  # parsed ahead (or under way), else parsed now
+                ahead = self._ahead.pop(entry.source.display, None)
+                if ahead is None:
+                    rest.append(entry)
+                else:
+                    futures[ahead] = entry
+                    self.parsed_ahead += 1
+            if self._ahead_queue:  # not parsed ahead yet: parsed now instead
+                wanted = {id(e) for e in entries}
+                self._ahead_queue = deque(e for e in self._ahead_queue if id(e) not in wanted)
+        jobs = [self._job(entry) for entry in rest]
         pool = self._workers(sum(len(job[2]) for job in jobs), len(jobs))
         if pool is None:
-            for entry, job in zip(entries, jobs, strict=True):
+            for entry, job in zip(rest, jobs, strict=True):
                 yield entry, _index_result(job)
-            return
-        # large files first, so that no worker is left with a big one at the end
-        order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2]))
-        futures = {pool.submit(_index_payload, jobs[i]): i for i in order}
+        else:
+            # large files first, so that no worker is left with a big one at the end
+            for i in sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2])):
+                futures[pool.submit(_index_payload, jobs[i])] = rest[i]
         for future in as_completed(futures):
-            yield entries[futures[future]], future.result()
+            yield futures[future], future.result()
+        self._pump()
 
     def close(self) -> None:
         """Write what the fact store holds; stop the worker processes (if any)."""
         self.store.close()
         if self._pool is not None:
-            self._pool.shutdown()
+            with self._ahead_lock:
+                self._ahead_queue.clear()
+            self._pool.shutdown(cancel_futures=True)  # files parsed ahead for nothing
             self._pool = None
 
     def load_all(self) -> list[ModuleFacts]:

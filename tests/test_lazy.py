@@ -41,6 +41,30 @@ def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
     assert run(folder, ".", lazy=True, packs=packs) == full
 
 
+@pytest.mark.parametrize("name", [c for c in CASES if c.startswith("layout_")])
+def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, monkeypatch) -> None:
+    """PDL201's first query (a peer's copy and ``len(``) is parsed ahead by the
+    worker processes (forced here on a small tree): two files that only that query
+    loads are parsed ahead, enter the model at the check's own query, and the
+    findings are those of a full run; a warm run parses nothing."""
+    monkeypatch.setenv("PDLINT_WORKERS", "2")
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / name, folder)
+    for i in range(2):
+        (folder / f"peer_sizes_{i}.py").write_text(
+            f"def size_{i}(dst_items):\n    return len(dst_items)\n"
+        )
+    full = run(folder, ".", lazy=False)
+    with chdir(folder):
+        settings = Settings(root=str(folder), cache=True)
+        cold = analyze(["."], settings, lazy=True, cache_dir=str(tmp_path / "c"))
+        warm = analyze(["."], settings, lazy=True, cache_dir=str(tmp_path / "c"))
+    assert cold.stats["files parsed ahead of their load"] == 2
+    assert {"peer_sizes_0.py", "peer_sizes_1.py"} <= set(cold.loaded_files)
+    assert cold.findings == full
+    assert warm.findings == full and "files parsed ahead of their load" not in warm.stats
+
+
 def test_lazy_loads_only_what_is_needed(tmp_path: Path) -> None:
     """A module nothing reaches is not parsed; its syntax error goes unreported."""
     folder = tmp_path / "relay_gap"

@@ -155,6 +155,8 @@ class LayoutCheck:
     naming_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         (prefix.rstrip("_"),) for prefix in PEER_PREFIXES
     )
+    # load_related's first query: its files are parsed ahead
+    loaded_later: ClassVar[tuple[tuple[str, ...], ...]] = measuring_words
     scanned_words: ClassVar[tuple[tuple[str, ...], ...]] = (
         *measuring_words,
         *growing_words,
