@@ -65,15 +65,11 @@ def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, mo
     assert warm.findings == full and "files parsed ahead of their load" not in warm.stats
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="PDL201's first lazy query needs `len(` beside a peer prefix in the file of the "
-    "subscript; an offset measured by a helper in another file is not loaded",
-)
 def test_lazy_finds_an_offset_measured_by_a_helper_elsewhere(tmp_path: Path) -> None:
     """layout_helpers with the length of the local copy also taken by the helper: the
-    file that subscripts the peer's copy no longer holds ``len(``. A full run finds
-    the PDL201; a lazy run (large trees) loads neither file and misses it."""
+    file that subscripts the peer's copy holds no ``len(``. PDL201's first lazy
+    query loaded only files with ``len(`` beside a peer prefix, and missed the
+    finding a full run makes; it now loads every file with a peer prefix."""
     folder = tmp_path / "layout_helpers"
     shutil.copytree(FIXTURES / "layout_helpers", folder)
     transport = folder / "relay_regions" / "transport.py"

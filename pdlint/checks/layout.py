@@ -141,13 +141,14 @@ class LayoutCheck:
     """Finds handoff lists, the peer's copies of them and the offsets into those."""
 
     # Scanned (and cached) with the checks' relevant words, loaded only by
-    # :meth:`load_related`: the files that take the length of a peer's copy
-    # (``len(`` and ``dst_``, ``peer_`` or ``remote_``: where offsets into it are
-    # computed), and the files that can grow a list under a role-local setting
-    # (a grow word near a draft/speculative word). The files that can name a
-    # peer's copy (a peer word, in any case) are scanned too, never loaded.
+    # :meth:`load_related`: the files that name a peer's copy by its prefix
+    # (``dst_``, ``peer_`` or ``remote_``: where offsets into it are computed,
+    # with ``len(`` or with a helper elsewhere that returns one), and the files
+    # that can grow a list under a role-local setting (a grow word near a
+    # draft/speculative word). The files that can name a peer's copy (a peer word,
+    # in any case) are scanned too, never loaded.
     measuring_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
-        (prefix, "len(") for prefix in PEER_PREFIXES
+        (prefix,) for prefix in PEER_PREFIXES
     )
     growing_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         (grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS
@@ -1078,8 +1079,8 @@ class LayoutCheck:
     def load_related(self) -> None:
         """Load, in a lazy model, the files that can grow the lists this check needs.
 
-        The files loaded first (:attr:`measuring_words`) take the length of a
-        peer's copy. Subscripts of a peer's copy whose offset reads such a
+        The files loaded first (:attr:`measuring_words`) name a peer's copy by
+        its prefix. Subscripts of a peer's copy whose offset reads a
         length (in the function, through its assignments, or in a helper it
         calls), in any loaded function that can name a copy
         (:meth:`_naming_modules`), name the copies that matter: the stem of each
