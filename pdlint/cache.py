@@ -245,9 +245,7 @@ class FactStore:
         """Whether a facts entry is stored under ``key`` (not read, so not checked)."""
         if self.base is None:
             return False
-        if self._index is None:
-            self._index = self._read_index()
-        return key in self._pending or key in self._index
+        return key in self._pending or key in self._places()
 
     def put(self, key: str, payload: bytes, kind: str = "facts") -> None:
         """Store ``payload`` under ``key``; silently skipped when read-only.
@@ -302,18 +300,23 @@ class FactStore:
     def close(self) -> None:
         """Write what is waiting and close the open packs."""
         self.flush()
+        self._close_packs()
+
+    def _close_packs(self) -> None:
         for handle in self._packs.values():
             if handle is not None:
                 handle.close()
         self._packs.clear()
 
-    def _read_packed(self, key: str) -> bytes | None:
+    def _places(self) -> dict[str, tuple[str, int, int]]:
+        """The index, read once per store."""
         if self._index is None:
             self._index = self._read_index()
-        place = self._index.get(key)
-        if place is None:
-            return None
-        return self._read_at(*place)
+        return self._index
+
+    def _read_packed(self, key: str) -> bytes | None:
+        place = self._places().get(key)
+        return None if place is None else self._read_at(*place)
 
     def _read_at(self, pack: str, offset: int, size: int) -> bytes | None:
         assert self.base is not None
@@ -363,10 +366,7 @@ class FactStore:
             frames.append(frame)
             offset += len(frame)
         _write_atomic(folder / name, b"".join(frames))
-        for handle in self._packs.values():
-            if handle is not None:
-                handle.close()
-        self._packs.clear()
+        self._close_packs()
         for path in folder.glob("*.pack"):
             if path.name != name:
                 try:

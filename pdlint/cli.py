@@ -316,8 +316,8 @@ def server_command(stdio: bool) -> None:
 
 
 # Set by main(): this process ends after the command, so an analysis leaves its
-# facts in _KEPT and main() ends the process without freeing them (half a second
-# on a large tree), as mypy does.
+# facts in _KEPT and main() ends the process without freeing them (0.2 s on
+# sglang 0.5.23), as mypy does.
 _ENDING = False
 _KEPT: list[object] = []
 

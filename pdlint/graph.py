@@ -146,7 +146,6 @@ class CallGraph:
         calls = [
             (fn, call) for fn in map(model.functions.__getitem__, callers) for call in fn.calls
         ]
-        model.batched(calls, lambda item: model.call_targets(item[0], item[1].func))
         model.batched(
             calls,
             lambda item: [
