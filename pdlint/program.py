@@ -260,11 +260,13 @@ class Program:
         self._pump()
 
     def _pump(self, _done: Future[bytes] | None = None) -> None:
-        """Keep as many files parsing ahead as there are worker processes (called
-        again as each is done, from the pool's thread)."""
+        """Keep files parsing ahead in all worker processes but one (called again
+        as each is done, from the pool's thread)."""
         with self._ahead_lock:
             self._ahead_running = {f for f in self._ahead_running if not f.done()}
-            while self._ahead_queue and len(self._ahead_running) < self._workers_count:
+            # all workers but one: the analysis, which goes on meanwhile, keeps a core
+            limit = max(1, self._workers_count - 1)
+            while self._ahead_queue and len(self._ahead_running) < limit:
                 entry = self._ahead_queue.popleft()
                 display = entry.source.display
                 if display in self.done or display in self._ahead or self._pool is None:
