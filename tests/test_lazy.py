@@ -44,10 +44,11 @@ def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
 @pytest.mark.parametrize("name", [c for c in CASES if c.startswith("layout_")])
 def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, monkeypatch) -> None:
     """PDL201's first query (a peer's copy and ``len(``) is parsed ahead by the
-    worker processes (forced here on a small tree): two files that only that query
-    loads are parsed ahead, enter the model at the check's own query, and the
-    findings are those of a full run; a warm run parses nothing."""
-    monkeypatch.setenv("PDLINT_WORKERS", "2")
+    worker processes (forced here on a small tree; three of them, as all but one
+    parse ahead): two files that only that query loads are parsed ahead, enter the
+    model at the check's own query, and the findings are those of a full run; a
+    warm run parses nothing."""
+    monkeypatch.setenv("PDLINT_WORKERS", "3")
     folder = tmp_path / name
     shutil.copytree(FIXTURES / name, folder)
     for i in range(2):
