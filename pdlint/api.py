@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from pdlint import __version__
+from pdlint.aside import Aside, aside
 from pdlint.cache import CODE, SCHEMA, FactStore, cache_location, make_key
 from pdlint.checks.layout import LayoutCheck
 from pdlint.checks.modes import ModeCheck
@@ -30,13 +31,16 @@ from pdlint.index import forget_packages
 from pdlint.model import Model
 from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy
-from pdlint.program import FactsMemo, IndexOutcome, Program, RunRecord, worker_count
+from pdlint.program import FactsMemo, Gains, IndexOutcome, Program, RunRecord, worker_count
 from pdlint.source import decode_source, split_lines
 from pdlint.variants import Variants
 
 # Trees with at least this many files are parsed lazily (only what the analysis
 # needs); smaller ones are parsed whole, so every file gets its PDL900.
 LAZY_THRESHOLD = 500
+# A lazy analysis of at least this many files runs PDL201's check in a forked
+# process while this one runs the others (see _layout_aside).
+ASIDE_MIN_FILES = LAZY_THRESHOLD
 CHECKS = (RelayCheck, ModeCheck, LayoutCheck)
 
 __all__ = ["FactsMemo", "IndexOutcome", "Result", "analyze"]
@@ -234,13 +238,13 @@ def _analyse(
         model = Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
     start = time.perf_counter()
-    findings = _relay_findings(model, active, settings, stats, warnings)
+    findings = _relay_findings(model, program if lazy else None, active, settings, stats, warnings)
     timings["analysis (with loading)"] = time.perf_counter() - start
     errors = program.read_errors() + list(program.errors.values())
     findings.extend(errors)
     stats["files"] = len(program.entries)
     stats["files not parsed"] = len(errors)
-    stats["modules indexed"] = len(model.modules)
+    stats["modules indexed"] = len(model.modules.keys() | program.loaded_elsewhere)
     stats["files parsed"] = program.parsed
     if program.parsed_ahead:
         stats["files parsed ahead of their load"] = program.parsed_ahead
@@ -303,11 +307,69 @@ def _lines_of(
 
 def _relay_findings(
     model: Model,
+    program: Program | None,  # the source of a lazy model
     packs: list[Pack],
     settings: Settings,
     stats: Counter[str],
     warnings: list[str],
 ) -> list[Finding]:
+    """Every check's findings: PDL201's in a forked process when that pays (see
+    :func:`_layout_aside`), the others here meanwhile."""
+    layout = LayoutNames()
+    for pack in packs:
+        layout = layout.merged(pack.layout)
+    layout_check = LayoutCheck(model, layout)
+    parallel = _layout_aside(model, program, layout_check) if program is not None else None
+    try:
+        out = _graph_findings(model, packs, settings, stats, warnings)
+    except BaseException:
+        if parallel is not None:
+            parallel.cancel()
+        raise
+    done = parallel.join() if parallel is not None else None
+    if done is None:
+        out.extend(layout_check.run())
+    else:
+        found, gains, counts = done
+        out.extend(found)
+        assert program is not None
+        program.merge(gains)
+        model.stats.update(counts)
+        stats["checks run in a forked process"] += 1
+    stats.update(model.stats)
+    return out
+
+
+def _layout_aside(
+    model: Model, program: Program, check: LayoutCheck
+) -> Aside[tuple[list[Finding], Gains, Counter[str]]] | None:
+    """PDL201's check started in a forked process, when the model is lazy and large
+    and no worker process parses (see :mod:`pdlint.aside`); None otherwise.
+
+    The check reads the model alone and loads what it needs, so it gives the same
+    findings on a copy of the model taken before the others run. Its findings, what
+    it loaded and asked (:class:`Gains`) and its counts come back.
+    """
+    if worker_count() == 1 or len(program.entries) < ASIDE_MIN_FILES:
+        return None
+
+    def work() -> tuple[list[Finding], Gains, Counter[str]]:
+        program.detach()
+        before = Counter(model.stats)
+        found = list(check.run())
+        return found, program.gains(), model.stats - before
+
+    return aside(work)
+
+
+def _graph_findings(
+    model: Model,
+    packs: list[Pack],
+    settings: Settings,
+    stats: Counter[str],
+    warnings: list[str],
+) -> list[Finding]:
+    """The findings of the checks on the call graph (the relay and mode checks)."""
     patterns = [p for pack in packs for p in pack.entry_points] + list(settings.entry_points)
     entries = match_entries(model, patterns) if patterns else []
     warnings.extend(unmatched_names(model, packs, settings.entry_points))
@@ -337,11 +399,6 @@ def _relay_findings(
         placeholder_factories=tuple(f for pack in packs for f in pack.placeholder_factories),
     )
     out.extend(modes.run(check.found_relays(), entries))
-    layout = LayoutNames()
-    for pack in packs:
-        layout = layout.merged(pack.layout)
-    out.extend(LayoutCheck(model, layout).run())
     stats["functions reachable"] = graph.graph.number_of_nodes()
     stats["calls dropped (unresolved)"] = graph.dropped
-    stats.update(model.stats)
     return out

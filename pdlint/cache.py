@@ -302,6 +302,11 @@ class FactStore:
         self.flush()
         self._close_packs()
 
+    def reopen(self) -> None:
+        """Open the packs again when next read (a forked process: the files it
+        inherited share their offsets with its parent's)."""
+        self._close_packs()
+
     def _close_packs(self) -> None:
         for handle in self._packs.values():
             if handle is not None:

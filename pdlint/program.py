@@ -61,6 +61,25 @@ class SourceEntry:
     error: Finding | None = None  # a read error (PDL900)
 
 
+@dataclass
+class Gains:
+    """What a copy of a program, detached into a forked process, loaded and was asked
+    (see :meth:`Program.detach`); :meth:`Program.merge` takes it in."""
+
+    done: set[str]
+    parsed_files: list[str]
+    looked_up: set[str]
+    asked: dict[tuple[object, ...], tuple[object, ...]]
+    fact_digests: dict[str, str]
+    errors: dict[str, Finding]
+    text_now: dict[tuple[object, ...], set[str]]
+    timings: dict[str, float]
+    stored: dict[str, bytes]  # facts entries indexed there: key -> payload
+    memo: list[tuple[tuple[str, str, str], IndexOutcome]]  # indexed there
+    memo_used: list[tuple[str, str, str]]  # found in the memo (a long-lived one keeps them)
+    modules: set[str]  # the modules it loaded
+
+
 def worker_count() -> int | None:
     """``PDLINT_WORKERS``: how many processes index files (1: this one); None if unset."""
     raw = os.environ.get("PDLINT_WORKERS", "").strip()
@@ -161,6 +180,13 @@ class Program:
         self._ahead_running: set[Future[bytes]] = set()
         self._ahead_lock = threading.Lock()  # a done file's callback queues the next
         self._workers_count = 0
+        # a copy detached into a forked process (see detach): what it indexed
+        self._detached = False
+        self._stored: dict[str, bytes] = {}
+        self._memo_new: list[tuple[tuple[str, str, str], IndexOutcome]] = []
+        self._memo_used: list[tuple[str, str, str]] = []
+        self._base: tuple[int, dict[str, float]] = (0, {})
+        self.loaded_elsewhere: set[str] = set()  # modules a detached copy loaded
 
     @staticmethod
     def _entry(source: SourceFile, data: bytes | None) -> SourceEntry:
@@ -220,6 +246,8 @@ class Program:
 
     def _workers(self, size: int, count: int) -> ProcessPoolExecutor | None:
         """The worker pool, if ``count`` jobs of ``size`` bytes in all pay for it."""
+        if self._detached:
+            return None
         forced = worker_count()
         most = forced if forced is not None else min(os.cpu_count() or 1, 8)
         workers = min(most, count)
@@ -467,6 +495,8 @@ class Program:
                 if outcome is None:
                     memo_keys[id(entry)] = key
                 else:
+                    if self._detached:
+                        self._memo_used.append(key)
                     facts, error = outcome
                     results[id(entry)] = (
                         ("facts", facts) if facts is not None else error_result(error)
@@ -485,6 +515,8 @@ class Program:
             for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
                 self.store.put(self._key(entry), payload)
+                if self._detached:
+                    self._stored[self._key(entry)] = payload
                 decoded[id(entry)] = self._finish(entry, result, payload, memo_keys)
             self.timings["parse and index"] += clock() - start
         start = clock()
@@ -518,7 +550,10 @@ class Program:
         self.done.add(entry.source.display)
         if id(entry) in memo_keys:
             assert self.memo is not None
-            self.memo[memo_keys[id(entry)]] = (facts, self.errors.get(entry.source.display))
+            outcome = (facts, self.errors.get(entry.source.display))
+            self.memo[memo_keys[id(entry)]] = outcome
+            if self._detached:
+                self._memo_new.append((memo_keys[id(entry)], outcome))
         return facts
 
     def facts_digest(self, entry: SourceEntry) -> str:
@@ -641,6 +676,64 @@ class Program:
                 self._ahead_queue.clear()
             self._pool.shutdown(cancel_futures=True)  # files parsed ahead for nothing
             self._pool = None
+
+    # a part of the analysis in a forked process (see pdlint.aside) ------------
+    def detach(self) -> None:
+        """Make this the copy of the program in a forked child: it parses in this
+        process alone, reports no progress, reads the cache through its own files
+        (an inherited file's offset is shared with the parent), and keeps what it
+        adds for :meth:`gains`."""
+        self._detached = True
+        self.progress = None
+        self.store.reopen()
+        self._base = (len(self.parsed_files), dict(self.timings))
+
+    def gains(self) -> Gains:
+        """What this detached copy loaded and was asked (all of it: merging is a union)."""
+        parsed, timings = self._base
+        return Gains(
+            done=set(self.done),
+            parsed_files=self.parsed_files[parsed:],
+            looked_up=set(self.looked_up),
+            asked=dict(self.asked),
+            fact_digests=dict(self.fact_digests),
+            errors=dict(self.errors),
+            text_now=dict(self._text_now),
+            timings={k: v - timings.get(k, 0.0) for k, v in self.timings.items()},
+            stored=self._stored,
+            memo=self._memo_new,
+            memo_used=self._memo_used,
+            modules=set(self.loaded),
+        )
+
+    def merge(self, gains: Gains) -> None:
+        """Take in what a detached copy did, as if this program had done it: the
+        run record then depends on its queries and loaded files too."""
+        self.done |= gains.done
+        known = set(self.parsed_files)
+        fresh = [d for d in gains.parsed_files if d not in known]
+        self.parsed += len(fresh)
+        self.parsed_files.extend(fresh)
+        self.looked_up |= gains.looked_up
+        for query, answer in gains.asked.items():
+            self.asked.setdefault(query, answer)
+        for display, digest in gains.fact_digests.items():
+            self.fact_digests.setdefault(display, digest)
+        for display, error in gains.errors.items():
+            self.errors.setdefault(display, error)
+        for query, passing in gains.text_now.items():
+            self._text_now.setdefault(query, passing)
+        for phase, seconds in gains.timings.items():
+            self.timings[phase] += seconds
+        for key, payload in gains.stored.items():
+            if not self.store.has(key):
+                self.store.put(key, payload)
+        if self.memo is not None:
+            for memo_key, outcome in gains.memo:
+                self.memo.setdefault(memo_key, outcome)
+            for memo_key in gains.memo_used:
+                self.memo.get(memo_key)  # used by this run (see pdlint.server.RecentMemo)
+        self.loaded_elsewhere |= gains.modules - self.loaded.keys()
 
     def load_all(self) -> list[ModuleFacts]:
         """Every file, duplicates of a module name included (a full run)."""

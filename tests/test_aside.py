@@ -1,0 +1,157 @@
+"""PDL201's check in a forked process: the same findings, counts and run records.
+
+A lazy analysis of a large tree runs the layout check in a forked child while it
+runs the graph checks (see :mod:`pdlint.aside`). Here the size floor is lowered
+so that the fixtures take that path, and each run is compared with one that
+runs every check in one process.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from pdlint_helpers import chdir
+
+from pdlint import api
+from pdlint.aside import aside, can_fork
+from pdlint.config import Settings
+from pdlint.server import RecentMemo
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="forks on Linux only")
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+FORKED = "checks run in a forked process"
+
+
+def _fail() -> int:
+    raise ValueError("in the child")
+
+
+def test_aside_gives_the_childs_value_or_none() -> None:
+    found = aside(lambda: {"findings": [1, 2]})
+    assert found is not None and found.join() == {"findings": [1, 2]}
+    failed = aside(_fail)
+    assert failed is not None and failed.join() is None
+
+
+def test_a_cancelled_child_is_stopped() -> None:
+    slow = aside(lambda: time.sleep(60))
+    assert slow is not None
+    start = time.monotonic()
+    slow.cancel()
+    assert time.monotonic() - start < 5
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not can_fork()
+        assert aside(lambda: 1) is None
+    finally:
+        release.set()
+        other.join()
+    assert can_fork()
+
+
+def _analyse(folder: Path, cache: Path | None, **kwargs: object) -> api.Result:
+    with chdir(folder):
+        settings = Settings(root=str(folder), cache=cache is not None)
+        where = str(cache) if cache is not None else None
+        return api.analyze(["."], settings, lazy=True, cache_dir=where, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_check_aside_gives_the_same_run(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = FIXTURES / name
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
+    alone = _analyse(folder, tmp_path / "alone")
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    forked = _analyse(folder, tmp_path / "forked")
+    assert forked.stats.pop(FORKED) == 1
+    assert FORKED not in alone.stats
+    assert forked.findings == alone.findings
+    assert forked.stats == alone.stats
+    assert forked.loaded_files == alone.loaded_files
+
+
+def _with_peer_sizes(tmp_path: Path) -> tuple[Path, Path]:
+    """layout_helpers and a file that only PDL201's first query loads."""
+    folder = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    sizes = folder / "peer_sizes.py"
+    sizes.write_text("def size(dst_items):\n    return len(dst_items)\n")
+    return folder, sizes
+
+
+def _analysed_again(folder: Path, cache: Path) -> api.Result:
+    """A run that does not reuse the last one's findings, and finds what a full run finds."""
+    edited = _analyse(folder, cache)
+    assert "results reused (nothing they depend on changed)" not in edited.stats
+    with chdir(folder):
+        full = api.analyze(["."], Settings(root=str(folder), cache=False), lazy=False)
+    assert edited.findings == full.findings
+    return edited
+
+
+def test_a_file_only_the_forked_check_loaded_is_in_the_run_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record of a run depends on what the child loaded: editing that file (a
+    new fact) analyses again, where a record without it would reuse stale findings."""
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    folder, sizes = _with_peer_sizes(tmp_path)
+    cache = tmp_path / "cache"
+    first = _analyse(folder, cache)
+    assert first.stats[FORKED] == 1 and "peer_sizes.py" in first.loaded_files
+    again = _analyse(folder, cache)
+    assert again.stats["results reused (nothing they depend on changed)"] == 1
+    sizes.write_text(sizes.read_text() + "\n\ndef other(dst_more):\n    return dst_more[0]\n")
+    _analysed_again(folder, cache)
+
+
+def test_a_query_only_the_forked_check_asked_is_in_the_run_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new file that only the child's second query (a list of a copy's stem grown
+    under a role-local condition) selects: the record holds that query, so the run
+    analyses again, and finds what a full run finds."""
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    folder, _sizes = _with_peer_sizes(tmp_path)
+    cache = tmp_path / "cache"
+    assert _analyse(folder, cache).stats[FORKED] == 1
+    (folder / "relay_regions" / "extra.py").write_text(
+        "class Extra:\n"
+        "    def __init__(self, config, engine):\n"
+        "        if config.speculative_algorithm is not None:\n"
+        "            engine.mem_regions.append((0, 256))\n"
+    )
+    assert "relay_regions/extra.py" in _analysed_again(folder, cache).loaded_files
+
+
+def test_a_long_lived_memo_keeps_what_the_forked_check_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The language server's memo (no fact cache here) forgets, after each run, the
+    facts no run used: those the child indexed or read count, so no later run
+    parses a file again."""
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    folder, _sizes = _with_peer_sizes(tmp_path)
+    memo = RecentMemo()
+    runs = []
+    for _ in range(3):
+        runs.append(_analyse(folder, None, facts_memo=memo))
+        memo.sweep()
+    assert all(r.stats[FORKED] == 1 for r in runs)
+    assert "peer_sizes.py" in runs[0].loaded_files and runs[0].stats["files parsed"] > 0
+    assert [r.stats["files parsed"] for r in runs[1:]] == [0, 0]
+    assert runs[2].findings == runs[0].findings
