@@ -80,7 +80,13 @@ ENV_VAR = "PDLINT_CACHE_DIR"
 INDEX = "index"
 PACK_BYTES = 16 << 20  # facts kept in memory before they are written as a pack
 MAX_PACKS = 64  # more packs in the index: all live entries are rewritten as one
+# Facts entries kept of each file (the newest): an edit makes a new one, and a
+# branch switched back and forth is served by the last two.
+VERSIONS = 2
 _PACK_NAME = re.compile(r"[0-9a-f]{32}\.pack")
+_SLOT = re.compile(r"[0-9a-f]{40}")
+# where an entry is: pack, offset, size, and the slot it is a version in ("": none)
+Place = tuple[str, int, int, str]
 DEFAULT_NAME = ".pdlint_cache"
 
 
@@ -191,8 +197,9 @@ class FactStore:
         self.misses = 0
         self.rejected = 0
         self._prepared = False
-        self._index: dict[str, tuple[str, int, int]] | None = None
+        self._index: dict[str, Place] | None = None
         self._pending: dict[str, bytes] = {}  # key -> framed entry, not written yet
+        self._slots: dict[str, str] = {}  # key -> its slot, for the pending entries
         self._pending_bytes = 0
         self._packs: dict[str, BinaryIO | None] = {}  # open packs (None: unreadable)
 
@@ -247,16 +254,19 @@ class FactStore:
             return False
         return key in self._pending or key in self._places()
 
-    def put(self, key: str, payload: bytes, kind: str = "facts") -> None:
+    def put(self, key: str, payload: bytes, kind: str = "facts", slot: str = "") -> None:
         """Store ``payload`` under ``key``; silently skipped when read-only.
 
-        A facts entry is written with the others at the next :meth:`flush`.
+        A facts entry is written with the others at the next :meth:`flush`. Its
+        ``slot`` (a key too) names what it is a version of (a file): only the
+        :data:`VERSIONS` newest entries of a slot stay in the index.
         """
         if self.base is None or not self.writable:
             return
         if kind == "facts":
             frame = _frame(key, payload)
             self._pending[key] = frame
+            self._slots[key] = slot
             self._pending_bytes += len(frame)
             if self._pending_bytes >= PACK_BYTES:
                 self.flush()
@@ -272,35 +282,55 @@ class FactStore:
         """Write the waiting facts entries as one pack and add them to the index."""
         if not self._pending or self.base is None or not self._prepare():
             self._pending.clear()
+            self._slots.clear()
             self._pending_bytes = 0
             return
         folder = self.base / "facts"
         name = f"{secrets.token_hex(16)}.pack"
-        places: dict[str, tuple[str, int, int]] = {}
+        places: dict[str, Place] = {}
         offset = 0
         for key, frame in self._pending.items():
-            places[key] = (name, offset, len(frame))
+            places[key] = (name, offset, len(frame), self._slots.get(key, ""))
             offset += len(frame)
         try:
             _write_atomic(folder / name, b"".join(self._pending.values()))
             index = self._read_index()  # as another run may have left it
+            held = {place[0] for place in index.values()}
+            for key in places:  # a key written again is as new as the others
+                index.pop(key, None)
             index.update(places)
-            if len({pack for pack, _, _ in index.values()}) > MAX_PACKS:
+            index = _newest_versions(index)
+            if len({place[0] for place in index.values()}) > MAX_PACKS:
                 try:
                     index = self._compact(index)
                 except OSError:
                     pass  # the packs as they are still serve
             _write_atomic(folder / INDEX, _frame(INDEX, _index_text(index)))
             self._index = index
+            self._remove_packs(held - {place[0] for place in index.values()})
         except OSError as exc:
             self._read_only(exc)
         self._pending.clear()
+        self._slots.clear()
         self._pending_bytes = 0
 
     def close(self) -> None:
         """Write what is waiting and close the open packs."""
         self.flush()
         self._close_packs()
+
+    def _remove_packs(self, names: set[str]) -> None:
+        """Remove packs the index no longer names (another run reading one of them
+        gets misses)."""
+        assert self.base is not None
+        for name in names:
+            handle = self._packs.pop(name, None)
+            if handle is not None:
+                handle.close()
+            try:
+                (self.base / "facts" / name).unlink()
+            except OSError:
+                pass
 
     def reopen(self) -> None:
         """Open the packs again when next read (a forked process: the files it
@@ -313,7 +343,7 @@ class FactStore:
                 handle.close()
         self._packs.clear()
 
-    def _places(self) -> dict[str, tuple[str, int, int]]:
+    def _places(self) -> dict[str, Place]:
         """The index, read once per store."""
         if self._index is None:
             self._index = self._read_index()
@@ -321,7 +351,7 @@ class FactStore:
 
     def _read_packed(self, key: str) -> bytes | None:
         place = self._places().get(key)
-        return None if place is None else self._read_at(*place)
+        return None if place is None else self._read_at(*place[:3])
 
     def _read_at(self, pack: str, offset: int, size: int) -> bytes | None:
         assert self.base is not None
@@ -339,35 +369,44 @@ class FactStore:
         except OSError:
             return None
 
-    def _read_index(self) -> dict[str, tuple[str, int, int]]:
-        """The index on disk; empty when missing or damaged."""
+    def _read_index(self) -> dict[str, Place]:
+        """The index on disk, oldest entries first; empty when missing or damaged."""
         assert self.base is not None
         blob = _read(self.base / "facts" / INDEX)
         payload = _unframe(INDEX, blob) if blob is not None else None
-        out: dict[str, tuple[str, int, int]] = {}
+        out: dict[str, Place] = {}
         if payload is None:
             return out
         for line in payload.decode("ascii", "replace").splitlines():
             parts = line.split(" ")
-            if len(parts) == 4 and _PACK_NAME.fullmatch(parts[1]):
-                key, pack, offset, size = parts
-                if offset.isdigit() and size.isdigit():
-                    out[key] = (pack, int(offset), int(size))
+            if len(parts) == 4:  # written before slots
+                parts.append("-")
+            if len(parts) == 5 and _PACK_NAME.fullmatch(parts[1]):
+                key, pack, offset, size, slot = parts
+                if offset.isdigit() and size.isdigit() and (slot == "-" or _SLOT.fullmatch(slot)):
+                    out[key] = (pack, int(offset), int(size), "" if slot == "-" else slot)
         return out
 
-    def _compact(self, index: dict[str, tuple[str, int, int]]) -> dict[str, tuple[str, int, int]]:
-        """Rewrite every readable entry of ``index`` into one pack; remove the others."""
+    def _compact(self, index: dict[str, Place]) -> dict[str, Place]:
+        """Rewrite every readable entry of ``index`` into one pack, in the index's
+        order (oldest first); remove the other packs (and the bytes of the entries
+        the index no longer holds)."""
         assert self.base is not None
         folder = self.base / "facts"
         name = f"{secrets.token_hex(16)}.pack"
+        found: dict[str, bytes] = {}
+        for key, place in sorted(index.items(), key=lambda kv: kv[1]):  # pack by pack
+            frame = self._read_at(*place[:3])
+            if frame is not None and _unframe(key, frame) is not None:
+                found[key] = frame
         frames: list[bytes] = []
-        out: dict[str, tuple[str, int, int]] = {}
+        out: dict[str, Place] = {}
         offset = 0
-        for key, place in sorted(index.items(), key=lambda kv: kv[1]):
-            frame = self._read_at(*place)
-            if frame is None or _unframe(key, frame) is None:
+        for key, place in index.items():
+            frame = found.get(key)
+            if frame is None:
                 continue
-            out[key] = (name, offset, len(frame))
+            out[key] = (name, offset, len(frame), place[3])
             frames.append(frame)
             offset += len(frame)
         _write_atomic(folder / name, b"".join(frames))
@@ -381,9 +420,26 @@ class FactStore:
         return out
 
 
-def _index_text(index: dict[str, tuple[str, int, int]]) -> bytes:
-    lines = [f"{key} {pack} {offset} {size}\n" for key, (pack, offset, size) in index.items()]
+def _index_text(index: dict[str, Place]) -> bytes:
+    lines = [
+        f"{key} {pack} {offset} {size} {slot or '-'}\n"
+        for key, (pack, offset, size, slot) in index.items()
+    ]
     return "".join(lines).encode("ascii")
+
+
+def _newest_versions(index: dict[str, Place]) -> dict[str, Place]:
+    """``index`` (oldest first) without the entries of a slot older than its
+    :data:`VERSIONS` newest; their bytes go at the next compaction."""
+    kept: dict[str, int] = {}
+    dropped: set[str] = set()
+    for key in reversed(index):
+        slot = index[key][3]
+        if slot:
+            kept[slot] = kept.get(slot, 0) + 1
+            if kept[slot] > VERSIONS:
+                dropped.add(key)
+    return {k: v for k, v in index.items() if k not in dropped} if dropped else index
 
 
 def _read(path: Path) -> bytes | None:

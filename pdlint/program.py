@@ -74,7 +74,7 @@ class Gains:
     errors: dict[str, Finding]
     text_now: dict[tuple[object, ...], set[str]]
     timings: dict[str, float]
-    stored: dict[str, bytes]  # facts entries indexed there: key -> payload
+    stored: dict[str, tuple[bytes, str]]  # facts entries indexed there: key -> payload, slot
     memo: list[tuple[tuple[str, str, str], IndexOutcome]]  # indexed there
     memo_used: list[tuple[str, str, str]]  # found in the memo (a long-lived one keeps them)
     modules: set[str]  # the modules it loaded
@@ -182,7 +182,7 @@ class Program:
         self._workers_count = 0
         # a copy detached into a forked process (see detach): what it indexed
         self._detached = False
-        self._stored: dict[str, bytes] = {}
+        self._stored: dict[str, tuple[bytes, str]] = {}
         self._memo_new: list[tuple[tuple[str, str, str], IndexOutcome]] = []
         self._memo_used: list[tuple[str, str, str]] = []
         self._base: tuple[int, dict[str, float]] = (0, {})
@@ -514,9 +514,9 @@ class Program:
             start = clock()
             for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
-                self.store.put(self._key(entry), payload)
+                self.store.put(self._key(entry), payload, slot=self._slot(entry))
                 if self._detached:
-                    self._stored[self._key(entry)] = payload
+                    self._stored[self._key(entry)] = (payload, self._slot(entry))
                 decoded[id(entry)] = self._finish(entry, result, payload, memo_keys)
             self.timings["parse and index"] += clock() - start
         start = clock()
@@ -564,7 +564,7 @@ class Program:
             payload = pickle.dumps(_index_result(self._job(entry)), 5)
             self.parsed += 1
             self.parsed_files.append(entry.source.display)
-            self.store.put(self._key(entry), payload)
+            self.store.put(self._key(entry), payload, slot=self._slot(entry))
             self.timings["parse and index"] += time.perf_counter() - start
         return content_hash(payload)
 
@@ -598,6 +598,12 @@ class Program:
     def _key(self, entry: SourceEntry) -> str:
         return make_key(entry.digest, entry.module, str(entry.is_package), self.salt)
 
+    def _slot(self, entry: SourceEntry) -> str:
+        """What ``entry``'s facts entry is a version of (see :meth:`FactStore.put`): this
+        file, as this module, with these packs (whatever its bytes)."""
+        where = os.path.abspath(entry.source.path)
+        return make_key("versions", where, entry.module, str(entry.is_package), self.salt)
+
     def _decode(self, entry: SourceEntry, found: bytes | tuple[object, ...]) -> ModuleFacts | None:
         display = entry.source.display
         result: object = found
@@ -618,7 +624,7 @@ class Program:
         ):
             # passed the checksum but does not decode (another pdlint wrote it): index again
             result = _index_result(self._job(entry))
-            self.store.put(self._key(entry), pickle.dumps(result, 5))
+            self.store.put(self._key(entry), pickle.dumps(result, 5), slot=self._slot(entry))
             if result[0] == "error":
                 _, message, line, column = result
                 assert isinstance(message, str) and isinstance(line, int)
@@ -725,9 +731,9 @@ class Program:
             self._text_now.setdefault(query, passing)
         for phase, seconds in gains.timings.items():
             self.timings[phase] += seconds
-        for key, payload in gains.stored.items():
+        for key, (payload, slot) in gains.stored.items():
             if not self.store.has(key):
-                self.store.put(key, payload)
+                self.store.put(key, payload, slot=slot)
         if self.memo is not None:
             for memo_key, outcome in gains.memo:
                 self.memo.setdefault(memo_key, outcome)

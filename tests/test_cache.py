@@ -286,8 +286,8 @@ def test_damaged_entries_are_rebuilt_not_trusted(damage, relay_gap: Path, tmp_pa
     assert verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"] == "0"
 
 
-def _index_of(cache: Path) -> tuple[Path, dict[str, tuple[str, int, int]]]:
-    """The index file of the cache and the places it gives (pack, offset, size)."""
+def _index_of(cache: Path) -> tuple[Path, dict[str, tuple[str, int, int, str]]]:
+    """The index file of the cache and the places it gives (pack, offset, size, slot)."""
     store = FactStore(cache)
     assert store.base is not None
     return store.base / "facts" / "index", store._read_index()
@@ -318,7 +318,7 @@ def test_a_damaged_entry_in_a_pack_is_indexed_again(relay_gap: Path, tmp_path: P
     cache = tmp_path / "cache"
     expected = cached(relay_gap, cache)
     path, places = _index_of(cache)
-    for pack, offset, size in places.values():
+    for pack, offset, size, _slot in places.values():
         target = path.parent / pack
         data = bytearray(target.read_bytes())
         data[offset + size // 2] ^= 0xFF
@@ -343,6 +343,68 @@ def test_many_packs_are_compacted_into_one(tmp_path: Path, monkeypatch) -> None:
     assert len(packs) == 2  # compacted at the fourth, then one more
     store = FactStore(cache)
     assert [store.get(f"{i:040x}") for i in range(5)] == [f"payload {i}".encode() for i in range(5)]
+
+
+def test_only_the_newest_versions_of_a_file_stay_cached(tmp_path: Path, monkeypatch) -> None:
+    """Each version of a file is an entry in its slot: the index keeps the newest two
+    of a slot; a pack nothing in the index names is removed, and a compaction drops
+    the bytes of the versions dropped from packs that still hold other entries."""
+    monkeypatch.setattr("pdlint.cache.MAX_PACKS", 4)
+    cache = tmp_path / "cache"
+    for i in range(1, 6):  # each run: a new version of one file, and a new other file
+        store = FactStore(cache)
+        store.put(f"{i:040x}", f"version {i} ".encode() * 1000, slot="e" * 40)
+        store.put(f"{i + 100:040x}", f"other {i} ".encode() * 1000, slot=f"{i:040x}")
+        store.close()
+        if i == 4:  # each pack still holds an entry the index names
+            assert len(list(cache.rglob("*.pack"))) == 4
+    facts = next(cache.glob("v*")) / "facts"
+    store = FactStore(cache)
+    assert [store.get(f"{i:040x}") is not None for i in range(1, 6)] == [False] * 3 + [True] * 2
+    assert all(store.get(f"{i + 100:040x}") == f"other {i} ".encode() * 1000 for i in range(1, 6))
+    packs = list(facts.glob("*.pack"))
+    assert len(packs) == 1  # compacted at the fifth run: seven entries of about 9 KB
+    assert packs[0].stat().st_size < 7 * 10_000
+
+
+def test_a_pack_of_old_versions_alone_is_removed(tmp_path: Path) -> None:
+    """A pack whose entries all left the index goes at once (no compaction needed)."""
+    cache = tmp_path / "cache"
+    for i in range(1, 6):
+        store = FactStore(cache)
+        store.put(f"{i:040x}", f"version {i}".encode(), slot="e" * 40)
+        store.close()
+    assert len(list((next(cache.glob("v*")) / "facts").glob("*.pack"))) == 2
+
+
+def test_an_index_without_slots_is_read(tmp_path: Path) -> None:
+    """Index lines written before slots (four fields) still find their entries."""
+    cache = tmp_path / "cache"
+    store = FactStore(cache)
+    store.put("a" * 40, b"payload", slot="b" * 40)
+    store.close()
+    path, places = _index_of(cache)
+    old = "".join(f"{k} {p} {o} {n}\n" for k, (p, o, n, _s) in places.items())
+    from pdlint.cache import _frame
+
+    path.write_bytes(_frame("index", old.encode()))
+    assert FactStore(cache).get("a" * 40) == b"payload"
+
+
+def test_a_file_switched_back_is_read_from_the_cache(relay_gap: Path, tmp_path: Path) -> None:
+    """A file edited, then back to its first version and forth again (a branch
+    switched back and forth): both versions' facts stay cached, nothing is parsed."""
+    cache = tmp_path / "cache"
+    target = next(p for p in sorted(relay_gap.rglob("*.py")) if "def " in p.read_text())
+    first = target.read_text()
+    second = first + "\n\ndef added():\n    return 1\n"
+    cached(relay_gap, cache)
+    parsed = []
+    for text in (second, first, second):
+        target.write_text(text)
+        parsed.append(verbose_stats(relay_gap, "--cache-dir", str(cache))["files parsed"])
+        assert cached(relay_gap, cache) == uncached(relay_gap)
+    assert parsed == ["1", "0", "0"]
 
 
 def test_facts_wait_in_memory_until_flushed(tmp_path: Path) -> None:
