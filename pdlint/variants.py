@@ -87,6 +87,8 @@ class Variants:
         # is asked once per member
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         self.carriers = self._find_carriers()
+        if self._load_validators():
+            self.carriers = self._find_carriers()  # with what was loaded
         self._string_names: set[str] = set()
         self._add_string_variants()
         self._mentions.clear()  # answers given before every string variant was known
@@ -222,6 +224,18 @@ class Variants:
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def _load_validators(self) -> bool:
+        """Load, in a lazy model, the files that can test a setting string the program
+        converts to a variant (a startup validator: see ``RelayCheck._reads_setting``):
+        they may be in files nothing else loads, and their comparisons of that setting
+        with strings make it a string variant. Whether any file was loaded."""
+        names = sorted({name for table in self.converted.values() for name in table})
+        if self.model.source is None or not names:
+            return False
+        before = len(self.model.modules)
+        self.model.load_text(any_of=names, all_of=(("raise",),))
+        return len(self.model.modules) > before
 
     def _class_carriers(self, item: tuple[str, ClassFacts]) -> list[tuple[str, Variant]]:
         """(attribute, variant) for each class-level annotation naming a variant."""

@@ -82,6 +82,36 @@ def test_lazy_finds_an_offset_measured_by_a_helper_elsewhere(tmp_path: Path) -> 
     assert run(folder, ".", lazy=True) == full
 
 
+def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:
+    """conditional_validator with its startup rule moved out of ``ServerArgs`` into a
+    launcher's check that nothing imports, and that names no decode mode: it tests the
+    setting string the program converts to the algorithm, and compares it with the
+    only strings it is compared with. A lazy run never loaded that file, so it missed
+    the rejection (and the string variant) and reported a PDL103 for LOOKAHEAD that a
+    full run does not; it now loads the files that raise and name a converted setting."""
+    folder = tmp_path / "conditional_validator"
+    shutil.copytree(FIXTURES / "conditional_validator", folder)
+    args = folder / "coord_engine" / "server_args.py"
+    rule = (
+        "            if flags.COORDINATE_RANKS.get():\n"
+        '                if self.speculative_algorithm not in ("eagle", "medusa"):\n'
+        '                    raise ValueError("rank coordination supports EAGLE and MEDUSA only")\n'
+    )
+    assert rule in args.read_text()
+    args.write_text(args.read_text().replace(rule, ""))
+    (folder / "coord_engine" / "launch_checks.py").write_text(
+        "from coord_engine.flags import flags\n\n\n"
+        "def check_coordination(args) -> None:\n"
+        "    if flags.COORDINATE_RANKS.get():\n"
+        '        if args.speculative_algorithm not in ("eagle", "medusa"):\n'
+        '            raise ValueError("rank coordination supports EAGLE and MEDUSA only")\n'
+    )
+    full = run(folder, ".", lazy=False)
+    shown = [(f.code, f.location.line, f.member) for f in full]  # type: ignore[attr-defined]
+    assert ("PDL103", 52, "LOOKAHEAD") not in shown and ("PDL103", 52, "MEDUSA") in shown
+    assert run(folder, ".", lazy=True) == full
+
+
 def test_lazy_loads_only_what_is_needed(tmp_path: Path) -> None:
     """A module nothing reaches is not parsed; its syntax error goes unreported."""
     folder = tmp_path / "relay_gap"
