@@ -86,6 +86,8 @@ class Variants:
         # (function, expression, variant, bound) -> :meth:`mentions`; the same guard
         # is asked once per member
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
+        # the classes and the functions read for carriers so far
+        self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -210,17 +212,23 @@ class Variants:
         return None
 
     def _find_carriers(self) -> dict[str, Variant]:
-        """Attribute names that hold a variant, where exactly one variant fits."""
-        seen: dict[str, set[str]] = {}
+        """Attribute names that hold a variant, where exactly one variant fits (the
+        classes and functions not read by an earlier call add to :attr:`carrier_names`)."""
+        seen = self.carrier_names
         model = self.model
-        classes = [(model.class_module[c], f) for c, f in model.classes.items()]
+        done_classes, done_functions = self._read_for_carriers
+        classes = [
+            (model.class_module[c], f) for c, f in model.classes.items() if c not in done_classes
+        ]
+        done_classes.update(model.classes)
         for found in model.batched(classes, self._class_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
-        for found in model.batched(list(model.functions.values()), self._function_carriers):
+        functions = [f for q, f in model.functions.items() if q not in done_functions]
+        done_functions.update(model.functions)
+        for found in model.batched(functions, self._function_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
-        self.carrier_names = seen
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
