@@ -130,6 +130,28 @@ def test_pack_names_a_peer_copy(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("peer", "pack"),
+    [
+        ("their_table", '[layout]\npeer-copies = { their_table = "kv_table" }\n'),
+        ("target_kv_table", '[layout]\npeer-prefixes = ["target_"]\n'),
+    ],
+    ids=["copy", "prefix"],
+)
+def test_a_lazy_run_loads_what_a_pack_names(tmp_path: Path, peer: str, pack: str) -> None:
+    """A lazy run (a large tree) loads the files naming a pack's peer copy or prefix:
+    it missed the finding a full run makes, its first query holding only the built-in
+    prefixes."""
+    root = package(tmp_path, peer=peer, pack=pack)
+    with chdir(root):
+        settings = Settings(root=str(root), cache=False, packs=("pack.toml",))
+        runs = [analyze(["kvpkg"], settings, lazy=lazy).findings for lazy in (False, True)]
+    assert [f"{f.code} {f.location.path}:{f.location.line}" for f in runs[0]] == [
+        "PDL201 kvpkg/sender.py:14"
+    ]
+    assert runs[1] == runs[0]
+
+
+@pytest.mark.parametrize(
     ("pack", "line", "key", "problem"),
     [
         ('[layout]\nrole-local = "draft"\n', 2, "role-local", "expected a list of strings"),

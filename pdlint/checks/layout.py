@@ -1098,6 +1098,11 @@ class LayoutCheck:
         if self.model.source is None:
             return
         self.model.load_text(gate=self.measuring_words)
+        # a pack's prefixes and names of a peer's copy, but those the query above holds
+        named = [*self.peer_prefixes, *self.pack_copies]
+        self.model.load_text(
+            any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
+        )
         stems: set[str] = set()
         naming = self._naming_modules()
         for qual, fn in self.model.functions.items():
