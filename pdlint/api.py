@@ -383,16 +383,29 @@ def _graph_findings(
         # load what the entry points reach first (a call graph without the
         # variant-chosen edges, which need those tables).
         CallGraph(model, entries)
-    variants = Variants(model)
-    factories = ClassFactories(model, variants)
-    graph = CallGraph(model, entries, factories.targets)
-    if heuristic:
-        entries = graph.roots_only(entries)
-    stats["entry points"] = len(entries)
-    stats["variants"] = len(variants.by_name)
     validators = tuple(v for pack in packs for v in pack.startup_validators)
-    check = RelayCheck(model, variants, graph, entries, validators)
-    out = list(check.run())
+    while True:
+        variants = Variants(model)
+        factories = ClassFactories(model, variants)
+        graph = CallGraph(model, entries, factories.targets)
+        roots = graph.roots_only(entries) if heuristic else entries
+        known = len(variants.by_name)  # before the checks look more up
+        check = RelayCheck(model, variants, graph, roots, validators)
+        out = list(check.run())
+        # A lazy model: the members of a class's string variant that a builder
+        # dispatches on are the strings compared with that attribute in any file;
+        # load the files naming it, and check again if that loaded any. (A string
+        # variant of an attribute of no known class, by name alone, is left as the
+        # loaded files give it: its name may be in most files.)
+        attributes = check.string_builder_attributes() if model.source is not None else set()
+        before = len(model.modules)
+        model.load_text(any_of=sorted(f".{a}" for a in attributes))
+        if len(model.modules) == before:
+            break
+    entries = roots
+    stats["entry points"] = len(entries)
+    stats["variants"] = known
+    stats.update(variants.stats)
     modes = ModeCheck(
         check,
         bypass_modes=tuple(m for pack in packs for m in pack.bypass_modes),

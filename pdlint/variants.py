@@ -8,6 +8,7 @@ pdlint cannot resolve; never produces a finding).
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -75,6 +76,7 @@ class Variants:
 
     def __init__(self, model: Model) -> None:
         self.model = model
+        self.stats: Counter[str] = Counter()  # predicates that could not be read
         # Enum classes and Literal aliases are found when looked up (a lazy model
         # loads their module then); string variants are added below.
         self.by_name: dict[str, Variant] = LazyTable(self._discover)
@@ -741,7 +743,7 @@ class Variants:
         outermost = not self._active
         if key in self._active:
             # Every predicate on the cycle is unknown, whatever short-circuits.
-            self.model.stats["predicate cycles"] += 1
+            self.stats["predicate cycles"] += 1
             self._cyclic.update(k[0] for k in self._active)
             return UNKNOWN
         self._active.add(key)
@@ -767,7 +769,7 @@ class Variants:
             if fn.qualname in self._cyclic:
                 result = UNKNOWN
             if result is UNKNOWN:
-                self.model.stats["unknown predicates"] += 1
+                self.stats["unknown predicates"] += 1
         finally:
             self._active.discard(key)
             if outermost:

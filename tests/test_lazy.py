@@ -112,6 +112,30 @@ def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:
     assert run(folder, ".", lazy=True) == full
 
 
+def test_lazy_finds_a_string_member_compared_in_a_file_nothing_else_loads(
+    tmp_path: Path,
+) -> None:
+    """string_methods with an offline tool, which nothing imports, comparing the
+    config's method with "lookahead": a member of the method's string variant (the
+    strings it is compared with anywhere), which the factory returns None for. A lazy
+    run did not load the tool, and reported the PDL001 without that member."""
+    folder = tmp_path / "string_methods"
+    shutil.copytree(FIXTURES / "string_methods", folder)
+    (folder / "strdec" / "tools.py").write_text(
+        "from strdec.config import SpeculativeConfig\n\n\n"
+        "def describe(cfg: SpeculativeConfig) -> str:\n"
+        '    if cfg.method == "lookahead":\n'
+        '        return "lookahead decoding"\n'
+        '    return "other"\n'
+    )
+    full = run(folder, ".", lazy=False)
+    assert [(f.code, f.member) for f in full] == [  # type: ignore[attr-defined]
+        ("PDL001", "lookahead,mtp"),
+        ("PDL101", "mtp"),
+    ]
+    assert run(folder, ".", lazy=True) == full
+
+
 def test_lazy_loads_only_what_is_needed(tmp_path: Path) -> None:
     """A module nothing reaches is not parsed; its syntax error goes unreported."""
     folder = tmp_path / "relay_gap"

@@ -113,6 +113,18 @@ class RelayCheck:
         self._rejected: dict[str, set[int]] = {}
 
     # builders -----------------------------------------------------------------
+    def string_builder_attributes(self) -> set[str]:
+        """Attributes of a class whose string variant a builder found so far dispatches
+        on (``str:Config.method``: a string variant's members are the strings the
+        attribute is compared with anywhere)."""
+        out = set()
+        for builder in self._builders.values():
+            if builder is not None and builder.variant.kind == "string":
+                owned = builder.variant.qualname.removeprefix("str:")
+                if "." in owned:
+                    out.add(owned.rsplit(".", 1)[1])
+        return out
+
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
             self._builders[qualname] = self._find_builder(self.model.functions[qualname])
