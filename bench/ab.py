@@ -1,0 +1,148 @@
+"""A/B benchmark of whole runs: pdlint at a git revision against this checkout.
+
+Extracts ``--base`` (default ``main``, through ``git archive``) into a temporary
+folder, byte-compiles both copies of ``pdlint/`` as ``pip install`` would, and on
+a public SGLang release (``--version``, default 0.5.23, downloaded as
+``bench/run.py`` does) runs, for ``--rounds`` rounds, each measurement with the
+base (A) and with this checkout (B) back to back (which goes first flips each
+round), each in its own process and with its own cache:
+
+- cold (an empty cache), warm (nothing changed);
+- new fact: ``print(N)`` inserted at the top of the first function of the relay
+  file (as ``bench/run.py``'s "changed (loaded, new fact)"), then the file put
+  back and the cache brought back to it;
+- editor: the language server's analysis process analysing that edit as an
+  unsaved buffer, with every file's facts in memory (the time of that run).
+
+It prints the median wall time of A and B, and the median and range of the
+per-round ratios B/A: ratios measured side by side in one run are what count on
+a machine whose speed drifts. It exits 1 when a run fails or when the two give
+different findings.
+
+    python bench/ab.py --base HEAD~3 --rounds 6
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from run import EDITOR, LOADED_FILE, insert_statement, release_tree, run
+
+REPO = Path(__file__).resolve().parent.parent
+MEASURES = ("cold", "warm", "new fact", "editor")
+
+
+def extract(rev: str, into: Path) -> Path:
+    """``pdlint/`` as it is at ``rev``, under ``into`` (the folder to put on PYTHONPATH)."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", rev, "pdlint"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def command(cache: Path) -> list[str]:
+    return [sys.executable, "-m", "pdlint", "check", "sglang", "--output-format", "json"] + [
+        "--cache-dir",
+        str(cache),
+    ]
+
+
+def one_round(
+    tree: Path, side: Path, cache: Path, label: int
+) -> tuple[dict[str, float], list[str]]:
+    """Every measurement once with the pdlint under ``side``; the walls and the
+    findings of each run (as ``code path:line member`` lines)."""
+    env = {"PYTHONPATH": str(side)}
+    walls: dict[str, float] = {}
+    outputs: list[str] = []
+
+    def check(name: str) -> None:
+        wall, _rss, out = run(command(cache), tree, env, stdout=True)
+        walls[name] = wall
+        shown = [
+            f"{f['code']} {f['filename']}:{f['location']['row']} {f.get('member', '')}"
+            for f in json.loads(out)
+        ]
+        outputs.append(f"{name}: {'; '.join(shown)}")
+
+    shutil.rmtree(cache, ignore_errors=True)
+    check("cold")
+    check("warm")
+    path = tree / LOADED_FILE
+    original = path.read_bytes()
+    try:
+        path.write_bytes(insert_statement(original, f"print({label})".encode()))
+        check("new fact")
+    finally:
+        path.write_bytes(original)
+    run(command(cache), tree, env, stdout=True)  # back to the unchanged state
+    _wall, _rss, out = run(
+        [sys.executable, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+        tree,
+        {**env, "PDLINT_CACHE_DIR": str(cache)},
+        stdout=True,
+    )
+    walls["editor"] = float(out.split()[-1])
+    return walls, outputs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="main", help="git revision measured as A")
+    parser.add_argument("--version", default="0.5.23", help="the sglang release")
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    tree = release_tree(args.version)
+    walls: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}
+    ratios: dict[str, list[float]] = {m: [] for m in MEASURES}
+    failed = False
+    with tempfile.TemporaryDirectory(prefix="pdlint-ab-") as tmp:
+        sides = {"A": extract(args.base, Path(tmp) / "base"), "B": REPO}
+        for where in sides.values():
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(where / "pdlint")])
+        for number in range(args.rounds):
+            order = ("A", "B") if number % 2 == 0 else ("B", "A")
+            got: dict[str, dict[str, float]] = {}
+            outputs: dict[str, list[str]] = {}
+            for side in order:
+                cache = Path(tmp) / f"cache-{side}"
+                got[side], outputs[side] = one_round(tree, sides[side], cache, number)
+            if outputs["A"] != outputs["B"] and not failed:
+                failed = True
+                print("different findings:", file=sys.stderr)
+                for a, b in zip(outputs["A"], outputs["B"], strict=True):
+                    if a != b:
+                        print(f"  A {a}\n  B {b}", file=sys.stderr)
+            for name in MEASURES:
+                for side in "AB":
+                    walls[side].setdefault(name, []).append(got[side][name])
+                ratios[name].append(got["B"][name] / got["A"][name])
+            print(f"round {number + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    print(f"sglang {args.version}, {args.rounds} rounds; A = {args.base}, B = this checkout")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    print(f"{'measurement':12} {'A s':>7} {'B s':>7} {'B/A':>6} {'B/A range':>12}")
+    for name in MEASURES:
+        a = statistics.median(walls["A"][name])
+        b = statistics.median(walls["B"][name])
+        r = ratios[name]
+        spread = f"{min(r):.2f}-{max(r):.2f}"
+        print(f"{name:12} {a:7.2f} {b:7.2f} {statistics.median(r):6.2f} {spread:>12}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
