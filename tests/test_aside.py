@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from pdlint_helpers import chdir
+from conftest import FIXTURES, json_findings, summary
+from pdlint_helpers import chdir, run_pdlint
 
 from pdlint import api
 from pdlint.aside import aside, can_fork
@@ -155,3 +155,38 @@ def test_a_long_lived_memo_keeps_what_the_forked_check_used(
     assert "peer_sizes.py" in runs[0].loaded_files and runs[0].stats["files parsed"] > 0
     assert [r.stats["files parsed"] for r in runs[1:]] == [0, 0]
     assert runs[2].findings == runs[0].findings
+
+
+def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) -> None:
+    """``pdlint check`` on a tree of over 500 files (lazy) with two worker processes:
+    the cold run parses with them, so it checks in one process (their executor runs
+    threads); after an edit that adds a fact, the facts come from the cache and
+    PDL201's check runs in a forked process. Both print what ``--no-cache`` prints."""
+    folder = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    filler = folder / "filler"
+    filler.mkdir()
+    (filler / "__init__.py").write_text("")
+    for i in range(api.LAZY_THRESHOLD):
+        (filler / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
+    cache = str(tmp_path / "cache")
+    workers = {"PDLINT_WORKERS": "2"}
+
+    def verbose() -> dict[str, str]:
+        proc = run_pdlint("check", ".", "-v", "--cache-dir", cache, cwd=folder, env=workers)
+        assert proc.returncode == 1, proc.stderr
+        lines = [ln[8:] for ln in proc.stderr.splitlines() if ln.startswith("pdlint: ")]
+        return dict(ln.rsplit(": ", 1) for ln in lines if ": " in ln)
+
+    cold = verbose()
+    assert FORKED not in cold and int(cold["files parsed"]) > 1
+    assert summary(json_findings(".", "--cache-dir", cache, cwd=folder)) == summary(
+        json_findings(".", "--no-cache", cwd=folder)
+    )
+    transport = folder / "relay_regions" / "transport.py"
+    transport.write_text(transport.read_text() + "\n\ndef added():\n    print()\n")
+    edited = verbose()
+    assert edited[FORKED] == "1" and edited["files parsed"] == "1"
+    expected = summary(json_findings(".", "--no-cache", cwd=folder))
+    assert summary(json_findings(".", "--cache-dir", cache, cwd=folder)) == expected
+    assert expected == ["PDL201 relay_regions/transport.py:27 mem_regions"]
