@@ -126,10 +126,8 @@ def analyze(
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
     files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])
-    overlay_text = {os.path.realpath(k): v for k, v in (overlays or {}).items()}
     jobs: list[tuple[SourceFile, bytes | None]] = []
-    for source in files:
-        text = overlay_text.get(os.path.realpath(source.path)) if overlay_text else None
+    for source, text in zip(files, _overlay_texts(files, overlays or {}), strict=True):
         jobs.append((source, text.encode("utf-8") if text is not None else None))
     if "-" in paths:
         name = stdin_filename or "-"
@@ -199,6 +197,30 @@ def analyze(
     kept = apply_policy(findings, settings, sources if noqa else {})
     loaded = sorted(program.done)
     return Result(kept, sources, len(jobs), warnings, stats, timings, store.notes, loaded)
+
+
+def _overlay_texts(files: list[SourceFile], overlays: Mapping[str, str]) -> list[str | None]:
+    """The unsaved text of each discovered file that an overlay names, by any path to
+    the same file on disk (links followed: one ``stat`` per file, where resolving
+    every path cost the editor's runs on sglang 0.5.23 0.1 s)."""
+    if not overlays:
+        return [None] * len(files)
+    by_file: dict[tuple[int, int], str] = {}
+    for path, text in overlays.items():
+        try:
+            found = os.stat(path)
+        except OSError:
+            continue  # not on disk: no discovered file is it
+        by_file[(found.st_dev, found.st_ino)] = text
+    out: list[str | None] = []
+    for source in files:
+        try:
+            found = os.stat(source.path)
+        except OSError:
+            out.append(None)
+            continue
+        out.append(by_file.get((found.st_dev, found.st_ino)))
+    return out
 
 
 def _previous_run(store: FactStore, key: str, program: Program) -> RunRecord | None:

@@ -422,3 +422,29 @@ def test_an_analysis_reads_files_with_the_collector_off(tmp_path: Path, monkeypa
         analyze([str(folder)], Settings(root=str(folder), cache=False), facts_memo=memo)
     assert seen == [False, False]
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("through", ["the same path", "a linked folder", "a linked file"])
+def test_an_unsaved_buffer_is_the_text_of_its_file_by_any_path(
+    tmp_path: Path, through: str
+) -> None:
+    """The analysis takes a buffer for the discovered file it is on disk, whatever path
+    the editor names it by (files are matched by identity, not by resolving every
+    path): a buffer with a syntax error gives that file a PDL900."""
+    from pdlint.api import analyze
+    from pdlint.config import Settings
+
+    folder = copy_relay_gap(tmp_path / "proj")
+    target = sorted(folder.rglob("*.py"))[-1]
+    named = target
+    if through == "a linked folder":
+        (tmp_path / "link").symlink_to(folder, target_is_directory=True)
+        named = tmp_path / "link" / target.relative_to(folder)
+    elif through == "a linked file":
+        named = tmp_path / "linked.py"
+        named.symlink_to(target)
+    settings = Settings(root=str(folder), cache=False)
+    assert not [f for f in analyze([str(folder)], settings).findings if f.code == "PDL900"]
+    result = analyze([str(folder)], settings, overlays={str(named): "def broken(:\n"})
+    broken = [Path(f.location.path) for f in result.findings if f.code == "PDL900"]
+    assert broken == [target]
