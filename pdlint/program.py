@@ -13,7 +13,6 @@ files is indexed in worker processes when it is large enough to pay for them.
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import pickle
@@ -44,8 +43,8 @@ TEXT_INDEX = "text-index"
 
 Progress = Callable[[str], None]
 IndexOutcome = tuple[ModuleFacts | None, Finding | None]
-# What indexing one file gave, keyed by (absolute path, display path, sha256 of
-# the bytes); long-lived callers (the language server) keep one between runs.
+# What indexing one file gave, keyed by (absolute path, display path, content hash
+# of the bytes); long-lived callers (the language server) keep one between runs.
 FactsMemo = MutableMapping[tuple[str, str, str], IndexOutcome]
 
 
@@ -592,8 +591,7 @@ class Program:
 
     @staticmethod
     def _memo_key(entry: SourceEntry) -> tuple[str, str, str]:
-        digest = hashlib.sha256(entry.data or b"").hexdigest()
-        return (os.path.abspath(entry.source.path), entry.source.display, digest)
+        return (os.path.abspath(entry.source.path), entry.source.display, entry.digest)
 
     def _key(self, entry: SourceEntry) -> str:
         return make_key(entry.digest, entry.module, str(entry.is_package), self.salt)
