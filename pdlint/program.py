@@ -74,7 +74,7 @@ class Gains:
     text_now: dict[tuple[object, ...], set[str]]
     timings: dict[str, float]
     stored: dict[str, tuple[bytes, str]]  # facts entries indexed there: key -> payload, slot
-    memo: list[tuple[tuple[str, str, str], IndexOutcome]]  # indexed there
+    memo: list[tuple[tuple[str, str, str], IndexOutcome]]  # indexed there (not cache reads)
     memo_used: list[tuple[str, str, str]]  # found in the memo (a long-lived one keeps them)
     modules: set[str]  # the modules it loaded
 
@@ -551,7 +551,9 @@ class Program:
             assert self.memo is not None
             outcome = (facts, self.errors.get(entry.source.display))
             self.memo[memo_keys[id(entry)]] = outcome
-            if self._detached:
+            if self._detached and payload is not None:
+                # indexed here: the parent keeps it (facts read from the cache are
+                # not sent, their pickling cost more than reading them again)
                 self._memo_new.append((memo_keys[id(entry)], outcome))
         return facts
 
