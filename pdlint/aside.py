@@ -18,6 +18,9 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+# children that sent their value and are still exiting (a large one takes tens of
+# milliseconds to unmap its memory): reaped later, not waited for
+_exiting: list[int] = []
 
 
 def can_fork() -> bool:
@@ -34,20 +37,27 @@ class Aside(Generic[T]):
         self._joined = False
 
     def join(self) -> T | None:
-        """The child's value; None when it failed (the caller computes it itself)."""
+        """The child's value; None when it failed (the caller computes it itself).
+
+        A child writes only once its work is done, so a whole value means success:
+        the child is then left to exit, and reaped later.
+        """
         self._joined = True
         try:
             with os.fdopen(self._pipe, "rb") as pipe:
                 data = pipe.read()
-        finally:
-            _, status = os.waitpid(self._pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            return None
-        try:
             kind, value = pickle.loads(data)
-        except Exception:
+        except Exception:  # it failed before writing (or wrote a part)
+            kind, value = None, None
+        except BaseException:  # interrupted here: the child is not left behind
+            os.waitpid(self._pid, 0)
+            raise
+        if kind != "done":
+            os.waitpid(self._pid, 0)
             return None
-        return value if kind == "done" else None
+        _exiting.append(self._pid)
+        _reap()
+        return value
 
     def cancel(self) -> None:
         """Stop the child (this process gave up before :meth:`join`)."""
@@ -62,8 +72,20 @@ class Aside(Generic[T]):
         os.waitpid(self._pid, 0)
 
 
+def _reap() -> None:
+    """Reap the children that have exited since they sent their value."""
+    for pid in list(_exiting):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _exiting.remove(pid)
+
+
 def aside(work: Callable[[], T]) -> Aside[T] | None:
     """Start ``work()`` in a forked child; None when forking is not possible here."""
+    _reap()
     if not can_fork():
         return None
     try:

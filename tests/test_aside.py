@@ -40,6 +40,20 @@ def test_aside_gives_the_childs_value_or_none() -> None:
     assert failed is not None and failed.join() is None
 
 
+def test_a_child_that_sent_its_value_is_reaped_later() -> None:
+    """join returns as soon as the value is read (a large child takes tens of
+    milliseconds to exit); the child is reaped by a later call, never left a zombie."""
+    from pdlint import aside as module
+
+    found = aside(lambda: "value")
+    assert found is not None and found.join() == "value"
+    deadline = time.monotonic() + 10
+    while module._exiting and time.monotonic() < deadline:
+        time.sleep(0.01)
+        module._reap()
+    assert module._exiting == []
+
+
 def test_a_cancelled_child_is_stopped() -> None:
     slow = aside(lambda: time.sleep(60))
     assert slow is not None
