@@ -264,12 +264,22 @@ class RelayCheck:
 
         if self.validator_patterns:
             named = set(match_entries(self.model, self.validator_patterns))
+        # (a lazy model) the modules whose text names a converted setting: only their
+        # functions can test one (see _reads_setting)
+        converted = sorted(self.variants.converted.get(variant.qualname, {}))
+        source = self.model.source
+        naming = set(source.with_text(any_of=converted)) if source and converted else None
         for fn in self.model.functions.values():
             survived: set[frozenset[tuple[Expr, bool]]] | None = None
+            reads = naming is None or self.model.function_module[fn.qualname] in naming
             for _span, guards in fn.raises:
                 flat = _flatten(guards)
                 decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
-                if not (decode or fn.qualname in named or self._reads_setting(flat, fn, variant)):
+                if not (
+                    decode
+                    or fn.qualname in named
+                    or (reads and self._reads_setting(flat, fn, variant))
+                ):
                     continue
                 rest = tuple(g for g in flat if g not in decode)
                 if not rest:
