@@ -513,9 +513,7 @@ class Program:
             start = clock()
             for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
-                self.store.put(self._key(entry), payload, slot=self._slot(entry))
-                if self._detached:
-                    self._stored[self._key(entry)] = (payload, self._slot(entry))
+                self._store_facts(entry, payload)
                 decoded[id(entry)] = self._finish(entry, result, payload, memo_keys)
             self.timings["parse and index"] += clock() - start
         start = clock()
@@ -565,7 +563,7 @@ class Program:
             payload = pickle.dumps(_index_result(self._job(entry)), 5)
             self.parsed += 1
             self.parsed_files.append(entry.source.display)
-            self.store.put(self._key(entry), payload, slot=self._slot(entry))
+            self._store_facts(entry, payload)
             self.timings["parse and index"] += time.perf_counter() - start
         return content_hash(payload)
 
@@ -598,6 +596,14 @@ class Program:
     def _key(self, entry: SourceEntry) -> str:
         return make_key(entry.digest, entry.module, str(entry.is_package), self.salt)
 
+    def _store_facts(self, entry: SourceEntry, payload: bytes) -> None:
+        """Put what indexing ``entry`` gave in the fact cache (and, in a detached copy,
+        keep it for the parent: see :meth:`gains`)."""
+        key, slot = self._key(entry), self._slot(entry)
+        self.store.put(key, payload, slot=slot)
+        if self._detached:
+            self._stored[key] = (payload, slot)
+
     def _slot(self, entry: SourceEntry) -> str:
         """What ``entry``'s facts entry is a version of (see :meth:`FactStore.put`): this
         file, as this module, with these packs (whatever its bytes)."""
@@ -624,7 +630,7 @@ class Program:
         ):
             # passed the checksum but does not decode (another pdlint wrote it): index again
             result = _index_result(self._job(entry))
-            self.store.put(self._key(entry), pickle.dumps(result, 5), slot=self._slot(entry))
+            self._store_facts(entry, pickle.dumps(result, 5))
             if result[0] == "error":
                 _, message, line, column = result
                 assert isinstance(message, str) and isinstance(line, int)
