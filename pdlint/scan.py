@@ -41,6 +41,8 @@ _SIMPLE_HEADER_RE = re.compile(rb"\(([^()#'\"]*)\)")
 _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as words)
 
 WordGroups = tuple[tuple[str, ...], ...]
+Word = bytes | re.Pattern[bytes]  # a word of a group, as it is searched
+_RUN_RE = re.compile(rb"[\w\x80-\xff]+")  # a run of identifier characters
 
 
 @dataclass(frozen=True)
@@ -136,33 +138,55 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
         if cut < len(before):
             aliases.append((_text(before[cut:]), _text(match.group(1))))
     lower = data.lower() if groups else b""
-    present: dict[bytes | re.Pattern[bytes], bool] = {}  # a word of several groups: once
+    present: dict[Word, bool] = {}  # a word of several groups: once
+    matchers, needs = _matchers(groups)
 
-    def holds(word: bytes | re.Pattern[bytes]) -> bool:
+    def holds(word: Word) -> bool:
         hit = present.get(word)
         if hit is None:
-            hit = word.search(lower) is not None if isinstance(word, re.Pattern) else word in lower
+            # a piece the word holds is searched first (once for all the words
+            # holding it): most files lack most words, and each absent word
+            # costs a search of the whole text
+            hit = all(holds(piece) for piece in needs.get(word, ())) and (
+                word.search(lower) is not None if isinstance(word, re.Pattern) else word in lower
+            )
             present[word] = hit
         return hit
 
-    found = tuple(all(holds(w) for w in group) for group in _matchers(groups))
+    found = tuple(all(holds(w) for w in group) for group in matchers)
     return FileScan(frozenset(defs), tuple(headers), tuple(aliases), found)
 
 
 @functools.lru_cache(maxsize=16)
-def _matchers(groups: WordGroups) -> list[list[bytes | re.Pattern[bytes]]]:
-    """Word groups as byte strings, or regexes for words with ``*`` (longest first)."""
-    out: list[list[bytes | re.Pattern[bytes]]] = []
+def _matchers(groups: WordGroups) -> tuple[list[list[Word]], dict[Word, tuple[bytes, ...]]]:
+    """Word groups as byte strings, or regexes for words with ``*`` (longest first);
+    and for each word, shorter byte strings it holds, so that a text without one of
+    them cannot hold the word: the other words it holds, its longest run of
+    identifier characters (``decode`` of ``'decode'``), and the literal pieces of
+    a word with ``*``."""
+    out: list[list[Word]] = []
+    pieces: dict[Word, set[bytes]] = {}
+    plain: set[bytes] = set()
     for group in groups:
-        words: list[bytes | re.Pattern[bytes]] = []
+        words: list[Word] = []
         for word in sorted(group, key=len, reverse=True):
             raw = word.lower().encode()
+            matcher: Word = raw
             if b"*" in raw:
-                words.append(re.compile(rb"[\w.]*".join(re.escape(p) for p in raw.split(b"*"))))
+                parts = raw.split(b"*")
+                matcher = re.compile(rb"[\w.]*".join(re.escape(p) for p in parts))
+                pieces[matcher] = {p for p in parts if p}
             else:
-                words.append(raw)
+                plain.add(raw)
+                runs = sorted(_RUN_RE.findall(raw), key=len)
+                pieces[raw] = {runs[-1]} if runs and runs[-1] != raw else set()
+            words.append(matcher)
         out.append(words)
-    return out
+    for searched, held in pieces.items():
+        if isinstance(searched, bytes):
+            held.update(w for w in plain if w != searched and w in searched)
+    # the shortest first: which is likeliest to be absent is not known, the cheapest is
+    return out, {w: tuple(sorted(held, key=len)) for w, held in pieces.items() if held}
 
 
 def literal_pieces(pattern: str) -> list[str]:

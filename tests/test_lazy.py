@@ -11,11 +11,15 @@ import ast
 import io
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from pdlint_helpers import chdir, run_pdlint
 from test_real_sglang import sglang_tree
 
@@ -250,6 +254,33 @@ def test_word_groups_match_case_insensitively_with_runs() -> None:
     source = b"if self.disaggregation_mode == DisaggregationMode.DECODE:\n    raise X\n"
     groups = (("raise", "disagg*decode"), ("raise", "'decode'"), ("RAISE", "decode*disagg"))
     assert scan_source(source, groups).groups == (True, False, False)
+
+
+WORDS = ("dst", "dst_", "'decode'", '"decode"', "decode", "disagg*decode", "raise", "+=", "a_b")
+# texts made of the words (a run for each ``*``), their pieces and other characters
+PIECES = (*(w.replace("*", "_Mode.") for w in WORDS), "DECODE", "disagg", "_", "'", "+", "b", " ")
+
+
+@hypothesis_settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=12),
+    st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3), min_size=1, max_size=5),
+)
+def test_word_groups_hold_what_searching_each_word_finds(
+    pieces: list[str], groups: list[list[str]]
+) -> None:
+    # the scan searches a word only when the shorter words it holds are there
+    text = "".join(pieces)
+    lower = text.lower()
+    expected = tuple(
+        all(
+            re.search(r"[\w.]*".join(map(re.escape, w.split("*"))), lower) is not None
+            for w in group
+        )
+        for group in groups
+    )
+    frozen = tuple(tuple(g) for g in groups)
+    assert scan_source(text.encode(), frozen).groups == expected
 
 
 def test_entry_point_pieces_select_every_module_that_can_define_it() -> None:
