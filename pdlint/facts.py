@@ -10,12 +10,18 @@ Expressions are kept as small nested tuples (an "expression IR"):
 ``("comp", iterables)`` (a comprehension, by what it iterates), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression
 evaluated to ``polarity``.
+
+Facts are named tuples: a module holds hundreds of thousands of them, and a
+tuple is built and unpickled in C (a class instance with a ``__dict__`` costs
+twice as much to load, and more memory). Each pickles as ``tuple.__new__(cls,
+fields)``, which loading calls without running Python code (a named tuple's
+own ``__new__`` is a Python function). Like tuples, two facts of different kinds
+with equal fields compare equal; no code compares facts of different kinds.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 Expr = tuple[Any, ...]
 Guard = tuple[Expr, bool]
@@ -25,8 +31,7 @@ Span = tuple[int, int, int, int]  # line, column, end line, end column (1-based)
 OTHER: Expr = ("other",)
 
 
-@dataclass(frozen=True)
-class CallFact:
+class CallFact(NamedTuple):
     """A call site: what is called, with what, under which guards."""
 
     func: Expr
@@ -37,8 +42,7 @@ class CallFact:
     target: str | None  # local name the result is assigned to
 
 
-@dataclass(frozen=True)
-class ReturnFact:
+class ReturnFact(NamedTuple):
     """A ``return`` (value None for a bare return) or the fall off the end."""
 
     value: Expr | None
@@ -47,8 +51,7 @@ class ReturnFact:
     implicit: bool = False
 
 
-@dataclass(frozen=True)
-class StoreFact:
+class StoreFact(NamedTuple):
     """An assignment to an attribute: ``target = value``."""
 
     target: Expr
@@ -58,8 +61,7 @@ class StoreFact:
     guards: Guards
 
 
-@dataclass(frozen=True)
-class DerefFact:
+class DerefFact(NamedTuple):
     """A dereference of ``obj`` (an attribute expression ``X.attr``)."""
 
     attr: str
@@ -69,8 +71,7 @@ class DerefFact:
     guards: Guards
 
 
-@dataclass(frozen=True)
-class BindFact:
+class BindFact(NamedTuple):
     """An assignment to local names: ``a = value`` or ``a, b = value`` (names in order)."""
 
     names: tuple[str, ...]
@@ -79,18 +80,16 @@ class BindFact:
     guards: Guards
 
 
-@dataclass(frozen=True)
-class IndexFact:
+class IndexFact(NamedTuple):
     """A subscript ``base[index]`` with a computed index or slice (not a constant)."""
 
     base: Expr
-    index: Expr
+    index: Expr  # type: ignore[assignment]  # shadows tuple.index
     span: Span
     guards: Guards
 
 
-@dataclass(frozen=True)
-class GrowFact:
+class GrowFact(NamedTuple):
     """Entries added to a list: ``x += y``, ``x.extend(y)``, ``x.append(y)``, ``x = x + y``.
 
     ``loops`` holds what the enclosing ``for`` loops iterate, innermost last.
@@ -103,8 +102,7 @@ class GrowFact:
     loops: tuple[Expr, ...]
 
 
-@dataclass(frozen=True)
-class FunctionFacts:
+class FunctionFacts(NamedTuple):
     """One function or method and the events in its body."""
 
     qualname: str
@@ -130,8 +128,7 @@ class FunctionFacts:
     asserts: tuple[tuple[Expr, Span, Guards], ...] = ()  # (test, span, guards)
 
 
-@dataclass(frozen=True)
-class ClassFacts:
+class ClassFacts(NamedTuple):
     """A class: its bases, class-level assignments and annotated attributes."""
 
     qualname: str
@@ -142,8 +139,7 @@ class ClassFacts:
     annotations: tuple[tuple[str, Expr], ...]
 
 
-@dataclass(frozen=True)
-class ModuleFacts:
+class ModuleFacts(NamedTuple):
     """Everything pdlint keeps of one module."""
 
     path: str
@@ -152,3 +148,23 @@ class ModuleFacts:
     assigns: tuple[tuple[str, Expr, Span], ...]
     classes: tuple[ClassFacts, ...]
     functions: tuple[FunctionFacts, ...]
+
+
+def _reduce(fact: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (tuple.__new__, (type(fact), tuple(fact)))
+
+
+FACT_TYPES: tuple[type[tuple[Any, ...]], ...] = (
+    CallFact,
+    ReturnFact,
+    StoreFact,
+    DerefFact,
+    BindFact,
+    IndexFact,
+    GrowFact,
+    FunctionFacts,
+    ClassFacts,
+    ModuleFacts,
+)
+for _type in FACT_TYPES:
+    _type.__reduce__ = _reduce  # type: ignore[assignment,method-assign]

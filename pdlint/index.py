@@ -61,22 +61,16 @@ _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
 
 
-_F = TypeVar("_F")
-_new = object.__new__
-_set = object.__setattr__
+_F = TypeVar("_F", bound=tuple[Any, ...])
+_tuple_new = tuple.__new__
 
 
 def _fact(cls: type[_F], fields: dict[str, Any]) -> _F:
-    """``cls(**fields)`` for a frozen dataclass given every field, in order.
-
-    A frozen ``__init__`` stores each field with a call of ``object.__setattr__``;
-    setting the instance dict at once costs half as much (facts are most of what
-    indexing makes), and the fact is the same: equal, same hash, same pickle
-    (tests/test_index.py checks the facts of a module field by field).
-    """
-    fact: _F = _new(cls)
-    _set(fact, "__dict__", fields)
-    return fact
+    """``cls(**fields)`` for a fact given every field, in order: built in C (a named
+    tuple's own ``__new__`` is a Python function; facts are most of what indexing
+    makes), and the same fact (tests/test_index.py checks the facts of a module
+    field by field)."""
+    return _tuple_new(cls, fields.values())
 
 
 @functools.lru_cache(maxsize=65536)

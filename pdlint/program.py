@@ -22,7 +22,7 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pdlint.cache import CODE, FactStore, content_hash, make_key
 from pdlint.config import ConfigError
@@ -102,7 +102,7 @@ def _index_result(job: tuple[str, str, bytes, str]) -> tuple[object, ...]:
     except RecursionError:
         return ("error", "cannot index: too deeply nested", 1, 1)
     if facts.module != module:
-        facts = replace(facts, module=module)
+        facts = facts._replace(module=module)
     return ("facts", facts)
 
 
@@ -640,7 +640,7 @@ class Program:
         assert isinstance(result, tuple) and isinstance(result[1], ModuleFacts)
         facts = result[1]
         if facts.path != display:
-            facts = replace(facts, path=display)
+            facts = facts._replace(path=display)
         return facts
 
     @staticmethod

@@ -26,10 +26,8 @@ def _shape(node: object, spans: list[Span]) -> object:
         if len(node) == 4 and all(type(x) is int for x in node):
             spans.append(node)
             return _SPAN
-        return tuple(_shape(x, spans) for x in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        values = tuple(_shape(getattr(node, f.name), spans) for f in dataclasses.fields(node))
-        return (type(node).__name__, values)
+        values = tuple(_shape(x, spans) for x in node)
+        return values if type(node) is tuple else (type(node).__name__, values)  # a fact
     return node
 
 

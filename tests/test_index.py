@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import dataclasses
 import pickle
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ import pytest
 
 from pdlint import index
 from pdlint.exprs import text
-from pdlint.facts import FunctionFacts, ModuleFacts
+from pdlint.facts import FACT_TYPES, FunctionFacts, ModuleFacts
 
 
 def facts_of(tmp_path: Path, source: str) -> ModuleFacts:
@@ -47,21 +46,23 @@ class Batch:
 """
 
 
-def test_facts_are_the_dataclasses_they_claim_field_by_field(tmp_path: Path) -> None:
+def test_facts_are_the_named_tuples_they_claim_field_by_field(tmp_path: Path) -> None:
     facts = facts_of(tmp_path, ALL_KINDS)
     seen: set[str] = set()
     stack: list[Any] = [facts]
     while stack:
         item = stack.pop()
-        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        if isinstance(item, FACT_TYPES):
             seen.add(type(item).__name__)
-            assert list(vars(item)) == [f.name for f in dataclasses.fields(item)]
-            rebuilt = dataclasses.replace(item)  # through the dataclass's own __init__
+            assert len(item) == len(item._fields)
+            rebuilt = type(item)(*item)  # through the named tuple's own __new__
             assert item == rebuilt and hash(item) == hash(rebuilt)
             assert pickle.dumps(item, 5) == pickle.dumps(rebuilt, 5)
-            with pytest.raises(dataclasses.FrozenInstanceError):
+            loaded = pickle.loads(pickle.dumps(item, 5))
+            assert type(loaded) is type(item) and loaded == item
+            with pytest.raises(AttributeError):
                 item.span = None
-            stack.extend(vars(item).values())
+            stack.extend(item)
         elif isinstance(item, tuple):
             stack.extend(item)
     assert seen >= {
