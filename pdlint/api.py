@@ -190,10 +190,11 @@ def analyze(
             keep.append(program.loaded)
         else:
             program.loaded.clear()  # free the facts by reference counting, before collecting
-    texts = {e.source.display: e.data for e in program.entries if e.data is not None}
+    texts = {e.source.display: e.raw for e in program.entries if e.raw is not None}
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, texts, paths_on_disk)
     timings.update(program.timings)
+    stats["files read"] = program.reads
     kept = apply_policy(findings, settings, sources if noqa else {})
     loaded = sorted(program.done)
     return Result(kept, sources, len(jobs), warnings, stats, timings, store.notes, loaded)

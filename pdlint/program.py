@@ -28,6 +28,7 @@ from pdlint.cache import CODE, FactStore, content_hash, make_key
 from pdlint.config import ConfigError
 from pdlint.discover import SourceFile
 from pdlint.facts import ModuleFacts, Span
+from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_name
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source
@@ -50,14 +51,45 @@ FactsMemo = MutableMapping[tuple[str, str, str], IndexOutcome]
 
 @dataclass
 class SourceEntry:
-    """One discovered file: where it is, its module name and its bytes."""
+    """One discovered file: where it is, its module name and its bytes.
+
+    When the stat index vouched for the file's content hash (see
+    :mod:`pdlint.filestat`), its bytes are read on first use of :attr:`data`.
+    """
 
     source: SourceFile
     module: str
     is_package: bool
-    data: bytes | None  # None when the file could not be read
-    digest: str
+    raw: bytes | None  # the bytes read so far (None: not yet, or unreadable)
+    digest: str  # "" when unreadable
     error: Finding | None = None  # a read error (PDL900)
+    stats: StatIndex | None = None  # set while the bytes are not read yet
+
+    @property
+    def data(self) -> bytes | None:
+        """The file's bytes; None when it could not be read."""
+        if self.raw is None and self.stats is not None:
+            stats, self.stats = self.stats, None
+            stats.read_later += 1
+            path = os.path.abspath(self.source.path)
+            try:
+                with open(self.source.path, "rb") as handle:
+                    self.raw = handle.read()
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                self.error = parse_error(self.source.display, f"cannot read: {reason}")
+                self.digest = ""
+                stats.forget(path)
+                return None
+            digest = content_hash(self.raw)
+            if digest != self.digest:  # written since its stamp was taken
+                self.digest = digest
+                stats.forget(path)
+        return self.raw
+
+    @property
+    def readable(self) -> bool:
+        return self.error is None
 
 
 @dataclass
@@ -143,10 +175,12 @@ class Program:
         self.entries: list[SourceEntry] = []
         self.by_module: dict[str, SourceEntry] = {}
         self.duplicates = 0
+        self._stats = StatIndex(store)
+        self.files_read = 0  # read when discovered (see reads)
         for source, data in jobs:
             self.entries.append(self._entry(source, data))
         for entry in sorted(self.entries, key=lambda e: e.source.display):
-            if entry.data is None:
+            if not entry.readable:
                 continue
             if entry.module in self.by_module:
                 self.duplicates += 1
@@ -187,21 +221,32 @@ class Program:
         self._base: tuple[int, dict[str, float]] = (0, {})
         self.loaded_elsewhere: set[str] = set()  # modules a detached copy loaded
 
-    @staticmethod
-    def _entry(source: SourceFile, data: bytes | None) -> SourceEntry:
+    def _entry(self, source: SourceFile, data: bytes | None) -> SourceEntry:
         path = source.path
         module = module_name(path)
         is_package = os.path.basename(path).startswith("__init__.")
-        error = None
-        if data is None:
-            try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
-            except OSError as exc:
-                reason = exc.strerror or str(exc)
-                error = parse_error(source.display, f"cannot read: {reason}")
-        digest = content_hash(data) if data is not None else ""
-        return SourceEntry(source, module, is_package, data, digest, error)
+        if data is not None:  # an editor's buffer, or stdin
+            return SourceEntry(source, module, is_package, data, content_hash(data))
+        where = os.path.abspath(path)
+        try:
+            now = stamp(os.stat(path))
+        except OSError:
+            now = None
+        known = self._stats.digest(where, now) if now is not None else None
+        if known is not None:
+            return SourceEntry(source, module, is_package, None, known, stats=self._stats)
+        self.files_read += 1
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            error = parse_error(source.display, f"cannot read: {reason}")
+            return SourceEntry(source, module, is_package, None, "", error)
+        digest = content_hash(data)
+        if now is not None:
+            self._stats.record(where, now, digest)
+        return SourceEntry(source, module, is_package, data, digest)
 
     # the text scan ------------------------------------------------------------
     def scans(self) -> dict[str, FileScan]:
@@ -274,7 +319,7 @@ class Program:
         todo = []
         for module in dict.fromkeys(modules):
             entry = self.by_module.get(module)
-            if entry is None or entry.data is None or entry.source.display in self.done:
+            if entry is None or not entry.readable or entry.source.display in self.done:
                 continue
             if self.memo is not None and self._memo_key(entry) in self.memo:
                 continue
@@ -308,9 +353,11 @@ class Program:
                 future.add_done_callback(self._pump)
 
     def save(self) -> None:
-        """Write the facts indexed in this run, and the scan index when it changed."""
+        """Write the facts indexed in this run, the scan index when it changed, and the
+        files' stamps (see :mod:`pdlint.filestat`)."""
         start = time.perf_counter()
         self.store.flush()
+        self._stats.save()
         self.timings["cache write"] += time.perf_counter() - start
         if self._scans is not None and self._scans_dirty:
             table = {self.by_module[m].digest: s for m, s in self._scans.items()}
@@ -478,7 +525,7 @@ class Program:
         A file that cannot be parsed gets a PDL900 in :attr:`errors` instead.
         Only the first file of each module name enters :attr:`loaded`.
         """
-        wanted = [e for e in entries if e.data is not None and e.source.display not in self.done]
+        wanted = [e for e in entries if e.readable and e.source.display not in self.done]
         if not wanted:
             return []
         self._pump()
@@ -752,6 +799,11 @@ class Program:
         """Every file, duplicates of a module name included (a full run)."""
         return self.load_entries(sorted(self.entries, key=lambda e: e.source.display))
 
+    @property
+    def reads(self) -> int:
+        """Files whose bytes this run read (the others' stamps vouched for them)."""
+        return self.files_read + self._stats.read_later
+
     def read_errors(self) -> list[Finding]:
         """PDL900 for every file that could not be read."""
         return [e.error for e in self.entries if e.error is not None]
@@ -841,7 +893,7 @@ class RunRecord:
             old = self.files.get(display)
             if (
                 entry is None
-                or entry.data is None
+                or not entry.readable
                 or old is None
                 or old[0] != entry.module
                 or now.get(entry.module) != display
@@ -870,9 +922,11 @@ class RunRecord:
             entry = entries.get(display)
             now_stands = entry is not None and program.by_module.get(entry.module) is entry
             scan = None
+            data = entry.data if entry is not None and now_stands else None
             if now_stands:
-                assert entry is not None and entry.data is not None
-                scan = scan_source(entry.data, program.groups)
+                if data is None:
+                    return False  # unreadable since the run began
+                scan = scan_source(data, program.groups)
                 if scan.aliases != self.aliases.get(display, ()):
                     return False
             elif self.aliases.get(display) and was:
@@ -884,7 +938,7 @@ class RunRecord:
                 after = (
                     scan is not None
                     and entry is not None
-                    and _selects(query, entry.module, scan, entry.data)
+                    and _selects(query, entry.module, scan, data)
                 )
                 if before != after:
                     return False
@@ -911,15 +965,15 @@ class RunRecord:
             if display not in changed:
                 continue
             self.aliases.pop(display, None)
-            if entry.data is not None and program.by_module.get(entry.module) is entry:
-                aliases = scan_source(entry.data, program.groups).aliases
+            if entry.readable and program.by_module.get(entry.module) is entry:
+                aliases = scan_source(entry.data or b"", program.groups).aliases
                 if aliases:
                     self.aliases[display] = aliases
         for display in changed - files.keys():
             self.aliases.pop(display, None)
         for entry in program.entries:  # the facts of a loaded file whose lines moved
             display = entry.source.display
-            if display in changed and display in self.facts and entry.data is not None:
+            if display in changed and display in self.facts and entry.readable:
                 self.facts[display] = program.facts_digest(entry)
         self.files = files
         self.modules = {m: e.source.display for m, e in program.by_module.items()}
