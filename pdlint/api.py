@@ -26,7 +26,7 @@ from pdlint.config import Settings
 from pdlint.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.factories import ClassFactories
 from pdlint.findings import Finding
-from pdlint.graph import CallGraph, heuristic_entries, match_entries
+from pdlint.graph import CallGraph, PassedMemo, heuristic_entries, match_entries
 from pdlint.index import forget_packages
 from pdlint.model import Model
 from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
@@ -249,19 +249,39 @@ def _analyse(
 ) -> tuple[list[Finding], Counter[str]]:
     """Run the checks on the program; findings before policy, and counts."""
     stats: Counter[str] = Counter()
-    if lazy:
-        model = Model([], source=program)
-        for index in range(len(groups)):
-            model.load_modules(program.with_group(index))
-        for check in CHECKS:
-            gate = getattr(check, "loaded_later", ())
-            if gate:
-                program.prefetch(program.with_text(gate=gate))
-    else:
-        model = Model(program.load_all())
+    model = Model([], source=program) if lazy else Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
+    layout = LayoutNames()
+    for pack in active:
+        layout = layout.merged(pack.layout)
+    layout_check = LayoutCheck(model, layout)
+    # PDL201's check, in a forked process, before the other checks' files are loaded
+    # (it needs none of them); the scan first, as its worker processes rule a fork out
+    parallel = _layout_aside(model, program, layout_check) if lazy and program.scans() else None
     start = time.perf_counter()
-    findings = _relay_findings(model, program if lazy else None, active, settings, stats, warnings)
+    try:
+        if lazy:
+            for index in range(len(groups)):
+                model.load_modules(program.with_group(index))
+            for check in CHECKS:
+                gate = getattr(check, "loaded_later", ())
+                if gate:
+                    program.prefetch(program.with_text(gate=gate))
+        findings = _graph_findings(model, active, settings, stats, warnings)
+    except BaseException:
+        if parallel is not None:
+            parallel.cancel()
+        raise
+    done = parallel.join() if parallel is not None else None
+    if done is None:
+        findings.extend(layout_check.run())
+    else:
+        found, gains, counts = done
+        findings.extend(found)
+        program.merge(gains)
+        model.stats.update(counts)
+        stats["checks run in a forked process"] += 1
+    stats.update(model.stats)
     timings["analysis (with loading)"] = time.perf_counter() - start
     errors = program.read_errors() + list(program.errors.values())
     findings.extend(errors)
@@ -328,41 +348,6 @@ def _lines_of(
     return out
 
 
-def _relay_findings(
-    model: Model,
-    program: Program | None,  # the source of a lazy model
-    packs: list[Pack],
-    settings: Settings,
-    stats: Counter[str],
-    warnings: list[str],
-) -> list[Finding]:
-    """Every check's findings: PDL201's in a forked process when that pays (see
-    :func:`_layout_aside`), the others here meanwhile."""
-    layout = LayoutNames()
-    for pack in packs:
-        layout = layout.merged(pack.layout)
-    layout_check = LayoutCheck(model, layout)
-    parallel = _layout_aside(model, program, layout_check) if program is not None else None
-    try:
-        out = _graph_findings(model, packs, settings, stats, warnings)
-    except BaseException:
-        if parallel is not None:
-            parallel.cancel()
-        raise
-    done = parallel.join() if parallel is not None else None
-    if done is None:
-        out.extend(layout_check.run())
-    else:
-        found, gains, counts = done
-        out.extend(found)
-        assert program is not None
-        program.merge(gains)
-        model.stats.update(counts)
-        stats["checks run in a forked process"] += 1
-    stats.update(model.stats)
-    return out
-
-
 def _layout_aside(
     model: Model, program: Program, check: LayoutCheck
 ) -> Aside[tuple[list[Finding], Gains, Counter[str]]] | None:
@@ -401,16 +386,17 @@ def _graph_findings(
     heuristic = not entries
     if heuristic:
         entries = heuristic_entries(model)
+    passed: PassedMemo = {}
     if model.source is not None:
         # A lazy model: the variant tables are built from the loaded modules, so
         # load what the entry points reach first (a call graph without the
         # variant-chosen edges, which need those tables).
-        CallGraph(model, entries)
+        CallGraph(model, entries, passed=passed)
     validators = tuple(v for pack in packs for v in pack.startup_validators)
     while True:
         variants = Variants(model)
         factories = ClassFactories(model, variants)
-        graph = CallGraph(model, entries, factories.targets)
+        graph = CallGraph(model, entries, factories.targets, passed)
         roots = graph.roots_only(entries) if heuristic else entries
         known = len(variants.by_name)  # before the checks look more up
         check = RelayCheck(model, variants, graph, roots, validators)

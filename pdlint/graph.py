@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 EdgeFilter = Callable[[FunctionFacts, CallFact], bool]
 # Targets of a call on an attribute whose class a variant picks: (callee, variant, members).
 ChosenTargets = Callable[[FunctionFacts, Expr], list[tuple[str, str, frozenset[int]]]]
+# A callee, the call sites that reach it, and the members that take it (if a variant picks it)
+Edge = tuple[str, list[CallFact], tuple[str, frozenset[int]] | None]
+# (id of a call site, callee) -> (the call site, what it passes for each parameter)
+PassedMemo = dict[tuple[int, str], tuple[CallFact, list[tuple[str, list[str]]]]]
 
 
 def _functions_in(model: Model, modules: Iterable[str]) -> list[str]:
@@ -49,15 +53,23 @@ class CallGraph:
     """Edges from callers to callees with the call sites, grown from roots."""
 
     def __init__(
-        self, model: Model, roots: Iterable[str], chosen: ChosenTargets | None = None
+        self,
+        model: Model,
+        roots: Iterable[str],
+        chosen: ChosenTargets | None = None,
+        passed: PassedMemo | None = None,
     ) -> None:
         self.model = model
+        # what each call passes for its callees' parameters (see _passed): shared by
+        # the graphs of one model, as it depends on the model alone
+        self._passed_memo: PassedMemo = {} if passed is None else passed
         import networkx  # here: a run that reuses its last results never needs it
 
         self._chosen = chosen
         # (caller, callee) -> (variant, members) when only those members take the edge
         self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
         self.graph: nx.DiGraph = networkx.DiGraph()
+        self._out: dict[str, tuple[FunctionFacts, list[Edge]]] | None = None
         self.dropped = 0
         # A parameter called inside its function (``get_batch()``) resolves to
         # the functions callers pass for it (``get_batch=self.make_batch``).
@@ -121,6 +133,15 @@ class CallGraph:
         self, fn: FunctionFacts, call: CallFact, target: str
     ) -> list[tuple[str, list[str]]]:
         """(parameter of ``target``, functions ``call`` passes for it by name)."""
+        key = (id(call), target)
+        found = self._passed_memo.get(key)
+        if found is None or found[0] is not call:
+            found = self._passed_memo[key] = (call, self._passed_now(fn, call, target))
+        return found[1]
+
+    def _passed_now(
+        self, fn: FunctionFacts, call: CallFact, target: str
+    ) -> list[tuple[str, list[str]]]:
         callee = self.model.functions[target]
         params = [p for p, _ in callee.params]
         skip = 1 if params and params[0] in ("self", "cls") and call.func[0] == "attr" else 0
@@ -179,23 +200,40 @@ class CallGraph:
         parent: dict[str, tuple[str, CallFact] | None] = {
             e: None for e in entries if e in self.graph
         }
+        out = self._successors()
         queue = deque(parent)
         while queue:
             caller = queue.popleft()
-            fn = self.model.functions[caller]
-            for callee in sorted(self.graph.successors(caller)):
+            fn, edges = out[caller]
+            for callee, sites, when in edges:
                 if callee in parent:
                     continue
-                when = self.when.get((caller, callee))
                 if when is not None and member is not None and when[0] == member[0]:
                     if member[1] not in when[1]:
                         continue
-                for site in self.graph[caller][callee]["sites"]:
+                for site in sites:
                     if allowed(fn, site):
                         parent[callee] = (caller, site)
                         queue.append(callee)
                         break
         return parent
+
+    def _successors(self) -> dict[str, tuple[FunctionFacts, list[Edge]]]:
+        """Each function with its callees in order, their call sites and the variant
+        members that take the edge (the graph is complete once built)."""
+        if self._out is None:
+            functions, when = self.model.functions, self.when
+            self._out = {
+                caller: (
+                    functions[caller],
+                    [
+                        (callee, self.graph[caller][callee]["sites"], when.get((caller, callee)))
+                        for callee in sorted(self.graph.successors(caller))
+                    ],
+                )
+                for caller in self.graph
+            }
+        return self._out
 
 
 def call_chain(
