@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 
 from pdlint import filestat
 from pdlint.api import analyze
@@ -136,3 +137,28 @@ def test_a_stamp_vouching_for_other_bytes_is_corrected_when_read(
     assert entry.digest == content_hash(path.read_bytes())
     shutil.rmtree(cache)
     assert shown(run(relay_gap, cache)) == expected
+
+
+CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_runs_trusting_stamps_equal_uncached_on_every_fixture(
+    name: str, tmp_path: Path, trusting
+) -> None:
+    folder = tmp_path / name
+    shutil.copytree(FIXTURES / name, folder)
+    cache = tmp_path / "cache"
+    os.chdir(folder)
+    settings = Settings(root=str(folder), cache=False)
+    expected = shown(analyze(["."], settings))
+    assert shown(run(folder, cache)) == expected  # cold
+    warm = run(folder, cache)
+    assert shown(warm) == expected and warm.stats["files read"] == 0
+    target = sorted(folder.rglob("*.py"))[-1]
+    target.write_text("# an added first line\n" + target.read_text())
+    os.chdir(folder)
+    after = shown(analyze(["."], settings))
+    edited = run(folder, cache)
+    assert shown(edited) == after and edited.stats["files read"] == 1
+    assert shown(run(folder, cache)) == after  # warm again, after the edit
