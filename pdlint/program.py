@@ -295,7 +295,10 @@ class Program:
         forced = worker_count()
         most = forced if forced is not None else min(os.cpu_count() or 1, 8)
         workers = min(most, count)
-        small = forced is None and size < PARALLEL_BYTES
+        # a batch too small to start the workers for is still parsed by them once
+        # they run, when it can keep two busy
+        started = self._pool is not None and count >= 2 and size >= PARALLEL_BYTES // 8
+        small = forced is None and size < PARALLEL_BYTES and not started
         # a daemonic process (a flake8 --jobs worker) may not start children
         if small or workers < 2 or multiprocessing.current_process().daemon:
             return None
