@@ -19,6 +19,9 @@ import time
 from pdlint.cache import FactStore, make_key
 
 RACY_NS = 2_000_000_000  # coarser than any file system's time stamps
+# Stamps no run has looked at since are dropped after this long (files deleted, or
+# another checkout's), so that the index does not grow without bound.
+KEEP_NS = 30 * 24 * 3600 * 1_000_000_000
 KEY = make_key("file-stats", "1")
 Stamp = tuple[int, int, int, int, int]  # device, inode, size, mtime_ns, ctime_ns
 
@@ -79,6 +82,8 @@ class StatIndex:
         merged = {**self._known, **self._now}
         if merged == self._known:
             return
+        stale = self.started - KEEP_NS
+        merged = {p: v for p, v in merged.items() if p in self._now or v[2] >= stale}
         self.store.put(KEY, pickle.dumps(merged, pickle.HIGHEST_PROTOCOL), kind="blob")
         self._known = merged
         self._now = {}

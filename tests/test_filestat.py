@@ -162,3 +162,21 @@ def test_runs_trusting_stamps_equal_uncached_on_every_fixture(
     edited = run(folder, cache)
     assert shown(edited) == after and edited.stats["files read"] == 1
     assert shown(run(folder, cache)) == after  # warm again, after the edit
+
+
+def test_stamps_no_run_looked_at_for_a_month_are_dropped(tmp_path: Path) -> None:
+    store = FactStore(tmp_path / "cache")
+    first = StatIndex(store)
+    first.started -= filestat.KEEP_NS + 1  # as if recorded over a month ago
+    old = first.started - 10 * RACY_NS  # files written well before
+    for path in ("/kept", "/gone"):
+        first.record(path, stamped(old), f"digest{path}")
+    first.save()
+    later = StatIndex(FactStore(tmp_path / "cache"))
+    assert later.digest("/kept", stamped(old)) == "digest/kept"  # looked at in this run
+    later.record("/new", stamped(old), "digest/new")
+    later.save()
+    last = StatIndex(FactStore(tmp_path / "cache"))
+    assert last.digest("/kept", stamped(old)) == "digest/kept"
+    assert last.digest("/new", stamped(old)) == "digest/new"
+    assert last.digest("/gone", stamped(old)) is None
