@@ -45,6 +45,7 @@ class StatIndex:
         self._known: dict[str, tuple[Stamp, str, int]] = {}  # ..., when it was recorded
         self._now: dict[str, tuple[Stamp, str, int]] = {}
         self.read_later = 0  # files whose bytes were read after all (see SourceEntry.data)
+        self._dropped = False  # a recorded stamp was forgotten: the index must be written
         if not store.enabled:
             return
         blob = store.get(KEY, kind="blob")
@@ -72,18 +73,22 @@ class StatIndex:
         self._now[path] = (now, digest, self.started)
 
     def forget(self, path: str) -> None:
-        """``path`` is not what its stamp said (read again, or unreadable)."""
+        """``path`` is not what its stamp said (read again, or unreadable): the stamp
+        is dropped, so the next run reads the file."""
         self._now.pop(path, None)
+        if self._known.pop(path, None) is not None:
+            self._dropped = True
 
     def save(self) -> None:
         """Write the stamps of this run's files, with those of others the index held."""
-        if not self._now or not self.store.enabled:
+        if not (self._now or self._dropped) or not self.store.enabled:
             return
         merged = {**self._known, **self._now}
-        if merged == self._known:
+        if merged == self._known and not self._dropped:
             return
         stale = self.started - KEEP_NS
         merged = {p: v for p, v in merged.items() if p in self._now or v[2] >= stale}
         self.store.put(KEY, pickle.dumps(merged, pickle.HIGHEST_PROTOCOL), kind="blob")
         self._known = merged
         self._now = {}
+        self._dropped = False

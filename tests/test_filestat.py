@@ -135,6 +135,9 @@ def test_a_stamp_vouching_for_other_bytes_is_corrected_when_read(
     (entry,) = program.entries
     assert entry.digest == "0" * 32 and entry.data == path.read_bytes()
     assert entry.digest == content_hash(path.read_bytes())
+    program.save()  # the wrong stamp is not kept: the next run reads the file
+    (again,) = Program([(source, None)], FactStore(cache), salt="s").entries
+    assert again.raw == path.read_bytes() and again.digest == content_hash(again.raw)
     shutil.rmtree(cache)
     assert shown(run(relay_gap, cache)) == expected
 
