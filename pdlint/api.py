@@ -421,6 +421,6 @@ def _graph_findings(
         placeholder_factories=tuple(f for pack in packs for f in pack.placeholder_factories),
     )
     out.extend(modes.run(check.found_relays(), entries))
-    stats["functions reachable"] = graph.graph.number_of_nodes()
+    stats["functions reachable"] = len(graph)
     stats["calls dropped (unresolved)"] = graph.dropped
     return out

@@ -8,6 +8,7 @@ import functools
 import os
 import re
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,31 +108,60 @@ def discover(
                 continue
             found.setdefault(os.path.abspath(given), _source(given, cwd))
             continue
-        base = os.path.abspath(given)
+        _walk(os.path.abspath(given), given, exclude, cwd, found, warnings)
+    return sorted(found.values(), key=lambda s: s.display), warnings
 
-        def on_error(err: OSError, given: str = given) -> None:
+
+def _walk(
+    base: str,
+    given: str,
+    exclude: tuple[str, ...],
+    cwd: Path,
+    found: dict[str, SourceFile],
+    warnings: list[str],
+) -> None:
+    """The Python files below the directory ``base``, as ``os.walk`` (top down, by
+    name) visits them, without following symlinked directories. A regular file is
+    told by its directory entry, with no ``stat`` of its own."""
+    # (directory, its path relative to base with a trailing "/", its display path)
+    stack = [(base, "", display_path(base, cwd))]
+    while stack:
+        root, rel_root, shown = stack.pop()
+        try:
+            with os.scandir(root) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as err:
             warnings.append(f"{display_path(err.filename or given, cwd)}: {err.strerror}")
-
-        for root, dirs, files in os.walk(base, onerror=on_error):
-            rel_root = os.path.relpath(root, base)
-            rel_root = "" if rel_root == "." else rel_root.replace(os.sep, "/") + "/"
-            dirs[:] = sorted(
-                d
-                for d in dirs
-                if not matches(exclude, rel_root + d) and not _is_virtualenv(os.path.join(root, d))
-            )
-            for name in sorted(files):
-                if not (name.endswith(".py") or name.endswith(".pyi")):
-                    continue
-                if matches(exclude, rel_root + name):
-                    continue
-                full = os.path.join(root, name)
+            continue
+        prefix = "" if shown == "." else shown + "/"
+        below = []
+        for entry in entries:
+            name = entry.name
+            if _entry_test(entry.is_dir):
+                if not matches(exclude, rel_root + name) and not _is_virtualenv(entry.path):
+                    if not _entry_test(entry.is_symlink):
+                        below.append((entry.path, f"{rel_root}{name}/", prefix + name))
+                continue
+            if not (name.endswith(".py") or name.endswith(".pyi")):
+                continue
+            if matches(exclude, rel_root + name):
+                continue
+            full = entry.path
+            if not _entry_test(functools.partial(entry.is_file, follow_symlinks=False)):
                 reason = not_a_file(full)
                 if reason is not None:
-                    warnings.append(f"{display_path(full, cwd)}: {reason}, skipped")
+                    warnings.append(f"{prefix + name}: {reason}, skipped")
                     continue
-                found.setdefault(full, _source(full, cwd))
-    return sorted(found.values(), key=lambda s: s.display), warnings
+            found.setdefault(full, SourceFile(path=full, display=prefix + name))
+        stack.extend(reversed(below))
+
+
+def _entry_test(test: Callable[[], bool]) -> bool:
+    """A directory entry's test; False when it cannot be told (as ``os.walk`` does)."""
+    try:
+        return test()
+    except OSError:
+        return False
 
 
 def _source(path: str, cwd: Path) -> SourceFile:

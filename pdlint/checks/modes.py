@@ -252,10 +252,10 @@ class ModeCheck:
             if relayed or qual in entries:
                 continue
             if (qual == origin.function and _on_self(origin, fn)) or _returns_value(fn):
-                for caller in sorted(self.graph.graph.predecessors(qual)):
+                for caller in sorted(self.graph.callers(qual)):
                     if caller not in down:
                         continue
-                    for site in self.graph.graph[caller][qual]["sites"]:
+                    for site in self.graph.sites(caller, qual):
                         queue.append((caller, site.span, site.span))
 
     def _unguarded(
