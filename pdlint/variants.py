@@ -97,6 +97,9 @@ class Variants:
         self._add_string_variants()
         self._mentions.clear()  # answers given before every string variant was known
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
+        # the truth of a guard's condition asked by :meth:`guards_truth` from outside
+        # any predicate: (id of the condition, function, variant, member, bound)
+        self._guard_memo: dict[tuple[int, str, str, int, frozenset[str]], tuple[Expr, Truth]] = {}
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         # Every result (UNKNOWN included) of the outermost evaluation under way:
         # predicates calling each other through many branches would otherwise be
@@ -790,9 +793,23 @@ class Variants:
         depth: int = 0,
     ) -> Truth:
         """Whether code under ``guards`` can run for the member."""
+        outermost = depth == 0 and not self._active
+        memo = self._guard_memo
         values = []
         for expr, polarity in guards:
-            value = self.truth(expr, fn, variant, member, bound, depth)
+            if outermost:
+                # a condition guards many events (the statements of its block): its
+                # truth, asked from outside any predicate, holds until a setting is
+                # settled (by the expression's identity, kept in the value)
+                key = (id(expr), fn.qualname, variant.qualname, member, bound)
+                found = memo.get(key)
+                if found is not None and found[0] is expr:
+                    value = found[1]
+                else:
+                    value = self.truth(expr, fn, variant, member, bound, depth)
+                    memo[key] = (expr, value)
+            else:
+                value = self.truth(expr, fn, variant, member, bound, depth)
             values.append(value if polarity else _not(value))
             if values[-1] is F:
                 return F
@@ -806,6 +823,7 @@ class Variants:
         if settled.get(setting) is not value:
             settled[setting] = value
             self._pred_cache.clear()  # answers given so far read the setting as MAYBE
+            self._guard_memo.clear()
 
     def setting_key(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """One name for the setting ``expr`` reads in ``fn``, the same wherever it is read.
