@@ -254,23 +254,46 @@ def _analyse(
     layout = LayoutNames()
     for pack in active:
         layout = layout.merged(pack.layout)
-    layout_check = LayoutCheck(model, layout)
-    # PDL201's check, in a forked process, before the other checks' files are loaded
-    # (it needs none of them); the scan first, as its worker processes rule a fork out
-    parallel = _layout_aside(model, program, layout_check) if lazy and program.scans() else None
+    # PDL201's check reads a model of its own in a lazy run: it loads what it needs,
+    # and gives the same findings whatever the other checks loaded (so it can run
+    # at any point, or in a forked process)
+    layout_model = Model([], source=program) if lazy else model
+    layout_check = LayoutCheck(layout_model, layout)
+    # in a forked process, before the other checks' files are loaded (it needs none
+    # of them); the scan first, as its worker processes rule a fork out
+    parallel = (
+        _layout_aside(layout_model, program, layout_check) if lazy and program.scans() else None
+    )
     start = time.perf_counter()
     try:
         if lazy:
+            if parallel is None:  # parsed ahead while the relevant words' files load
+                for check in CHECKS:
+                    gate = getattr(check, "loaded_later", ())
+                    if gate:
+                        program.prefetch(program.with_text(gate=gate))
             for index in range(len(groups)):
                 model.load_modules(program.with_group(index))
-            for check in CHECKS:
-                gate = getattr(check, "loaded_later", ())
-                if gate:
-                    program.prefetch(program.with_text(gate=gate))
-        findings = _graph_findings(model, active, settings, stats, warnings)
+            if parallel is None:
+                # its first query now: the files of the next are parsed ahead while
+                # the other checks run
+                layout_check.first_phase(program.prefetch)
+        late: list[Aside[tuple[list[Finding], Gains, Counter[str]]] | None] = []
+
+        def fork_late() -> None:
+            """Once the other checks' tables are built (their loading mostly done):
+            PDL201's check in a forked process, its files parsed ahead by then."""
+            if parallel is None and lazy and program.workers_running and _may_fork(program):
+                program.stop_workers()
+                late.append(_layout_aside(layout_model, program, layout_check))
+
+        findings = _graph_findings(model, active, settings, stats, warnings, fork_late)
+        if late:
+            parallel = late[0]
     except BaseException:
-        if parallel is not None:
-            parallel.cancel()
+        for child in (parallel, *late):
+            if child is not None:
+                child.cancel()
         raise
     done = parallel.join() if parallel is not None else None
     if done is None:
@@ -279,15 +302,18 @@ def _analyse(
         found, gains, counts = done
         findings.extend(found)
         program.merge(gains)
-        model.stats.update(counts)
+        layout_model.stats.update(counts)
         stats["checks run in a forked process"] += 1
     stats.update(model.stats)
+    if layout_model is not model:
+        stats.update(layout_model.stats)
     timings["analysis (with loading)"] = time.perf_counter() - start
     errors = program.read_errors() + list(program.errors.values())
     findings.extend(errors)
     stats["files"] = len(program.entries)
     stats["files not parsed"] = len(errors)
-    stats["modules indexed"] = len(model.modules.keys() | program.loaded_elsewhere)
+    indexed = model.modules.keys() | layout_model.modules.keys() | program.loaded_elsewhere
+    stats["modules indexed"] = len(indexed)
     stats["files parsed"] = program.parsed
     if program.parsed_ahead:
         stats["files parsed ahead of their load"] = program.parsed_ahead
@@ -295,6 +321,10 @@ def _analyse(
     if program.duplicates:
         stats["duplicate module names"] += program.duplicates
     return findings, stats
+
+
+def _nothing() -> None:
+    pass
 
 
 def unmatched_names(model: Model, packs: list[Pack], entry_points: tuple[str, ...]) -> list[str]:
@@ -348,6 +378,12 @@ def _lines_of(
     return out
 
 
+def _may_fork(program: Program) -> bool:
+    """Whether PDL201's check may run in a forked process (a large tree, and more
+    than one process allowed)."""
+    return worker_count() != 1 and len(program.entries) >= ASIDE_MIN_FILES
+
+
 def _layout_aside(
     model: Model, program: Program, check: LayoutCheck
 ) -> Aside[tuple[list[Finding], Gains, Counter[str]]] | None:
@@ -358,7 +394,7 @@ def _layout_aside(
     findings on a copy of the model taken before the others run. Its findings, what
     it loaded and asked (:class:`Gains`) and its counts come back.
     """
-    if worker_count() == 1 or len(program.entries) < ASIDE_MIN_FILES:
+    if not _may_fork(program):
         return None
 
     def work() -> tuple[list[Finding], Gains, Counter[str]]:
@@ -376,8 +412,10 @@ def _graph_findings(
     settings: Settings,
     stats: Counter[str],
     warnings: list[str],
+    tables_built: Callable[[], None] = lambda: None,
 ) -> list[Finding]:
-    """The findings of the checks on the call graph (the relay and mode checks)."""
+    """The findings of the checks on the call graph (the relay and mode checks);
+    ``tables_built`` is called once the variant tables are first built."""
     patterns = [p for pack in packs for p in pack.entry_points] + list(settings.entry_points)
     entries = match_entries(model, patterns) if patterns else []
     warnings.extend(unmatched_names(model, packs, settings.entry_points))
@@ -395,6 +433,8 @@ def _graph_findings(
     validators = tuple(v for pack in packs for v in pack.startup_validators)
     while True:
         variants = Variants(model)
+        tables_built()
+        tables_built = _nothing
         factories = ClassFactories(model, variants)
         graph = CallGraph(model, entries, factories.targets, passed)
         roots = graph.roots_only(entries) if heuristic else entries

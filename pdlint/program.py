@@ -109,6 +109,7 @@ class Gains:
     memo: list[tuple[tuple[str, str, str], IndexOutcome]]  # indexed there (not cache reads)
     memo_used: list[tuple[str, str, str]]  # found in the memo (a long-lived one keeps them)
     modules: set[str]  # the modules it loaded
+    parsed_ahead: int = 0  # of its parsed files, those parsed ahead of their load
 
 
 def worker_count() -> int | None:
@@ -219,6 +220,7 @@ class Program:
         self._memo_new: list[tuple[tuple[str, str, str], IndexOutcome]] = []
         self._memo_used: list[tuple[str, str, str]] = []
         self._base: tuple[int, dict[str, float]] = (0, {})
+        self._ahead_base = 0
         self.loaded_elsewhere: set[str] = set()  # modules a detached copy loaded
 
     def _entry(self, source: SourceFile, data: bytes | None) -> SourceEntry:
@@ -518,9 +520,11 @@ class Program:
         return module in self.by_module
 
     def load(self, modules: Iterable[str]) -> list[ModuleFacts]:
-        """Facts of the named modules not loaded yet (unknown names are ignored)."""
+        """Facts of the named modules (unknown names are ignored), in order: those
+        loaded for another model are shared, the others parsed or read now."""
         wanted = [self.by_module[m] for m in dict.fromkeys(modules) if m in self.by_module]
-        return self.load_entries([e for e in wanted if e.module not in self.loaded])
+        self.load_entries([e for e in wanted if e.module not in self.loaded])
+        return [self.loaded[e.module] for e in wanted if e.module in self.loaded]
 
     def load_entries(self, entries: list[SourceEntry]) -> list[ModuleFacts]:
         """Parse (or read from the cache) these files; their facts, in order.
@@ -730,6 +734,30 @@ class Program:
             yield futures[future], future.result()
         self._pump()
 
+    @property
+    def workers_running(self) -> bool:
+        """Whether worker processes were started (and not stopped since)."""
+        return self._pool is not None
+
+    def stop_workers(self) -> None:
+        """Finish parsing ahead with every worker process, then stop them: this
+        process has no other thread afterwards (so it may fork, see
+        :mod:`pdlint.aside`), and starts them again if a later batch pays for it."""
+        if self._pool is None:
+            return
+        with self._ahead_lock:
+            queued = list(self._ahead_queue)
+            self._ahead_queue.clear()
+            for entry in queued:
+                display = entry.source.display
+                if display not in self.done and display not in self._ahead:
+                    self._ahead[display] = self._pool.submit(_index_payload, self._job(entry))
+        start = time.perf_counter()
+        self._pool.shutdown(wait=True)  # the files parsing ahead are done with it
+        self._pool = None
+        self._ahead_running = set()
+        self.timings["parse and index"] += time.perf_counter() - start
+
     def close(self) -> None:
         """Write what the fact store holds; stop the worker processes (if any)."""
         self.store.close()
@@ -749,6 +777,7 @@ class Program:
         self.progress = None
         self.store.reopen()
         self._base = (len(self.parsed_files), dict(self.timings))
+        self._ahead_base = self.parsed_ahead
 
     def gains(self) -> Gains:
         """What this detached copy loaded and was asked (all of it: merging is a union)."""
@@ -766,6 +795,7 @@ class Program:
             memo=self._memo_new,
             memo_used=self._memo_used,
             modules=set(self.loaded),
+            parsed_ahead=self.parsed_ahead - self._ahead_base,
         )
 
     def merge(self, gains: Gains) -> None:
@@ -776,6 +806,7 @@ class Program:
         fresh = [d for d in gains.parsed_files if d not in known]
         self.parsed += len(fresh)
         self.parsed_files.extend(fresh)
+        self.parsed_ahead += gains.parsed_ahead
         self.looked_up |= gains.looked_up
         for query, answer in gains.asked.items():
             self.asked.setdefault(query, answer)

@@ -49,9 +49,10 @@ def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
 def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, monkeypatch) -> None:
     """PDL201's first query (a peer's copy and ``len(``) is parsed ahead by the
     worker processes (forced here on a small tree; three of them, as all but one
-    parse ahead): two files that only that query loads are parsed ahead, enter the
-    model at the check's own query, and the findings are those of a full run; a
-    warm run parses nothing."""
+    parse ahead), and its next query's files once its first gave the stems: two
+    files that only the first query loads are parsed ahead, enter the model at the
+    check's own query, and the findings are those of a full run; a warm run
+    parses nothing."""
     monkeypatch.setenv("PDLINT_WORKERS", "3")
     folder = tmp_path / name
     shutil.copytree(FIXTURES / name, folder)
@@ -64,7 +65,7 @@ def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, mo
         settings = Settings(root=str(folder), cache=True)
         cold = analyze(["."], settings, lazy=True, cache_dir=str(tmp_path / "c"))
         warm = analyze(["."], settings, lazy=True, cache_dir=str(tmp_path / "c"))
-    assert cold.stats["files parsed ahead of their load"] == 2
+    assert cold.stats["files parsed ahead of their load"] >= 2
     assert {"peer_sizes_0.py", "peer_sizes_1.py"} <= set(cold.loaded_files)
     assert cold.findings == full
     assert warm.findings == full and "files parsed ahead of their load" not in warm.stats

@@ -27,7 +27,7 @@ assumption.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -76,6 +76,8 @@ NO_STEMS: frozenset[str] = frozenset()
 COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
 NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
 NO_NAMES: frozenset[str] = frozenset()
+# a text query's gate and word groups (see ``Model.load_text``)
+TextQuery = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
 Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
 AGREE: Scenario = (BASE, BASE)
 PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
@@ -193,6 +195,9 @@ class LayoutCheck:
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
+        # load_related's first phase: whether it ran, and the query that follows it
+        self._first_done = False
+        self._next_query: TextQuery | None = None
         self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
         # the last name (or other tail) of what each function calls, in the model's order
@@ -1095,31 +1100,10 @@ class LayoutCheck:
         setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
         checks when a finding is about to be reported.
         """
-        if self.model.source is None:
+        query = self.first_phase()
+        if query is None:
             return
-        self.model.load_text(gate=self.measuring_words)
-        # a pack's prefixes and names of a peer's copy, but those the query above holds
-        named = [*self.peer_prefixes, *self.pack_copies]
-        self.model.load_text(
-            any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
-        )
-        stems: set[str] = set()
-        naming = self._naming_modules()
-        for qual, fn in self.model.functions.items():
-            if self.model.function_module[qual] in naming:
-                self._site_stems(fn, stems)
-                self._passed_stems(fn, stems)
-        if not stems:
-            return
-        stems.update(self.pack_copies.values())
-        self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
-        # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
-        all_of = _minimal_groups(
-            tuple(words) if len(words) > 1 else (f".{stem}",)
-            for stem, words in self._stems.items()
-            if words
-        )
-        gate = (*self.growing_words, *_growing_near(self.role_words))
+        gate, all_of = query
         before = set(self.model.modules)
         self.model.load_text(gate=gate, all_of=all_of)
         fresh = set(self.model.modules) - before
@@ -1136,6 +1120,47 @@ class LayoutCheck:
         self._callers.clear()
         self._setup.clear()
         self._name_count = None
+
+    def first_phase(self, prefetch: Callable[[list[str]], None] | None = None) -> TextQuery | None:
+        """:meth:`load_related`'s first query, and the stems it gives: the gate and
+        word groups of the query that follows (None: no stem, nothing follows).
+
+        Computed once. ``prefetch`` receives that query's modules, to parse them
+        ahead while the other checks run (a lazy model whose check runs later).
+        """
+        if self._first_done:
+            return self._next_query
+        self._first_done = True
+        source = self.model.source
+        if source is None:
+            return None
+        self.model.load_text(gate=self.measuring_words)
+        # a pack's prefixes and names of a peer's copy, but those the query above holds
+        named = [*self.peer_prefixes, *self.pack_copies]
+        self.model.load_text(
+            any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
+        )
+        stems: set[str] = set()
+        naming = self._naming_modules()
+        for qual, fn in self.model.functions.items():
+            if self.model.function_module[qual] in naming:
+                self._site_stems(fn, stems)
+                self._passed_stems(fn, stems)
+        if not stems:
+            return None
+        stems.update(self.pack_copies.values())
+        self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
+        # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
+        all_of = _minimal_groups(
+            tuple(words) if len(words) > 1 else (f".{stem}",)
+            for stem, words in self._stems.items()
+            if words
+        )
+        gate = (*self.growing_words, *_growing_near(self.role_words))
+        self._next_query = (gate, all_of)
+        if prefetch is not None:
+            prefetch(source.with_text(gate=gate, all_of=all_of))
+        return gate, all_of
 
     def _naming_modules(self) -> set[str]:
         """Modules whose text can name a peer's copy: a stem (see :meth:`_stems_of`)
