@@ -146,10 +146,11 @@ def analyze(
     groups += LayoutCheck.pack_scanned_words(p.layout for p in packs)
     if progress is not None:
         progress(f"reading {len(jobs)} files")
-    program = Program(jobs, store, salt, groups, progress, facts_memo)
-    timings = {"discover, read and hash": clock() - start}
     if lazy is None:
         lazy = len(jobs) >= LAZY_THRESHOLD
+    # a lazy analysis reads the text scan: the files read now are scanned meanwhile
+    program = Program(jobs, store, salt, groups, progress, facts_memo, scan_ahead=lazy)
+    timings = {"discover, read and hash": clock() - start}
     inputs = [os.getcwd(), *(os.path.abspath(p) for p in paths if p != "-")]
     record_key = make_key(
         "run",

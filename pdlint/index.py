@@ -82,6 +82,7 @@ def forget_packages() -> None:
     """Forget which folders hold an ``__init__.py`` (they are remembered within a run)."""
     _has_init.cache_clear()
     _package_parts.cache_clear()
+    _package_name.cache_clear()
 
 
 def module_name(path: str) -> str:
@@ -91,14 +92,28 @@ def module_name(path: str) -> str:
     holds an ``__init__.py``; folders in between without one are namespace
     packages (SGLang's ``sglang/srt`` is one).
     """
-    path = os.path.abspath(path)
+    return module_of_absolute(os.path.abspath(path))
+
+
+def module_of_absolute(path: str) -> str:
+    """:func:`module_name` of an absolute, normalized path."""
     directory, filename = os.path.split(path)
     stem = filename.rsplit(".", 1)[0]
+    package = _package_name(directory)
+    if package is None:
+        return stem
+    if stem in ("__init__", "", "."):
+        return package
+    return f"{package}.{stem}" if package else stem
+
+
+@functools.cache
+def _package_name(directory: str) -> str | None:
+    """The dotted package of the modules in ``directory`` (None: no package)."""
     rel = _package_parts(directory)
     if rel is None:
-        return stem
-    parts = [*rel, stem] if stem != "__init__" else list(rel)
-    return ".".join(p for p in parts if p and p != ".")
+        return None
+    return ".".join(p for p in rel if p and p != ".")
 
 
 @functools.cache

@@ -30,7 +30,7 @@ from pdlint.discover import SourceFile
 from pdlint.facts import ModuleFacts, Span
 from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
-from pdlint.index import index_module, module_name
+from pdlint.index import index_module, module_of_absolute
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source
 from pdlint.shift import move_findings, moves
 from pdlint.source import parse_error, parse_source
@@ -39,6 +39,9 @@ from pdlint.source import parse_error, parse_source
 # uncached source (about a tenth of a second of parsing and indexing on one core;
 # forking the workers costs a few milliseconds).
 PARALLEL_BYTES = 400_000
+# Files read at the start are scanned by the worker processes in chunks of about
+# this many bytes, while the rest are read (when the text scan will be needed).
+SCAN_CHUNK_BYTES = 1_000_000
 SCAN_INDEX = "scan-index"
 TEXT_INDEX = "text-index"
 
@@ -167,7 +170,10 @@ class Program:
         groups: WordGroups = (),
         progress: Progress | None = None,
         memo: FactsMemo | None = None,
+        scan_ahead: bool = False,
     ) -> None:
+        """``scan_ahead``: the text scan will be needed (a lazy analysis), so the
+        files read now are scanned by worker processes meanwhile, when they pay."""
         self.store = store
         self.memo = memo
         self.salt = salt
@@ -178,8 +184,26 @@ class Program:
         self.duplicates = 0
         self._stats = StatIndex(store)
         self.files_read = 0  # read when discovered (see reads)
+        self._pool: ProcessPoolExecutor | None = None
+        self._workers_count = 0
+        self._detached = False
+        self._stored_scan_table: dict[str, FileScan] | None = None
+        # chunks of files scanned by the worker processes as they were read
+        self._early_scans: list[tuple[list[SourceEntry], Future[list[FileScan]]]] = []
+        chunk: list[SourceEntry] = []
+        size = 0
+        known = self._stored_scans() if scan_ahead else {}
         for source, data in jobs:
-            self.entries.append(self._entry(source, data))
+            entry = self._entry(source, data)
+            self.entries.append(entry)
+            if scan_ahead and entry.raw is not None and entry.digest not in known:
+                chunk.append(entry)
+                size += len(entry.raw)
+                if size >= SCAN_CHUNK_BYTES:
+                    scan_ahead = self._scan_early(chunk, size)
+                    chunk, size = [], 0
+        if chunk and self._early_scans:
+            self._scan_early(chunk, size)
         for entry in sorted(self.entries, key=lambda e: e.source.display):
             if not entry.readable:
                 continue
@@ -206,16 +230,13 @@ class Program:
         self._text_now: dict[tuple[object, ...], set[str]] = {}
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
-        self._pool: ProcessPoolExecutor | None = None
         # files parsed ahead of their load (see prefetch): display -> its future,
         # the files waiting for a worker, and the futures not done yet
         self._ahead: dict[str, Future[bytes]] = {}
         self._ahead_queue: deque[SourceEntry] = deque()
         self._ahead_running: set[Future[bytes]] = set()
         self._ahead_lock = threading.Lock()  # a done file's callback queues the next
-        self._workers_count = 0
         # a copy detached into a forked process (see detach): what it indexed
-        self._detached = False
         self._stored: dict[str, tuple[bytes, str]] = {}
         self._memo_new: list[tuple[tuple[str, str, str], IndexOutcome]] = []
         self._memo_used: list[tuple[str, str, str]] = []
@@ -225,11 +246,11 @@ class Program:
 
     def _entry(self, source: SourceFile, data: bytes | None) -> SourceEntry:
         path = source.path
-        module = module_name(path)
+        where = os.path.abspath(path)
+        module = module_of_absolute(where)
         is_package = os.path.basename(path).startswith("__init__.")
         if data is not None:  # an editor's buffer, or stdin
             return SourceEntry(source, module, is_package, data, content_hash(data))
-        where = os.path.abspath(path)
         try:
             now = stamp(os.stat(path))
         except OSError:
@@ -256,30 +277,55 @@ class Program:
         if self._scans is not None:
             return self._scans
         start = time.perf_counter()
-        stored: dict[str, FileScan] = {}
-        blob = self.store.get(self._index_key(SCAN_INDEX), kind="blob")
-        if blob is not None:
-            try:
-                loaded = pickle.loads(blob)
-                if isinstance(loaded, dict):
-                    stored = loaded
-            except Exception:
-                stored = {}
+        stored = self._stored_scans()
+        early: dict[int, FileScan] = {}
+        for chunk, future in self._early_scans:
+            early.update(zip(map(id, chunk), future.result(), strict=True))
+        self._early_scans = []
         out: dict[str, FileScan] = {}
         todo: list[str] = []
+        fresh = 0
         for module, entry in self.by_module.items():
             scan = stored.get(entry.digest)
             if scan is None or len(scan.groups) != len(self.groups):
-                todo.append(module)
-            else:
-                out[module] = scan
-        fresh = len(todo)
+                scan = early.get(id(entry))
+                if scan is None:
+                    todo.append(module)
+                    continue
+                fresh += 1
+            out[module] = scan
+        fresh += len(todo)
         for module, scan in zip(todo, self._scan_all(todo), strict=True):
             out[module] = scan
         self._scans = out
         self._scans_dirty = fresh > 0 or len(stored) != len(out)
         self.timings["scan"] += time.perf_counter() - start
         return out
+
+    def _stored_scans(self) -> dict[str, FileScan]:
+        """The scan index of the last runs: content hash -> text scan."""
+        if self._stored_scan_table is None:
+            table: dict[str, FileScan] = {}
+            blob = self.store.get(self._index_key(SCAN_INDEX), kind="blob")
+            if blob is not None:
+                try:
+                    loaded = pickle.loads(blob)
+                    if isinstance(loaded, dict):
+                        table = loaded
+                except Exception:
+                    table = {}
+            self._stored_scan_table = table
+        return self._stored_scan_table
+
+    def _scan_early(self, chunk: list[SourceEntry], size: int) -> bool:
+        """Scan these files (just read) in the worker processes; False when they do
+        not run (too little to scan yet, or one process only)."""
+        pool = self._workers(max(size, PARALLEL_BYTES) if self._early_scans else size, 2)
+        if pool is None:
+            return False
+        datas = [entry.raw or b"" for entry in chunk]
+        self._early_scans.append((chunk, pool.submit(_scan_chunk, (datas, self.groups))))
+        return True
 
     def _scan_all(self, modules: list[str]) -> list[FileScan]:
         datas = [self.by_module[m].data or b"" for m in modules]
