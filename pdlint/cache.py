@@ -159,13 +159,19 @@ def sign(payload: bytes) -> str:
     return _sign(payload).hex()
 
 
-def _frame(key: str, payload: bytes) -> bytes:
-    digest = _sign(payload)
+def _frame(key: str, payload: bytes, digest: bytes | None = None) -> bytes:
+    digest = _sign(payload) if digest is None else digest
     head = MAGIC + key.encode() + b"\n" + len(payload).to_bytes(8, "little") + digest
     return head + payload
 
 
 def _unframe(key: str, blob: bytes) -> bytes | None:
+    found = _unframe_signed(key, blob)
+    return None if found is None else found[0]
+
+
+def _unframe_signed(key: str, blob: bytes) -> tuple[bytes, bytes] | None:
+    """The payload of a framed entry and its keyed digest, once checked."""
     head = MAGIC + key.encode() + b"\n"
     if not blob.startswith(head):
         return None
@@ -176,9 +182,10 @@ def _unframe(key: str, blob: bytes) -> bytes | None:
     payload = blob[start:]
     if len(payload) != size:
         return None
-    if not hmac.compare_digest(_sign(payload), blob[start - _DIGEST : start]):
+    digest = _sign(payload)
+    if not hmac.compare_digest(digest, blob[start - _DIGEST : start]):
         return None  # corrupt, or not written by this user's pdlint: never unpickled
-    return payload
+    return payload, digest
 
 
 class FactStore:
@@ -248,35 +255,55 @@ class FactStore:
         self.hits += 1
         return payload
 
+    def get_signed(self, key: str) -> tuple[bytes, str] | None:
+        """A facts entry's payload and its keyed digest (:func:`sign`), or None."""
+        if self.base is None:
+            return None
+        blob = self._pending.get(key) or self._read_packed(key)
+        found = _unframe_signed(key, blob) if blob is not None else None
+        if found is None:
+            self.misses += 1
+            if blob is not None:
+                self.rejected += 1
+            return None
+        self.hits += 1
+        return found[0], found[1].hex()
+
     def has(self, key: str) -> bool:
         """Whether a facts entry is stored under ``key`` (not read, so not checked)."""
         if self.base is None:
             return False
         return key in self._pending or key in self._places()
 
-    def put(self, key: str, payload: bytes, kind: str = "facts", slot: str = "") -> None:
-        """Store ``payload`` under ``key``; silently skipped when read-only.
+    def put(self, key: str, payload: bytes, kind: str = "facts", slot: str = "") -> str:
+        """Store ``payload`` under ``key``; silently skipped when read-only. Returns
+        a facts entry's keyed digest (:func:`sign`; "" when the store is off).
 
         A facts entry is written with the others at the next :meth:`flush`. Its
         ``slot`` (a key too) names what it is a version of (a file): only the
         :data:`VERSIONS` newest entries of a slot stay in the index.
         """
-        if self.base is None or not self.writable:
-            return
+        if self.base is None:
+            return ""
         if kind == "facts":
-            frame = _frame(key, payload)
-            self._pending[key] = frame
-            self._slots[key] = slot
-            self._pending_bytes += len(frame)
-            if self._pending_bytes >= PACK_BYTES:
-                self.flush()
-            return
+            digest = _sign(payload)
+            if self.writable:
+                frame = _frame(key, payload, digest)
+                self._pending[key] = frame
+                self._slots[key] = slot
+                self._pending_bytes += len(frame)
+                if self._pending_bytes >= PACK_BYTES:
+                    self.flush()
+            return digest.hex()
+        if not self.writable:
+            return ""
         if not self._prepare():
-            return
+            return ""
         try:
             _write_atomic(self.base / key, _frame(key, payload))
         except OSError as exc:
             self._read_only(exc)
+        return ""
 
     def flush(self) -> None:
         """Write the waiting facts entries as one pack and add them to the index."""

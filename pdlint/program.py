@@ -13,6 +13,8 @@ files is indexed in worker processes when it is large enough to pay for them.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -223,7 +225,8 @@ class Program:
         self._scans: dict[str, FileScan] | None = None
         self._scans_dirty = False
         self._header_index: dict[str, set[str]] | None = None
-        self._names_text: dict[bool, list[tuple[str, str]]] = {}
+        # (module, its name and defined names), all of them joined, where each starts
+        self._names_text: dict[bool, tuple[list[tuple[str, str]], str, list[int]]] = {}
         # text query -> (digests of the files in its answer, digests of the files tested):
         # the last runs' answers, and this run's
         self._text_known: dict[tuple[object, ...], tuple[set[str], set[str]]] | None = None
@@ -531,20 +534,35 @@ class Program:
 
     def _defining(self, query: tuple[object, ...]) -> list[str]:
         """:func:`pdlint.scan.may_define` for every module, on one string per module
-        (its name and defined names, a line each; a piece holds no line break)."""
+        (its name and defined names, a line each; a piece holds no line break),
+        the modules joined in one text: its longest piece is searched once there,
+        the others in the modules that hold it."""
         pieces, ignore_case = query[1], query[2]
         assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
+        wanted = [p.lower() if ignore_case else p for p in pieces]
+        if any("\n" in p or "\0" in p for p in wanted):
+            return [m for m, s in self.scans().items() if _selects(query, m, s)]
         texts = self._names_text.get(ignore_case)
         if texts is None:
-            texts = []
+            names = []
             for module, scan in self.scans().items():
                 joined = "\n".join([module, *scan.defs])
-                texts.append((module, joined.lower() if ignore_case else joined))
-            self._names_text[ignore_case] = texts
-        wanted = [p.lower() if ignore_case else p for p in pieces]
-        if any("\n" in p for p in wanted):
-            return [m for m, s in self.scans().items() if _selects(query, m, s)]
-        return [m for m, joined in texts if all(p in joined for p in wanted)]
+                names.append((module, joined.lower() if ignore_case else joined))
+            starts = list(itertools.accumulate((len(j) + 1 for _m, j in names), initial=0))
+            texts = self._names_text[ignore_case] = (names, "\0".join(j for _m, j in names), starts)
+        names, whole, starts = texts
+        longest = max(wanted, key=len, default="")
+        if not longest:
+            return [m for m, joined in names if all(p in joined for p in wanted)]
+        out = []
+        at = whole.find(longest)
+        while at != -1:
+            index = bisect.bisect_right(starts, at) - 1
+            module, joined = names[index]
+            if all(p in joined for p in wanted):
+                out.append(module)
+            at = whole.find(longest, starts[index + 1])  # the next module on
+        return out
 
     def _headers_naming(self, words: tuple[str, ...]) -> list[str]:
         if self._header_index is None:
@@ -585,6 +603,7 @@ class Program:
         clock = time.perf_counter
         start = clock()
         results: dict[int, bytes | tuple[object, ...]] = {}
+        digests: dict[int, str] = {}  # of the facts entries read from the cache
         todo: list[SourceEntry] = []
         memo_keys: dict[int, tuple[str, str, str]] = {}  # entries to put in the memo
         for entry in wanted:
@@ -601,11 +620,11 @@ class Program:
                         ("facts", facts) if facts is not None else error_result(error)
                     )
                     continue
-            cached = self.store.get(self._key(entry))
+            cached = self.store.get_signed(self._key(entry))
             if cached is None:
                 todo.append(entry)
             else:
-                results[id(entry)] = cached
+                results[id(entry)], digests[id(entry)] = cached
         self.timings["cache read"] += clock() - start
         decoded: dict[int, ModuleFacts | None] = {}
         if todo:
@@ -613,14 +632,16 @@ class Program:
             start = clock()
             for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
-                self._store_facts(entry, payload)
-                decoded[id(entry)] = self._finish(entry, result, payload, memo_keys)
+                digest = self._store_facts(entry, payload)
+                decoded[id(entry)] = self._finish(entry, result, digest, True, memo_keys)
             self.timings["parse and index"] += clock() - start
         start = clock()
         out: list[ModuleFacts] = []
         for entry in wanted:
             if id(entry) not in decoded:
-                decoded[id(entry)] = self._finish(entry, results[id(entry)], None, memo_keys)
+                found = results[id(entry)]
+                digest = digests.get(id(entry), "")
+                decoded[id(entry)] = self._finish(entry, found, digest, False, memo_keys)
             facts = decoded[id(entry)]
             if facts is not None and self.by_module.get(entry.module) is entry:
                 self.loaded[entry.module] = facts
@@ -634,38 +655,40 @@ class Program:
         self,
         entry: SourceEntry,
         found: bytes | tuple[object, ...],
-        payload: bytes | None,
+        digest: str,
+        indexed: bool,
         memo_keys: dict[int, tuple[str, str, str]],
     ) -> ModuleFacts | None:
-        """Decode what indexing ``entry`` gave (``payload``: it pickled, when indexed
-        in this run); record its digest, its PDL900 and its memo entry."""
-        if self.memo is None:
-            digested = found if isinstance(found, bytes) else payload
-            if digested is not None:
-                self.fact_digests[entry.source.display] = content_hash(digested)
+        """Decode what indexing ``entry`` gave (``indexed``: in this run); record the
+        digest of its facts entry (see :meth:`facts_digest`), its PDL900 and its
+        memo entry."""
+        if self.memo is None and digest:
+            self.fact_digests[entry.source.display] = digest
         facts = self._decode(entry, found)
         self.done.add(entry.source.display)
         if id(entry) in memo_keys:
             assert self.memo is not None
             outcome = (facts, self.errors.get(entry.source.display))
             self.memo[memo_keys[id(entry)]] = outcome
-            if self._detached and payload is not None:
+            if self._detached and indexed:
                 # indexed here: the parent keeps it (facts read from the cache are
                 # not sent, their pickling cost more than reading them again)
                 self._memo_new.append((memo_keys[id(entry)], outcome))
         return facts
 
     def facts_digest(self, entry: SourceEntry) -> str:
-        """Digest of what indexing ``entry`` gives (from the cache, else indexed now)."""
-        payload = self.store.get(self._key(entry))
-        if payload is None:
-            start = time.perf_counter()
-            payload = pickle.dumps(_index_result(self._job(entry)), 5)
-            self.parsed += 1
-            self.parsed_files.append(entry.source.display)
-            self._store_facts(entry, payload)
-            self.timings["parse and index"] += time.perf_counter() - start
-        return content_hash(payload)
+        """Digest of what indexing ``entry`` gives (from the cache, else indexed now):
+        the fact cache's keyed digest of the pickled result ("" without a cache)."""
+        cached = self.store.get_signed(self._key(entry))
+        if cached is not None:
+            return cached[1]
+        start = time.perf_counter()
+        payload = pickle.dumps(_index_result(self._job(entry)), 5)
+        self.parsed += 1
+        self.parsed_files.append(entry.source.display)
+        digest = self._store_facts(entry, payload)
+        self.timings["parse and index"] += time.perf_counter() - start
+        return digest
 
     def line_moves(self, entry: SourceEntry, old_digest: str) -> dict[Span, Span] | None:
         """How the spans of ``entry``'s facts moved since its bytes had ``old_digest``
@@ -696,13 +719,14 @@ class Program:
     def _key(self, entry: SourceEntry) -> str:
         return make_key(entry.digest, entry.module, str(entry.is_package), self.salt)
 
-    def _store_facts(self, entry: SourceEntry, payload: bytes) -> None:
+    def _store_facts(self, entry: SourceEntry, payload: bytes) -> str:
         """Put what indexing ``entry`` gave in the fact cache (and, in a detached copy,
-        keep it for the parent: see :meth:`gains`)."""
+        keep it for the parent: see :meth:`gains`); its keyed digest."""
         key, slot = self._key(entry), self._slot(entry)
-        self.store.put(key, payload, slot=slot)
+        digest = self.store.put(key, payload, slot=slot)
         if self._detached:
             self._stored[key] = (payload, slot)
+        return digest
 
     def _slot(self, entry: SourceEntry) -> str:
         """What ``entry``'s facts entry is a version of (see :meth:`FactStore.put`): this
