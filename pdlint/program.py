@@ -194,18 +194,17 @@ class Program:
         self._early_scans: list[tuple[list[SourceEntry], Future[list[FileScan]]]] = []
         chunk: list[SourceEntry] = []
         size = 0
-        known = self._stored_scans() if scan_ahead else {}
         for source, data in jobs:
             entry = self._entry(source, data)
             self.entries.append(entry)
-            if scan_ahead and entry.raw is not None and entry.digest not in known:
+            if scan_ahead and entry.raw is not None:
                 chunk.append(entry)
                 size += len(entry.raw)
                 if size >= SCAN_CHUNK_BYTES:
-                    scan_ahead = self._scan_early(chunk, size)
+                    scan_ahead = self._scan_early(chunk)
                     chunk, size = [], 0
         if chunk and self._early_scans:
-            self._scan_early(chunk, size)
+            self._scan_early(chunk)
         for entry in sorted(self.entries, key=lambda e: e.source.display):
             if not entry.readable:
                 continue
@@ -320,12 +319,15 @@ class Program:
             self._stored_scan_table = table
         return self._stored_scan_table
 
-    def _scan_early(self, chunk: list[SourceEntry], size: int) -> bool:
-        """Scan these files (just read) in the worker processes; False when they do
-        not run (too little to scan yet, or one process only)."""
+    def _scan_early(self, chunk: list[SourceEntry]) -> bool:
+        """Scan these files (just read) in the worker processes, but those the scan
+        index holds; False when the workers do not run (one process only)."""
+        known = self._stored_scans()
+        chunk = [entry for entry in chunk if entry.digest not in known]
+        size = sum(len(entry.raw or b"") for entry in chunk)
         pool = self._workers(max(size, PARALLEL_BYTES) if self._early_scans else size, 2)
         if pool is None:
-            return False
+            return not chunk  # none to scan: the next chunk may need the workers
         datas = [entry.raw or b"" for entry in chunk]
         self._early_scans.append((chunk, pool.submit(_scan_chunk, (datas, self.groups))))
         return True
