@@ -45,6 +45,8 @@ PARALLEL_BYTES = 400_000
 # this many bytes, while the rest are read (when the text scan will be needed).
 SCAN_CHUNK_BYTES = 1_000_000
 SCAN_INDEX = "scan-index"
+SCAN_DELTA = "scan-delta"  # the scans of files changed since the scan index was written
+SCAN_DELTA_MAX = 64  # more of them: the whole index is written again
 TEXT_INDEX = "text-index"
 
 Progress = Callable[[str], None]
@@ -190,6 +192,7 @@ class Program:
         self._workers_count = 0
         self._detached = False
         self._stored_scan_table: dict[str, FileScan] | None = None
+        self._scan_base: dict[str, FileScan] = {}  # the whole index, as read
         # chunks of files scanned by the worker processes as they were read
         self._early_scans: list[tuple[list[SourceEntry], Future[list[FileScan]]]] = []
         chunk: list[SourceEntry] = []
@@ -305,19 +308,25 @@ class Program:
         return out
 
     def _stored_scans(self) -> dict[str, FileScan]:
-        """The scan index of the last runs: content hash -> text scan."""
+        """The scan index of the last runs: content hash -> text scan (the whole
+        index, and the scans of the few files that changed since it was written)."""
         if self._stored_scan_table is None:
-            table: dict[str, FileScan] = {}
-            blob = self.store.get(self._index_key(SCAN_INDEX), kind="blob")
-            if blob is not None:
-                try:
-                    loaded = pickle.loads(blob)
-                    if isinstance(loaded, dict):
-                        table = loaded
-                except Exception:
-                    table = {}
+            self._scan_base = self._read_table(self._index_key(SCAN_INDEX))
+            table = dict(self._scan_base)
+            table.update(self._read_table(self._index_key(SCAN_DELTA)))
             self._stored_scan_table = table
         return self._stored_scan_table
+
+    def _read_table(self, key: str) -> dict[str, FileScan]:
+        blob = self.store.get(key, kind="blob")
+        if blob is not None:
+            try:
+                loaded = pickle.loads(blob)
+            except Exception:
+                return {}
+            if isinstance(loaded, dict):
+                return loaded
+        return {}
 
     def _scan_early(self, chunk: list[SourceEntry]) -> bool:
         """Scan these files (just read) in the worker processes, but those the scan
@@ -417,8 +426,18 @@ class Program:
         self.timings["cache write"] += time.perf_counter() - start
         if self._scans is not None and self._scans_dirty:
             table = {self.by_module[m].digest: s for m, s in self._scans.items()}
-            payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
-            self.store.put(self._index_key(SCAN_INDEX), payload, kind="blob")
+            base = self._scan_base
+            delta = {d: s for d, s in table.items() if d not in base}
+            if base and len(delta) <= SCAN_DELTA_MAX:
+                # an edit: the few new scans beside the index (rewriting the whole of
+                # it took 0.05 s of each edit run on sglang 0.5.23)
+                payload = pickle.dumps(delta, protocol=pickle.HIGHEST_PROTOCOL)
+                self.store.put(self._index_key(SCAN_DELTA), payload, kind="blob")
+            else:
+                payload = pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL)
+                self.store.put(self._index_key(SCAN_INDEX), payload, kind="blob")
+                if self._stored_scan_table is not None and len(self._stored_scan_table) > len(base):
+                    self.store.put(self._index_key(SCAN_DELTA), pickle.dumps({}), kind="blob")
             self._scans_dirty = False
         if self._text_now:
             digests = {e.digest for e in self.by_module.values()}

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import pickle
 import tempfile
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdlint import program
 from pdlint.cache import FactStore
 from pdlint.discover import discover
 from pdlint.program import Program
@@ -48,3 +50,47 @@ def test_defining_is_may_define_of_each_module(
                 if may_define(scan, m, pieces, ignore_case=ignore_case)
             ]
             assert program.defining(pieces, ignore_case=ignore_case) == expected
+
+
+def _scans(folder: Path, cache: Path) -> dict[str, object]:
+    files, _ = discover([str(folder)], ())
+    program = Program([(f, None) for f in files], FactStore(cache), "salt")
+    scans = dict(program.scans())
+    program.save()
+    program.close()
+    return scans
+
+
+def test_an_edit_adds_its_scans_beside_the_scan_index(tmp_path: Path) -> None:
+    """The scans of a few changed files are written beside the scan index (not the
+    whole index again); the next run reads both, and reads the files' scans as a
+    fresh scan makes them. Past SCAN_DELTA_MAX changed files, the index is written
+    again (and the files beside it dropped)."""
+    package = tmp_path / "pkg_x"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for i in range(10):
+        (package / f"mod_{i}.py").write_text(f"def f{i}():\n    pass\n")
+    cache = tmp_path / "cache"
+    _scans(package, cache)
+    versions = cache / next(p.name for p in cache.iterdir() if p.is_dir())
+    probe = Program([], FactStore(None), "salt")
+    index = versions / probe._index_key(program.SCAN_INDEX)
+    delta = versions / probe._index_key(program.SCAN_DELTA)
+    written = index.stat().st_mtime_ns
+    assert not delta.exists()
+
+    (package / "mod_3.py").write_text("def changed():\n    pass\n")
+    scans = _scans(package, cache)
+    assert delta.exists() and index.stat().st_mtime_ns == written  # the index untouched
+    fresh = _scans(package, tmp_path / "fresh")
+    assert scans == fresh and _scans(package, cache) == fresh
+    assert "changed" in fresh["pkg_x.mod_3"].defs  # type: ignore[attr-defined]
+
+    for i in range(program.SCAN_DELTA_MAX + 1):
+        (package / f"many_{i}.py").write_text(f"def g{i}():\n    pass\n")
+    assert _scans(package, cache) == _scans(package, tmp_path / "fresh2")
+    assert index.stat().st_mtime_ns != written  # written again, the delta emptied
+    payload = FactStore(cache).get(probe._index_key(program.SCAN_DELTA), kind="blob")
+    assert payload is not None and pickle.loads(payload) == {}
+    assert _scans(package, cache) == _scans(package, tmp_path / "fresh3")

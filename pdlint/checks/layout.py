@@ -1142,10 +1142,15 @@ class LayoutCheck:
         )
         stems: set[str] = set()
         naming = self._naming_modules()
-        for qual, fn in self.model.functions.items():
-            if self.model.function_module[qual] in naming:
-                self._site_stems(fn, stems)
-                self._passed_stems(fn, stems)
+        module_of = self.model.function_module
+        functions = [fn for qual, fn in self.model.functions.items() if module_of[qual] in naming]
+
+        def find(fn: FunctionFacts) -> None:  # a lookup: adding to the set is idempotent
+            self._site_stems(fn, stems)
+            self._passed_stems(fn, stems)
+
+        # in batches: the modules the helpers and callees are in, loaded together
+        self.model.batched(functions, find)
         if not stems:
             return None
         stems.update(self.pack_copies.values())
