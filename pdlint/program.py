@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import multiprocessing
 import os
 import pickle
 import sys
@@ -23,8 +22,8 @@ import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pdlint.cache import CODE, FactStore, content_hash, make_key
 from pdlint.config import ConfigError
@@ -36,6 +35,9 @@ from pdlint.index import index_module, module_of_absolute
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source
 from pdlint.shift import move_findings, moves
 from pdlint.source import parse_error, parse_source
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 # A batch is sent to worker processes when it holds at least this many bytes of
 # uncached source (about a tenth of a second of parsing and indexing on one core;
@@ -362,7 +364,13 @@ class Program:
         started = self._pool is not None and count >= 2 and size >= PARALLEL_BYTES // 8
         small = forced is None and size < PARALLEL_BYTES and not started
         # a daemonic process (a flake8 --jobs worker) may not start children
-        if small or workers < 2 or multiprocessing.current_process().daemon:
+        if small or workers < 2:
+            return None
+        # here: a run that needs no worker process never imports multiprocessing
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        if multiprocessing.current_process().daemon:
             return None
         if self._pool is None:
             self._workers_count = most
@@ -821,8 +829,11 @@ class Program:
             # large files first, so that no worker is left with a big one at the end
             for i in sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2])):
                 futures[pool.submit(_index_payload, jobs[i])] = rest[i]
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        if futures:
+            from concurrent.futures import as_completed
+
+            for future in as_completed(futures):
+                yield futures[future], future.result()
         self._pump()
 
     @property
