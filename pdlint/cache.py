@@ -27,8 +27,6 @@ import hashlib
 import hmac
 import os
 import re
-import secrets
-import shutil
 import threading
 from pathlib import Path
 from typing import BinaryIO
@@ -313,7 +311,7 @@ class FactStore:
             self._pending_bytes = 0
             return
         folder = self.base / "facts"
-        name = f"{secrets.token_hex(16)}.pack"
+        name = f"{os.urandom(16).hex()}.pack"
         places: dict[str, Place] = {}
         offset = 0
         for key, frame in self._pending.items():
@@ -420,7 +418,7 @@ class FactStore:
         the index no longer holds)."""
         assert self.base is not None
         folder = self.base / "facts"
-        name = f"{secrets.token_hex(16)}.pack"
+        name = f"{os.urandom(16).hex()}.pack"
         found: dict[str, bytes] = {}
         for key, place in sorted(index.items(), key=lambda kv: kv[1]):  # pack by pack
             frame = self._read_at(*place[:3])
@@ -507,6 +505,8 @@ def clean(directory: Path) -> bool:
         marked = False
     if not marked and not _only_pdlint_files(directory):
         raise OSError(f"{directory} is not a pdlint cache directory (no pdlint CACHEDIR.TAG)")
+    import shutil
+
     shutil.rmtree(directory)
     return True
 

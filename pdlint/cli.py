@@ -13,7 +13,6 @@ import click
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
-from pdlint.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from pdlint.cache import cache_location
 from pdlint.cache import clean as clean_cache
 from pdlint.config import (
@@ -24,11 +23,9 @@ from pdlint.config import (
     resolve_settings,
 )
 from pdlint.discover import DiscoveryError
-from pdlint.github import to_github
 from pdlint.progress import TerminalProgress
 from pdlint.report import concise, full, statistics, to_json
 from pdlint.rules import RULES, get_rule
-from pdlint.sarif import render as render_sarif
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -200,6 +197,8 @@ def check(  # noqa: PLR0913
         _fail(str(exc))
         return
     if write_baseline_path:
+        from pdlint.baseline import write_baseline
+
         write_baseline(result.findings, Path(write_baseline_path))
         n = len(result.findings)
         click.echo(
@@ -208,6 +207,8 @@ def check(  # noqa: PLR0913
         )
         sys.exit(EXIT_OK)
     if baseline_path:
+        from pdlint.baseline import BaselineError, apply_baseline, load_baseline
+
         try:
             baseline = load_baseline(Path(baseline_path))
         except BaselineError as exc:
@@ -243,11 +244,15 @@ def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
     elif fmt == "full":
         click.echo(full(result.findings, result.sources), nl=False)
     elif fmt == "sarif":
+        from pdlint.sarif import render as render_sarif
+
         text = render_sarif(
             result.findings, cwd=Path.cwd(), version=__version__, category=sarif_category
         )
         click.echo(text, nl=False)
     elif fmt == "github":
+        from pdlint.github import to_github
+
         click.echo(to_github(result.findings, cwd=Path.cwd()), nl=False)
     else:
         click.echo(concise(result.findings), nl=False)
