@@ -60,6 +60,8 @@ class ModuleSource(Protocol):
 
     def aliases(self) -> dict[str, set[str]]: ...
 
+    def source_text(self, module: str) -> str | None: ...
+
 
 class PendingModules(Exception):
     """A lookup needs these modules loaded (raised only while deferring)."""

@@ -34,7 +34,7 @@ from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source
 from pdlint.shift import move_findings, moves
-from pdlint.source import parse_error, parse_source
+from pdlint.source import decode_source, parse_error, parse_source
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -532,6 +532,22 @@ class Program:
                     out.setdefault(name, set()).add(alias)
         self.asked[("aliases",)] = tuple(sorted((k, tuple(sorted(v))) for k, v in out.items()))
         return out
+
+    def source_text(self, module: str) -> str | None:
+        """The decoded text of the file that stands for ``module``, as the facts of it
+        were indexed from; None when unknown (no such file, unreadable, undecodable,
+        or changed since its facts were read)."""
+        entry = self.by_module.get(module)
+        if entry is None:
+            return None
+        digest = entry.digest
+        data = entry.data
+        if data is None or entry.digest != digest:
+            return None
+        try:
+            return decode_source(data)
+        except (SyntaxError, LookupError, UnicodeDecodeError):
+            return None
 
     def tops(self) -> set[str]:
         """The top-level package names of the program."""

@@ -414,3 +414,33 @@ def test_progress_on_a_terminal_only_for_human_formats(sglang_0_5_16: Path, tmp_
     out, err = stderr_on_tty("--no-cache", "--output-format", "json")
     assert "\x1b" not in err and "pdlint:" not in err
     assert json.loads(out)
+
+
+def test_lazy_finds_a_stem_named_in_the_body_only(tmp_path: Path) -> None:
+    """layout_halved with the peer's copy named only inside the function that indexes
+    it (its ``def`` line names no peer): the lazy run skips a function whose lines
+    name no peer when it looks for stems, and reads its lines from ``def`` to its
+    last call, subscript or assignment; it finds what a full run finds."""
+    folder = tmp_path / "layout_halved"
+    shutil.copytree(FIXTURES / "layout_halved", folder)
+    sender = folder / "halved_engine" / "sender.py"
+    text = sender.read_text()
+    old_def = "    def layer_pairs(self, dst_buffer_addrs: list[int]) -> list[tuple[int, int]]:\n"
+    assert old_def in text and "self.layer_pairs(registration.dst_buffer_addrs)" in text
+    text = text.replace(
+        old_def,
+        "    def layer_pairs(\n        self, registration: PeerRegistration\n"
+        "    ) -> list[tuple[int, int]]:\n"
+        "        # the decode role's buffers, as it registered them\n"
+        "        theirs = registration.dst_buffer_addrs\n",
+    )
+    text = text.replace("dst_buffer_addrs[", "theirs[").replace(
+        "len(dst_buffer_addrs)", "len(theirs)"
+    )
+    text = text.replace(
+        "self.layer_pairs(registration.dst_buffer_addrs)", "self.layer_pairs(registration)"
+    )
+    sender.write_text(text)
+    full = run(folder, ".", lazy=False)
+    assert [f.code for f in full] == ["PDL201"]  # type: ignore[attr-defined]
+    assert run(folder, ".", lazy=True) == full

@@ -27,6 +27,7 @@ assumption.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ from pdlint.model import Model
 from pdlint.packs import LayoutNames
 
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python numbers lines
 LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
 ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
 # "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
@@ -195,6 +197,11 @@ class LayoutCheck:
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
+        # the words a name giving a stem holds (see _names_a_peer), and module texts
+        self._peer_texts = tuple(
+            dict.fromkeys((*(p[:-1] or p for p in self.peer_prefixes), *self.pack_copies))
+        )
+        self._lines: dict[str, tuple[str, list[int]] | None] = {}
         # load_related's first phase: whether it ran, and the query that follows it
         self._first_done = False
         self._next_query: TextQuery | None = None
@@ -1143,7 +1150,11 @@ class LayoutCheck:
         stems: set[str] = set()
         naming = self._naming_modules()
         module_of = self.model.function_module
-        functions = [fn for qual, fn in self.model.functions.items() if module_of[qual] in naming]
+        functions = [
+            fn
+            for qual, fn in self.model.functions.items()
+            if module_of[qual] in naming and self._names_a_peer(fn, module_of[qual])
+        ]
 
         def find(fn: FunctionFacts) -> None:  # a lookup: adding to the set is idempotent
             self._site_stems(fn, stems)
@@ -1166,6 +1177,40 @@ class LayoutCheck:
         if prefetch is not None:
             prefetch(source.with_text(gate=gate, all_of=all_of))
         return gate, all_of
+
+    def _names_a_peer(self, fn: FunctionFacts, module: str) -> bool:
+        """Whether ``fn``'s text can hold a name that gives a stem (see :meth:`_stems_of`):
+        a peer word (``dst_ptrs``, ``peer``) or a pack's name for a copy. A stem comes
+        from a name in a subscript or a call of the function, or in an assignment they
+        read, so a function whose lines from its ``def`` to the last of those hold none
+        of these words gives none (most functions of a file naming a peer; True when
+        the text is not known)."""
+        if not fn.calls and not fn.indexes:
+            return False  # nothing to subscript a copy with or pass one to
+        lines = self._module_lines(module)
+        if lines is None:
+            return True
+        text, starts = lines
+        first = fn.span[0]
+        last = max(fact.span[2] for facts in (fn.calls, fn.indexes, fn.binds) for fact in facts)
+        if not 0 < first <= last < len(starts):
+            return True
+        segment = text[starts[first - 1] : starts[last]]
+        return any(word in segment for word in self._peer_texts)
+
+    def _module_lines(self, module: str) -> tuple[str, list[int]] | None:
+        """A module's text and where each of its lines starts (and where the text ends)."""
+        if module not in self._lines:
+            source = self.model.source
+            text = source.source_text(module) if source is not None else None
+            found = None
+            if text is not None:
+                starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+                if starts[-1] != len(text):
+                    starts.append(len(text))
+                found = (text, starts)
+            self._lines[module] = found
+        return self._lines[module]
 
     def _naming_modules(self) -> set[str]:
         """Modules whose text can name a peer's copy: a stem (see :meth:`_stems_of`)
