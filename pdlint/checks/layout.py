@@ -26,6 +26,7 @@ assumption.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -201,7 +202,7 @@ class LayoutCheck:
         self._peer_texts = tuple(
             dict.fromkeys((*(p[:-1] or p for p in self.peer_prefixes), *self.pack_copies))
         )
-        self._lines: dict[str, tuple[str, list[int]] | None] = {}
+        self._lines: dict[str, list[int] | None] = {}
         # load_related's first phase: whether it ran, and the query that follows it
         self._first_done = False
         self._next_query: TextQuery | None = None
@@ -1187,28 +1188,26 @@ class LayoutCheck:
         the text is not known)."""
         if not fn.calls and not fn.indexes:
             return False  # nothing to subscript a copy with or pass one to
-        lines = self._module_lines(module)
+        lines = self._peer_lines(module)
         if lines is None:
             return True
-        text, starts = lines
         first = fn.span[0]
         last = max(fact.span[2] for facts in (fn.calls, fn.indexes, fn.binds) for fact in facts)
-        if not 0 < first <= last < len(starts):
-            return True
-        segment = text[starts[first - 1] : starts[last]]
-        return any(word in segment for word in self._peer_texts)
+        at = bisect.bisect_left(lines, first)
+        return at < len(lines) and lines[at] <= max(first, last)
 
-    def _module_lines(self, module: str) -> tuple[str, list[int]] | None:
-        """A module's text and where each of its lines starts (and where the text ends)."""
+    def _peer_lines(self, module: str) -> list[int] | None:
+        """The numbers of the lines of a module that hold one of those words, in order
+        (None when its text is not known)."""
         if module not in self._lines:
             source = self.model.source
             text = source.source_text(module) if source is not None else None
             found = None
             if text is not None:
-                starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
-                if starts[-1] != len(text):
-                    starts.append(len(text))
-                found = (text, starts)
+                positions = sorted(
+                    at for word in self._peer_texts for at in _occurrences(text, word)
+                )
+                found = _line_numbers(text, positions)
             self._lines[module] = found
         return self._lines[module]
 
@@ -1657,3 +1656,25 @@ def _bind_args(
     out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
     out += [(k, v) for k, v in kwargs if k in params]
     return tuple(out)
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` occurs in ``text``."""
+    at = text.find(word)
+    while at != -1:
+        yield at
+        at = text.find(word, at + 1)
+
+
+def _line_numbers(text: str, positions: list[int]) -> list[int]:
+    """The line (as Python numbers them) of each of these positions, in order."""
+    if "\r" in text:  # a line break that is not "\n" alone: each break, found
+        starts = [m.end() for m in _LINE_BREAK.finditer(text)]
+        return [bisect.bisect_right(starts, at) + 1 for at in positions]
+    out = []
+    line, previous = 1, 0
+    for at in positions:
+        line += text.count("\n", previous, at)
+        previous = at
+        out.append(line)
+    return out
