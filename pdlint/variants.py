@@ -100,6 +100,10 @@ class Variants:
         # the truth of a guard's condition asked by :meth:`guards_truth` from outside
         # any predicate: (id of the condition, function, variant, member, bound)
         self._guard_memo: dict[tuple[int, str, str, int, frozenset[str]], tuple[Expr, Truth]] = {}
+        # the same without the member, for conditions whose truth read no member (most
+        # of them: ``x is None``); :attr:`_member_reads` counts the reads of a member
+        self._member_free: dict[tuple[int, str, str, frozenset[str]], tuple[Expr, Truth]] = {}
+        self._member_reads = 0
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         # Every result (UNKNOWN included) of the outermost evaluation under way:
         # predicates calling each other through many branches would otherwise be
@@ -109,6 +113,7 @@ class Variants:
         # (variant, member) -> setting -> the value it always has for that member
         # (startup rejects the member with the other value; see :meth:`settle`)
         self.settled: dict[tuple[str, int], dict[str, bool]] = {}
+        self._settled_anywhere: dict[str, set[str]] = {}  # variant -> settings settled
         self._setting_cache: dict[tuple[str, int], str | None] = {}
 
     # discovery --------------------------------------------------------------
@@ -633,11 +638,14 @@ class Variants:
             return _not(self.truth(expr[1], fn, variant, member, bound, d))
         if kind == "const":
             return T if expr[1] else F
-        settled = self.settled.get((variant.qualname, member))
-        if settled and kind in ("name", "attr", "call"):
+        anywhere = self._settled_anywhere.get(variant.qualname)
+        if anywhere and kind in ("name", "attr", "call"):
             key = self.setting_key(fn, expr)
-            if key is not None and key in settled:
-                return T if settled[key] else F
+            if key is not None and key in anywhere:  # settled for some member
+                self._member_reads += 1
+                settled = self.settled.get((variant.qualname, member), {})
+                if key in settled:
+                    return T if settled[key] else F
         if kind == "cmp":
             return self._compare(expr, fn, variant, member, bound)
         if kind == "call":
@@ -647,6 +655,7 @@ class Variants:
         if kind == "name":
             lookup = self.local_lookup(expr, fn, variant, bound)
             if lookup is not None:
+                self._member_reads += 1
                 return T if member in lookup[1] else F
         return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
 
@@ -666,6 +675,7 @@ class Variants:
             other_side = right if left == ("const", None) else left
             lookup = self.local_lookup(other_side, fn, variant, bound)
             if lookup is not None:
+                self._member_reads += 1
                 found = member in lookup[1]
                 return T if found == (op in ("is not", "!=")) else F
         if self.denotes(left, fn, variant, bound):
@@ -687,11 +697,13 @@ class Variants:
                 none_members = self._none_members(variant, func)
                 if none_members is None:
                     return UNKNOWN
+                self._member_reads += 1
                 hit = member in none_members
         else:
             members = self.member_of(other, fn, variant)
             if members is None:
                 return UNKNOWN
+            self._member_reads += 1
             hit = member in members
         if op in ("==", "is", "in"):
             return T if hit else F
@@ -727,6 +739,7 @@ class Variants:
         for i, arg in enumerate(args):
             if offset + i < len(params) and self.denotes(arg, fn, variant, bound):
                 inner_bound.add(params[offset + i])
+        self._member_reads += 1
         return self.function_truth(target, variant, member, frozenset(inner_bound), depth)
 
     def function_truth(
@@ -803,11 +816,16 @@ class Variants:
                 # settled (by the expression's identity, kept in the value)
                 key = (id(expr), fn.qualname, variant.qualname, member, bound)
                 found = memo.get(key)
-                if found is not None and found[0] is expr:
-                    value = found[1]
-                else:
-                    value = self.truth(expr, fn, variant, member, bound, depth)
-                    memo[key] = (expr, value)
+                if found is None or found[0] is not expr:
+                    free_key = (id(expr), fn.qualname, variant.qualname, bound)
+                    found = self._member_free.get(free_key)
+                    if found is None or found[0] is not expr:
+                        reads = self._member_reads
+                        found = (expr, self.truth(expr, fn, variant, member, bound, depth))
+                        if self._member_reads == reads:  # the same for every member
+                            self._member_free[free_key] = found
+                    memo[key] = found
+                value = found[1]
             else:
                 value = self.truth(expr, fn, variant, member, bound, depth)
             values.append(value if polarity else _not(value))
@@ -822,8 +840,10 @@ class Variants:
         settled = self.settled.setdefault((variant.qualname, member), {})
         if settled.get(setting) is not value:
             settled[setting] = value
+            self._settled_anywhere.setdefault(variant.qualname, set()).add(setting)
             self._pred_cache.clear()  # answers given so far read the setting as MAYBE
             self._guard_memo.clear()
+            self._member_free.clear()
 
     def setting_key(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """One name for the setting ``expr`` reads in ``fn``, the same wherever it is read.
