@@ -337,7 +337,7 @@ class Variants:
         """
         compared: dict[tuple[str, str], set[str]] = {}
         by_param: dict[str, dict[str, set[str]]] = {}  # function -> parameter -> strings
-        functions = list(self.model.functions.values())
+        functions = [fn for fn in self.model.functions.values() if fn.string_compares]
         owners = self.model.batched(functions, self._compared_owners)
         for fn, owned in zip(functions, owners, strict=True):
             names = {p for p, _ in fn.params}

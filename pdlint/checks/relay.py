@@ -142,8 +142,12 @@ class RelayCheck:
         for variant, param in self.variants.string_params(fn):
             if all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({param})))
+        walked: set[int] = set()  # a condition guarding several returns: once
         for ret in fn.returns:
             for expr, _ in ret.guards:
+                if id(expr) in walked:
+                    continue
+                walked.add(id(expr))
                 for node in nodes(expr):
                     if node[0] != "attr":
                         continue
@@ -424,8 +428,9 @@ class RelayCheck:
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
-            for deref in sorted(fn.derefs, key=lambda d: d.span):
-                if deref.attr != state or deref.span in seen:
+            derefs = [d for d in fn.derefs if d.attr == state]
+            for deref in sorted(derefs, key=lambda d: d.span):
+                if deref.span in seen:
                     continue
                 seen.add(deref.span)
                 if guards_mention(deref.guards, state) or stored_before(fn, deref, self.model):
