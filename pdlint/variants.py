@@ -68,7 +68,7 @@ def _or(values: list[Truth]) -> Truth:
 
 
 def _not(value: Truth) -> Truth:
-    return {T: F, F: T}.get(value, value)
+    return F if value is T else T if value is F else value
 
 
 class Variants:

@@ -111,6 +111,9 @@ class RelayCheck:
             tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
         ] = {}
         self._rejected: dict[str, set[int]] = {}
+        # (id of a call site's guards, state) -> (the guards, guards_mention): the
+        # edge filter of every relay and member asks it of the same sites
+        self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
 
     # builders -----------------------------------------------------------------
     def string_builder_attributes(self) -> set[str]:
@@ -399,10 +402,16 @@ class RelayCheck:
     def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
         """Call sites the member can take with the state unchecked (no None test)."""
 
+        mentioned = self._mentioned
+
         def allowed(fn: FunctionFacts, site: CallFact) -> bool:
-            if guards_mention(site.guards, state):
+            guards = site.guards
+            found = mentioned.get((id(guards), state))
+            if found is None or found[0] is not guards:
+                found = mentioned[(id(guards), state)] = (guards, guards_mention(guards, state))
+            if found[1]:
                 return False
-            return self.variants.guards_truth(site.guards, fn, variant, member) in (T, MAYBE)
+            return self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
 
         return allowed
 
