@@ -426,18 +426,19 @@ def _graph_findings(
     if heuristic:
         entries = heuristic_entries(model)
     passed: PassedMemo = {}
+    prefetched: set[str] = set()
     if model.source is not None:
         # A lazy model: the variant tables are built from the loaded modules, so
         # load what the entry points reach first (a call graph without the
         # variant-chosen edges, which need those tables).
-        CallGraph(model, entries, passed=passed)
+        CallGraph(model, entries, passed=passed, prefetched=prefetched)
     validators = tuple(v for pack in packs for v in pack.startup_validators)
     while True:
         variants = Variants(model)
         tables_built()
         tables_built = _nothing
         factories = ClassFactories(model, variants)
-        graph = CallGraph(model, entries, factories.targets, passed)
+        graph = CallGraph(model, entries, factories.targets, passed, prefetched)
         roots = graph.roots_only(entries) if heuristic else entries
         known = len(variants.by_name)  # before the checks look more up
         check = RelayCheck(model, variants, graph, roots, validators)

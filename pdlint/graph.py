@@ -4,8 +4,8 @@ The graph is kept as plain dictionaries (callee -> call sites, by caller): the
 checks walk it many times, and importing networkx costs more than building and
 walking it on a whole serving engine (0.13 to 0.39 s per run on the development
 machine, of a 1.5 s budget for an edit). :meth:`CallGraph.to_networkx` gives the
-same graph as a networkx ``DiGraph``, which entry-point discovery (ancestors of
-each candidate) and the tests use.
+same graph as a networkx ``DiGraph``, which the tests use as the oracle of the
+graph's edges, call sites, callers, reach and ancestors.
 """
 
 from __future__ import annotations
@@ -66,11 +66,15 @@ class CallGraph:
         roots: Iterable[str],
         chosen: ChosenTargets | None = None,
         passed: PassedMemo | None = None,
+        prefetched: set[str] | None = None,
     ) -> None:
         self.model = model
         # what each call passes for its callees' parameters (see _passed): shared by
         # the graphs of one model, as it depends on the model alone
         self._passed_memo: PassedMemo = {} if passed is None else passed
+        # the functions whose calls :meth:`_prefetch` resolved (shared alike: the
+        # model keeps the answers, a later graph has nothing to load for them)
+        self._prefetched: set[str] = set() if prefetched is None else prefetched
         self._chosen = chosen
         # (caller, callee) -> (variant, members) when only those members take the edge
         self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
@@ -177,6 +181,8 @@ class CallGraph:
         load the same modules, one at a time.
         """
         model = self.model
+        callers = [c for c in callers if c not in self._prefetched]
+        self._prefetched.update(callers)
         calls = [
             (fn, call) for fn in map(model.functions.__getitem__, callers) for call in fn.calls
         ]
@@ -215,17 +221,23 @@ class CallGraph:
         return graph
 
     def roots_only(self, entries: list[str]) -> list[str]:
-        """Entries not reachable from another entry (the outermost loops)."""
-        import networkx as nx
-
-        graph = self.to_networkx()
+        """Entries no other entry reaches (the outermost loops); all of them when
+        each is reached by another."""
         entry_set = set(entries)
-        keep = []
-        for entry in entries:
-            ancestors = nx.ancestors(graph, entry) & entry_set
-            if not ancestors or entry in nx.descendants(graph, entry):
-                keep.append(entry)
+        keep = [e for e in entries if not self.ancestors(e) & entry_set]
         return keep or entries
+
+    def ancestors(self, qual: str) -> set[str]:
+        """The functions with a path of calls to ``qual``, but ``qual`` itself (as
+        networkx's ``ancestors``, even on a cycle)."""
+        seen: set[str] = set()
+        queue = deque([qual])
+        while queue:
+            for caller in self._callers.get(queue.popleft(), ()):
+                if caller not in seen and caller != qual:
+                    seen.add(caller)
+                    queue.append(caller)
+        return seen
 
     def reach(
         self,
