@@ -43,9 +43,12 @@ MEASURES = ("cold", "warm", "new fact", "editor")
 
 
 def extract(rev: str, into: Path) -> Path:
-    """``pdlint/`` as it is at ``rev``, under ``into`` (the folder to put on PYTHONPATH)."""
+    """``pdlint/`` and the bundled rule packs (``rules/``, which pdlint finds beside
+    its folder) as they are at ``rev``, under ``into`` (the folder to put on
+    PYTHONPATH). Without them the base would run without the sglang pack: its
+    entry points found by name, not the pack's."""
     archive = subprocess.run(
-        ["git", "-C", str(REPO), "archive", "--format=tar", rev, "pdlint"],
+        ["git", "-C", str(REPO), "archive", "--format=tar", rev, "pdlint", "rules"],
         check=True,
         capture_output=True,
     ).stdout
