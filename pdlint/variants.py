@@ -98,11 +98,11 @@ class Variants:
         self._mentions.clear()  # answers given before every string variant was known
         self._pred_cache: dict[tuple[str, str, str, tuple[str, ...]], Truth] = {}
         # the truth of a guard's condition asked by :meth:`guards_truth` from outside
-        # any predicate: (id of the condition, function, variant, member, bound)
-        self._guard_memo: dict[tuple[int, str, str, int, frozenset[str]], tuple[Expr, Truth]] = {}
-        # the same without the member, for conditions whose truth read no member (most
-        # of them: ``x is None``); :attr:`_member_reads` counts the reads of a member
+        # any predicate: (id of the condition, function, variant, bound) -> for a
+        # truth that read no member (most of them: ``x is None``), in _member_free;
+        # else (..., member) -> in _guard_memo. _member_reads counts those reads.
         self._member_free: dict[tuple[int, str, str, frozenset[str]], tuple[Expr, Truth]] = {}
+        self._guard_memo: dict[tuple[int, str, str, frozenset[str], int], tuple[Expr, Truth]] = {}
         self._member_reads = 0
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         # Every result (UNKNOWN included) of the outermost evaluation under way:
@@ -807,24 +807,25 @@ class Variants:
     ) -> Truth:
         """Whether code under ``guards`` can run for the member."""
         outermost = depth == 0 and not self._active
-        memo = self._guard_memo
+        memo, free = self._guard_memo, self._member_free
         values = []
         for expr, polarity in guards:
             if outermost:
                 # a condition guards many events (the statements of its block): its
                 # truth, asked from outside any predicate, holds until a setting is
                 # settled (by the expression's identity, kept in the value)
-                key = (id(expr), fn.qualname, variant.qualname, member, bound)
-                found = memo.get(key)
+                key = (id(expr), fn.qualname, variant.qualname, bound)
+                found = free.get(key)
                 if found is None or found[0] is not expr:
-                    free_key = (id(expr), fn.qualname, variant.qualname, bound)
-                    found = self._member_free.get(free_key)
+                    member_key = (*key, member)
+                    found = memo.get(member_key)
                     if found is None or found[0] is not expr:
                         reads = self._member_reads
                         found = (expr, self.truth(expr, fn, variant, member, bound, depth))
                         if self._member_reads == reads:  # the same for every member
-                            self._member_free[free_key] = found
-                    memo[key] = found
+                            free[key] = found
+                        else:
+                            memo[member_key] = found
                 value = found[1]
             else:
                 value = self.truth(expr, fn, variant, member, bound, depth)
