@@ -283,8 +283,11 @@ def _analyse(
 
         def fork_late() -> None:
             """Once the other checks' tables are built (their loading mostly done):
-            PDL201's check in a forked process, its files parsed ahead by then."""
+            PDL201's check in a forked process, the files of its next query loaded
+            first (decoded here as the worker processes finish parsing them ahead,
+            not after the fork, when this process and the child are all that run)."""
             if parallel is None and lazy and program.workers_running and _may_fork(program):
+                layout_check.load_next()
                 program.stop_workers()
                 late.append(_layout_aside(layout_model, program, layout_check))
 

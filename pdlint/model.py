@@ -56,6 +56,7 @@ class ModuleSource(Protocol):
         gate: tuple[tuple[str, ...], ...] = (),
         any_of: Iterable[str] = (),
         all_of: tuple[tuple[str, ...], ...] = (),
+        record: bool = True,
     ) -> list[str]: ...
 
     def aliases(self) -> dict[str, set[str]]: ...

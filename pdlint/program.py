@@ -387,8 +387,12 @@ class Program:
 
         Only files neither loaded, nor in the fact cache or the memo; only when
         they pay for the workers. A few at a time, so that a file a lookup
-        waits for is never queued behind many of them (see :meth:`_pump`).
+        waits for is never queued behind many of them (see :meth:`_pump`). The
+        files an earlier call queued and no worker took yet are dropped: each call
+        names what the analysis is now expected to load.
         """
+        with self._ahead_lock:
+            self._ahead_queue.clear()
         todo = []
         for module in dict.fromkeys(modules):
             entry = self.by_module.get(module)
@@ -499,6 +503,7 @@ class Program:
         gate: WordGroups = (),
         any_of: Iterable[str] = (),
         all_of: WordGroups = (),
+        record: bool = True,
     ) -> list[str]:
         """Modules whose text passes a check's second-phase query (see :mod:`pdlint.checks`).
 
@@ -506,7 +511,8 @@ class Program:
         ``gate`` group (a group the scan knows is read from the cached scan),
         when its bytes hold one word of ``any_of``, and every word of one
         ``all_of`` group (identifiers, case-sensitive); an empty part selects
-        every file.
+        every file. ``record=False``: a guess that decides nothing the run reports
+        (what to parse ahead), left out of the run record (see :class:`RunRecord`).
         """
         known = [g for g in dict.fromkeys(gate) if g in self.groups]
         folded = tuple(g for g in dict.fromkeys(gate) if g not in self.groups)
@@ -517,7 +523,7 @@ class Program:
             tuple(sorted(set(any_of))),
             tuple(sorted({tuple(sorted(set(g), key=lambda w: (-len(w), w))) for g in all_of})),
         )
-        return self._ask(query)
+        return self._ask(query) if record else self._answer(query)
 
     def class_headers_naming(self, words: set[str]) -> list[str]:
         """Modules with a class header that names one of ``words``."""
@@ -554,6 +560,9 @@ class Program:
         return set(self._ask(("tops",)))
 
     def _ask(self, query: tuple[object, ...]) -> list[str]:
+        known = self.asked.get(query)
+        if known is not None:  # asked before in this run (or in a forked copy's parent)
+            return list(known)  # type: ignore[arg-type]
         answer = self._answer(query)
         self.asked[query] = tuple(answer)
         return answer

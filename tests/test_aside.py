@@ -8,6 +8,7 @@ runs every check in one process.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import threading
@@ -93,6 +94,42 @@ def test_the_check_aside_gives_the_same_run(
     forked = _analyse(folder, tmp_path / "forked")
     assert forked.stats.pop(FORKED) == 1
     assert FORKED not in alone.stats
+    assert forked.findings == alone.findings
+    assert forked.stats == alone.stats
+    assert forked.loaded_files == alone.loaded_files
+
+
+@pytest.mark.parametrize("name", [c for c in CASES if c.startswith("layout_")])
+def test_a_late_fork_gives_the_same_run(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold run whose worker processes parse: the check forks once the other
+    checks built their tables, after loading its next query's files here (parsed
+    ahead meanwhile, from the files its gate selects while the stems are found)."""
+    monkeypatch.setenv("PDLINT_WORKERS", "3")  # forced on a small tree
+    loads: list[int] = []  # the process each run loads the next query in
+    load_next = api.LayoutCheck.load_next
+
+    def spy(check: api.LayoutCheck) -> set[str] | None:
+        before = check._next_fresh
+        fresh = load_next(check)
+        if before is None and fresh is not None:
+            loads.append(os.getpid())  # a forked child appends to its own copy
+        return fresh
+
+    monkeypatch.setattr(api.LayoutCheck, "load_next", spy)
+    folder = FIXTURES / name
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
+    alone = _analyse(folder, tmp_path / "alone")
+    alone_loads, loads[:] = list(loads), []
+    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    forked = _analyse(folder, tmp_path / "forked")
+    assert forked.stats.pop(FORKED) == 1
+    assert loads == alone_loads  # in this process (before the fork), when it has one
+    if name != "layout_peer_count":  # its first query finds no stem
+        assert loads == [os.getpid()]
+    for stats in (alone.stats, forked.stats):  # as the worker processes go
+        stats.pop("files parsed ahead of their load", None)
     assert forked.findings == alone.findings
     assert forked.stats == alone.stats
     assert forked.loaded_files == alone.loaded_files

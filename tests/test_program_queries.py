@@ -94,3 +94,65 @@ def test_an_edit_adds_its_scans_beside_the_scan_index(tmp_path: Path) -> None:
     payload = FactStore(cache).get(probe._index_key(program.SCAN_DELTA), kind="blob")
     assert payload is not None and pickle.loads(payload) == {}
     assert _scans(package, cache) == _scans(package, tmp_path / "fresh3")
+
+
+def _package(tmp_path: Path, count: int) -> list:  # type: ignore[type-arg]
+    package = tmp_path / "pkg_x"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for i in range(count):
+        # sizes differ, so the queue's order (largest first) is known
+        (package / f"mod_{i}.py").write_text(f"def f{i}(dst_x):\n    return dst_x\n" + "#\n" * i)
+    files, _ = discover([str(package)], ())
+    return files
+
+
+def test_a_query_is_answered_once_per_run(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Asked again (by another model, or a forked check), a query takes the answer
+    recorded; a query asked with record=False is answered but left out of the record."""
+    program = Program([(f, None) for f in _package(tmp_path, 4)], FactStore(None), "salt")
+    answered: list[tuple[object, ...]] = []
+    answer = program._answer
+
+    def spy(query: tuple[object, ...]) -> list[str]:
+        answered.append(query)
+        return answer(query)
+
+    monkeypatch.setattr(program, "_answer", spy)
+    first = program.with_text(any_of=["f1", "f2"])
+    assert first == ["pkg_x.mod_1", "pkg_x.mod_2"]
+    assert program.with_text(any_of=["f2", "f1"]) == first
+    assert len(answered) == 1
+    guess = program.with_text(any_of=["f3"], record=False)
+    assert guess == ["pkg_x.mod_3"] and len(answered) == 2
+    assert list(program.asked) == [answered[0]]
+
+
+def test_each_prefetch_replaces_the_files_queued_before(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Files an earlier prefetch queued and no worker took are dropped by the next
+    (what the analysis now expects to load); an empty one drops them all."""
+    monkeypatch.setenv("PDLINT_WORKERS", "2")  # one worker parses ahead
+    program = Program([(f, None) for f in _package(tmp_path, 8)], FactStore(None), "salt")
+    mods = [f"pkg_x.mod_{i}" for i in range(8)]
+
+    def queued() -> list[str]:
+        return [e.module for e in program._ahead_queue]
+
+    def started() -> set[str]:
+        return {m for m, e in program.by_module.items() if e.source.display in program._ahead}
+
+    try:
+        program.prefetch(mods[:4])
+        assert queued() == [m for m in reversed(mods[:4]) if m in queued()]  # largest first
+        assert set(queued()) | started() == set(mods[:4])
+        program.prefetch(mods[2:])
+        assert set(queued()) | started() == set(mods[2:]) | started()
+        assert not {mods[0], mods[1]} & set(queued())
+        program.prefetch([])
+        assert not queued()
+        loaded = program.load(mods)
+        assert [facts.module for facts in loaded] == mods
+        program.prefetch(mods)  # all loaded: none queued
+        assert not queued()
+    finally:
+        program.close()

@@ -206,6 +206,7 @@ class LayoutCheck:
         # load_related's first phase: whether it ran, and the query that follows it
         self._first_done = False
         self._next_query: TextQuery | None = None
+        self._next_fresh: set[str] | None = None  # the modules that query loaded
         self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
         # the last name (or other tail) of what each function calls, in the model's order
@@ -1108,13 +1109,10 @@ class LayoutCheck:
         setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
         checks when a finding is about to be reported.
         """
-        query = self.first_phase()
-        if query is None:
+        fresh = self.load_next()
+        if fresh is None or self._next_query is None:
             return
-        gate, all_of = query
-        before = set(self.model.modules)
-        self.model.load_text(gate=gate, all_of=all_of)
-        fresh = set(self.model.modules) - before
+        all_of = self._next_query[1]
         sources: set[str] = set()
         for _ in range(2):
             names = self._grown_names(sources, fresh) - sources
@@ -1129,12 +1127,28 @@ class LayoutCheck:
         self._setup.clear()
         self._name_count = None
 
+    def load_next(self) -> set[str] | None:
+        """Load the files of the query that follows :meth:`first_phase` (once): the
+        modules it added, None when no query follows. A forked run loads them before
+        it forks, as they are parsed (see :func:`pdlint.api._analyse`)."""
+        query = self.first_phase()
+        if query is None:
+            return None
+        if self._next_fresh is None:
+            gate, all_of = query
+            before = set(self.model.modules)
+            self.model.load_text(gate=gate, all_of=all_of)
+            self._next_fresh = set(self.model.modules) - before
+        return self._next_fresh
+
     def first_phase(self, prefetch: Callable[[list[str]], None] | None = None) -> TextQuery | None:
         """:meth:`load_related`'s first query, and the stems it gives: the gate and
         word groups of the query that follows (None: no stem, nothing follows).
 
         Computed once. ``prefetch`` receives that query's modules, to parse them
-        ahead while the other checks run (a lazy model whose check runs later).
+        ahead while the other checks run (a lazy model whose check runs later);
+        before, while the stems are found, it receives the modules the query's gate
+        selects (each call replaces the files the last one queued).
         """
         if self._first_done:
             return self._next_query
@@ -1148,6 +1162,12 @@ class LayoutCheck:
         self.model.load_text(
             any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
         )
+        gate = (*self.growing_words, *_growing_near(self.role_words))
+        if prefetch is not None:
+            # the next query's files are among those its gate selects: parsed ahead
+            # while the stems are found, which narrow them (the worker processes
+            # would idle meanwhile)
+            prefetch(source.with_text(gate=gate, record=False))
         stems: set[str] = set()
         naming = self._naming_modules()
         module_of = self.model.function_module
@@ -1164,6 +1184,8 @@ class LayoutCheck:
         # in batches: the modules the helpers and callees are in, loaded together
         self.model.batched(functions, find)
         if not stems:
+            if prefetch is not None:
+                prefetch([])  # none of them will be loaded
             return None
         stems.update(self.pack_copies.values())
         self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
@@ -1173,7 +1195,6 @@ class LayoutCheck:
             for stem, words in self._stems.items()
             if words
         )
-        gate = (*self.growing_words, *_growing_near(self.role_words))
         self._next_query = (gate, all_of)
         if prefetch is not None:
             prefetch(source.with_text(gate=gate, all_of=all_of))
