@@ -65,12 +65,11 @@ _F = TypeVar("_F", bound=tuple[Any, ...])
 _tuple_new = tuple.__new__
 
 
-def _fact(cls: type[_F], fields: dict[str, Any]) -> _F:
-    """``cls(**fields)`` for a fact given every field, in order: built in C (a named
-    tuple's own ``__new__`` is a Python function; facts are most of what indexing
-    makes), and the same fact (tests/test_index.py checks the facts of a module
-    field by field)."""
-    return _tuple_new(cls, fields.values())
+# ``_fact(cls, fields)``: ``cls(*fields)`` for a fact given every field, in order,
+# built in C (a named tuple's own ``__new__`` is a Python function; facts are most
+# of what indexing makes; a dict of the fields by name took 3x as long). The same
+# fact: tests/test_index.py checks the facts of a module field by field.
+_fact: Callable[[type[_F], tuple[Any, ...]], _F] = _tuple_new
 
 
 @functools.lru_cache(maxsize=65536)
@@ -461,17 +460,7 @@ class _FunctionWalker:
         else:
             branches = [(None if value is None else _ir(value, 0), guards)]
         for value_ir, branch in branches:
-            self.returns.append(
-                _fact(
-                    ReturnFact,
-                    {
-                        "value": value_ir,
-                        "span": self.span(node),
-                        "guards": branch,
-                        "implicit": False,
-                    },
-                )
-            )
+            self.returns.append(_fact(ReturnFact, (value_ir, self.span(node), branch, False)))
         return True, guards
 
     def raise_(self, node: ast.Raise, guards: Guards) -> tuple[bool, Guards]:
@@ -635,13 +624,13 @@ class _FunctionWalker:
             self.stores.append(
                 _fact(
                     StoreFact,
-                    {
-                        "target": _ir(tgt, 0),
-                        "value": value_ir if value_ir is not None else OTHER,
-                        "annotation": annotation_expr(annotation),
-                        "span": self.span(tgt),
-                        "guards": guards,
-                    },
+                    (
+                        _ir(tgt, 0),
+                        value_ir if value_ir is not None else OTHER,
+                        annotation_expr(annotation),
+                        self.span(tgt),
+                        guards,
+                    ),
                 )
             )
         elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
@@ -671,12 +660,7 @@ class _FunctionWalker:
         kind = value_ir[0]
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
-        self.binds.append(
-            _fact(
-                BindFact,
-                {"names": names, "value": value_ir, "span": self.span(value), "guards": guards},
-            )
-        )
+        self.binds.append(_fact(BindFact, (names, value_ir, self.span(value), guards)))
 
     def grow(self, target: Expr, value: ast.expr, node: ast.AST, guards: Guards) -> None:
         """Record growth of a list; unguarded growth outside loops never matters."""
@@ -699,33 +683,11 @@ class _FunctionWalker:
         """Record a dereference of ``node``; return its IR when it was computed."""
         if type(node) is ast.Attribute:
             obj = _ir(node, 0)
-            self.derefs.append(
-                _fact(
-                    DerefFact,
-                    {
-                        "attr": node.attr,
-                        "obj": obj,
-                        "kind": kind,
-                        "span": self.span(node),
-                        "guards": guards,
-                    },
-                )
-            )
+            self.derefs.append(_fact(DerefFact, (node.attr, obj, kind, self.span(node), guards)))
             return obj
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(
-                _fact(
-                    DerefFact,
-                    {
-                        "attr": "",
-                        "obj": _ir(node, 0),
-                        "kind": kind,
-                        "span": self.span(node),
-                        "guards": guards,
-                    },
-                )
-            )
+            self.derefs.append(_fact(DerefFact, ("", _ir(node, 0), kind, self.span(node), guards)))
         return None
 
     def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:
@@ -733,19 +695,7 @@ class _FunctionWalker:
         ``result`` is the local name its value is assigned to."""
         span = self.span(node)
         func_ir, args, kwargs = _call_parts(node, 0)
-        self.calls.append(
-            _fact(
-                CallFact,
-                {
-                    "func": func_ir,
-                    "args": args,
-                    "kwargs": kwargs,
-                    "span": span,
-                    "guards": guards,
-                    "target": result,
-                },
-            )
-        )
+        self.calls.append(_fact(CallFact, (func_ir, args, kwargs, span, guards, result)))
         func = node.func
         if type(func) is ast.Attribute:
             receiver = func.value
@@ -774,13 +724,7 @@ class _FunctionWalker:
         if node.slice.__class__ is not ast.Constant:
             self.indexes.append(
                 _fact(
-                    IndexFact,
-                    {
-                        "base": base or _ir(value, 0),
-                        "index": _ir(node.slice, 0),
-                        "span": self.span(node),
-                        "guards": guards,
-                    },
+                    IndexFact, (base or _ir(value, 0), _ir(node.slice, 0), self.span(node), guards)
                 )
             )
 
@@ -1082,9 +1026,7 @@ class _ModuleIndexer:
         done, guards = walker.block(node.body, ())
         if not done:
             end = self.lines.span(node.body[-1])
-            walker.returns.append(
-                _fact(ReturnFact, {"value": None, "span": end, "guards": guards, "implicit": True})
-            )
+            walker.returns.append(_fact(ReturnFact, (None, end, guards, True)))
         params = tuple(
             [
                 (a.arg, None if a.annotation is None else annotation_expr(a.annotation))
@@ -1094,30 +1036,27 @@ class _ModuleIndexer:
         line = node.lineno
         col = self.lines.col(line, node.col_offset)
         self.functions.append(
-            _fact(
-                FunctionFacts,
-                {
-                    "qualname": qualname,
-                    "name": node.name,
-                    "cls": cls,
-                    "span": (line, col, line, col + len("def ") + len(node.name)),
-                    "params": params,
-                    "returns_annotation": annotation_expr(node.returns),
-                    "decorators": tuple([_decorator_name(d) for d in node.decorator_list]),
-                    "imports": tuple(walker.imports),
-                    "local_defs": tuple(walker.local_defs),
-                    "assigns": tuple(walker.assigns),
-                    "calls": tuple(walker.calls),
-                    "returns": tuple(walker.returns),
-                    "raises": tuple(walker.raises),
-                    "stores": tuple(walker.stores),
-                    "derefs": tuple(walker.derefs),
-                    "string_compares": tuple(walker.string_compares),
-                    "binds": tuple(walker.binds),
-                    "indexes": tuple(walker.indexes),
-                    "grows": tuple(walker.grows),
-                    "asserts": tuple(walker.asserts),
-                },
+            FunctionFacts(  # one per function: by name
+                qualname=qualname,
+                name=node.name,
+                cls=cls,
+                span=(line, col, line, col + len("def ") + len(node.name)),
+                params=params,
+                returns_annotation=annotation_expr(node.returns),
+                decorators=tuple([_decorator_name(d) for d in node.decorator_list]),
+                imports=tuple(walker.imports),
+                local_defs=tuple(walker.local_defs),
+                assigns=tuple(walker.assigns),
+                calls=tuple(walker.calls),
+                returns=tuple(walker.returns),
+                raises=tuple(walker.raises),
+                stores=tuple(walker.stores),
+                derefs=tuple(walker.derefs),
+                string_compares=tuple(walker.string_compares),
+                binds=tuple(walker.binds),
+                indexes=tuple(walker.indexes),
+                grows=tuple(walker.grows),
+                asserts=tuple(walker.asserts),
             )
         )
 
