@@ -410,7 +410,12 @@ class Program:
 
     def _pump(self, _done: Future[bytes] | None = None) -> None:
         """Keep files parsing ahead in all worker processes but one (called again
-        as each is done, from the pool's thread)."""
+        as each is done, from the pool's thread).
+
+        The callbacks are added once the lock is released: a file parsed before its
+        callback was added calls back at once, in this thread, and the lock is not
+        reentrant (a deadlock, seen on small files)."""
+        started: list[Future[bytes]] = []
         with self._ahead_lock:
             self._ahead_running = {f for f in self._ahead_running if not f.done()}
             # all workers but one: the analysis, which goes on meanwhile, keeps a core
@@ -424,10 +429,12 @@ class Program:
                     future = self._pool.submit(_index_payload, self._job(entry))
                 except RuntimeError:  # the pool is shutting down
                     self._ahead_queue.clear()
-                    return
+                    break
                 self._ahead[display] = future
                 self._ahead_running.add(future)
-                future.add_done_callback(self._pump)
+                started.append(future)
+        for future in started:
+            future.add_done_callback(self._pump)
 
     def save(self) -> None:
         """Write the facts indexed in this run, the scan index when it changed, and the

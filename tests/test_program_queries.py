@@ -156,3 +156,34 @@ def test_each_prefetch_replaces_the_files_queued_before(tmp_path: Path, monkeypa
         assert not queued()
     finally:
         program.close()
+
+
+def test_a_file_parsed_ahead_before_its_callback_is_added_does_not_deadlock(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A worker can finish a file before the future's callback is added: the callback
+    then runs at once, in the thread that submitted it, and queues the next file."""
+    import threading
+    from concurrent.futures import Future
+
+    class Done:  # an executor whose every job is done when submit returns
+        def submit(self, func, *args):  # type: ignore[no-untyped-def]
+            future: Future[bytes] = Future()
+            future.set_result(func(*args))
+            return future
+
+        def shutdown(self, **_kwargs: object) -> None:
+            pass
+
+    program = Program([(f, None) for f in _package(tmp_path, 4)], FactStore(None), "salt")
+    monkeypatch.setattr(program, "_workers", lambda size, count: Done())
+    program._pool = Done()  # type: ignore[assignment]
+    program._workers_count = 2
+    mods = [f"pkg_x.mod_{i}" for i in range(4)]
+    worker = threading.Thread(target=program.prefetch, args=(mods,), daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "prefetch deadlocked"
+    assert not program._ahead_queue and len(program._ahead) == 4  # each queued the next
+    assert [facts.module for facts in program.load(mods)] == mods
+    assert program.parsed_ahead == 4
