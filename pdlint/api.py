@@ -270,9 +270,9 @@ def _analyse(
         if lazy:
             if parallel is None:  # parsed ahead while the relevant words' files load
                 for check in CHECKS:
-                    gate = getattr(check, "loaded_later", ())
-                    if gate:
-                        program.prefetch(program.with_text(gate=gate))
+                    gate, starts = getattr(check, "loaded_later", ((), ()))
+                    if gate or starts:
+                        program.prefetch(program.with_text(gate=gate, starts=starts))
             for index in range(len(groups)):
                 model.load_modules(program.with_group(index))
             if parallel is None:

@@ -56,6 +56,7 @@ class ModuleSource(Protocol):
         gate: tuple[tuple[str, ...], ...] = (),
         any_of: Iterable[str] = (),
         all_of: tuple[tuple[str, ...], ...] = (),
+        starts: Iterable[str] = (),
         record: bool = True,
     ) -> list[str]: ...
 
@@ -271,12 +272,14 @@ class Model:
         gate: tuple[tuple[str, ...], ...] = (),
         any_of: Iterable[str] = (),
         all_of: tuple[tuple[str, ...], ...] = (),
+        starts: Iterable[str] = (),
     ) -> None:
         """Load every module whose text passes a check's query (see ``with_text``);
         nothing to do in an eager model or for an empty query."""
-        any_of = tuple(any_of)
-        if self.source is not None and (gate or any_of or all_of):
-            self.load_modules(self.source.with_text(gate=gate, any_of=any_of, all_of=all_of))
+        any_of, starts = tuple(any_of), tuple(starts)
+        if self.source is not None and (gate or any_of or all_of or starts):
+            found = self.source.with_text(gate=gate, any_of=any_of, all_of=all_of, starts=starts)
+            self.load_modules(found)
 
     def _add(self, facts: ModuleFacts) -> None:
         mod = facts.module

@@ -32,7 +32,7 @@ from pdlint.facts import ModuleFacts, Span
 from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
-from pdlint.scan import FileScan, WordGroups, may_define, scan_source
+from pdlint.scan import IDENT_BYTES, FileScan, WordGroups, may_define, scan_source
 from pdlint.shift import move_findings, moves
 from pdlint.source import decode_source, parse_error, parse_source
 
@@ -510,6 +510,7 @@ class Program:
         gate: WordGroups = (),
         any_of: Iterable[str] = (),
         all_of: WordGroups = (),
+        starts: Iterable[str] = (),
         record: bool = True,
     ) -> list[str]:
         """Modules whose text passes a check's second-phase query (see :mod:`pdlint.checks`).
@@ -517,8 +518,10 @@ class Program:
         A file is selected when its lower-cased text holds every word of one
         ``gate`` group (a group the scan knows is read from the cached scan),
         when its bytes hold one word of ``any_of``, and every word of one
-        ``all_of`` group (identifiers, case-sensitive); an empty part selects
-        every file. ``record=False``: a guess that decides nothing the run reports
+        ``all_of`` group (identifiers, case-sensitive), and one word of
+        ``starts`` where an identifier starts (after a byte no identifier holds:
+        ``dst_`` in ``self.dst_ptrs``, not in ``is_dst_`` or ``DST_``); an empty
+        part selects every file. ``record=False``: a guess that decides nothing the run reports
         (what to parse ahead), left out of the run record (see :class:`RunRecord`).
         """
         known = [g for g in dict.fromkeys(gate) if g in self.groups]
@@ -529,6 +532,7 @@ class Program:
             folded,
             tuple(sorted(set(any_of))),
             tuple(sorted({tuple(sorted(set(g), key=lambda w: (-len(w), w))) for g in all_of})),
+            tuple(sorted(set(starts))),
         )
         return self._ask(query) if record else self._answer(query)
 
@@ -1150,13 +1154,15 @@ class RunRecord:
 
 def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], bool]:
     """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`)."""
-    _, indices, folded, any_of, all_of = query
+    _, indices, folded, any_of, all_of, starts = query
     assert isinstance(indices, tuple) and isinstance(folded, tuple)
     assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
+    assert isinstance(starts, tuple)
     gated = bool(indices or folded)
     folded_bytes = [[w.lower().encode() for w in group] for group in folded]
     any_bytes = [w.encode() for w in any_of]
     all_bytes = [[w.encode() for w in group] for group in all_of]
+    starts_bytes = [w.encode() for w in starts]
 
     def test(scan: FileScan | None, data: bytes) -> bool:
         if gated:
@@ -1168,9 +1174,23 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
                 return False
         if any_bytes and not any(w in data for w in any_bytes):
             return False
+        if starts_bytes and not any(starts_identifier(data, w) for w in starts_bytes):
+            return False
         return not all_bytes or any(all(w in data for w in group) for group in all_bytes)
 
     return test
+
+
+def starts_identifier(data: bytes, word: bytes) -> bool:
+    """Whether ``word`` occurs in ``data`` where an identifier starts: at the start,
+    or after a byte that no identifier holds (not a letter, digit, ``_`` or a
+    byte of a non-ASCII character)."""
+    at = data.find(word)
+    while at != -1:
+        if at == 0 or data[at - 1] not in IDENT_BYTES:
+            return True
+        at = data.find(word, at + 1)
+    return False
 
 
 def _selects(

@@ -35,10 +35,10 @@ _AS_RES = tuple(
     for lead in (b" ", b"\t", b"\n")
 )
 _WORD_RE = re.compile(_IDENT)
-_IDENT_BYTES = frozenset(
+IDENT_BYTES = frozenset(
     b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 ) | frozenset(range(0x80, 0x100))
-_IDENT_DOT_BYTES = _IDENT_BYTES | {0x2E}
+_IDENT_DOT_BYTES = IDENT_BYTES | {0x2E}
 _SIMPLE_HEADER_RE = re.compile(rb"\(([^()#'\"]*)\)")
 _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as words)
 
@@ -111,7 +111,7 @@ def _has_as(data: bytes, start: int, end: int) -> bool:
 def _keyword_hits(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
     for match in pattern.finditer(data):
         start = match.start()
-        if start == 0 or data[start - 1] not in _IDENT_BYTES:
+        if start == 0 or data[start - 1] not in IDENT_BYTES:
             yield match
 
 
@@ -135,7 +135,7 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
         start = match.start()
         before = data[max(0, start - 200) : start].rstrip(b" \t\r\n\\")
         cut = len(before)
-        while cut > 0 and before[cut - 1] in _IDENT_BYTES:
+        while cut > 0 and before[cut - 1] in IDENT_BYTES:
             cut -= 1
         if cut < len(before):
             aliases.append((_text(before[cut:]), _text(match.group(1))))

@@ -26,6 +26,7 @@ from test_real_sglang import sglang_tree
 from pdlint import scan as scan_module
 from pdlint.api import analyze
 from pdlint.config import Settings
+from pdlint.program import starts_identifier
 from pdlint.progress import TerminalProgress
 from pdlint.scan import literal_pieces, may_define, scan_source
 
@@ -86,6 +87,47 @@ def test_lazy_finds_an_offset_measured_by_a_helper_elsewhere(tmp_path: Path) -> 
     full = run(folder, ".", lazy=False)
     assert [f.code for f in full] == ["PDL201"]  # type: ignore[attr-defined]
     assert run(folder, ".", lazy=True) == full
+
+
+def test_first_query_loads_files_naming_a_copy_by_a_peer_prefix(tmp_path: Path) -> None:
+    """PDL201's first query loads a file with an identifier starting with a peer
+    prefix (``dst_items``), not one holding the prefix only inside identifiers or in
+    upper case (``is_dst_ready``, ``NVML_REMOTE_X``). Editing the latter to name a
+    peer's copy makes the next run analyse again, load it, and find what a full
+    run finds."""
+    folder = tmp_path / "layout_helpers"
+    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    (folder / "peer_sizes.py").write_text("def size(dst_items):\n    return len(dst_items)\n")
+    inside = folder / "inside_words.py"
+    inside.write_text(
+        "NVML_REMOTE_X = 1\n\n\ndef is_dst_ready(state):\n    return state.is_peer_done\n"
+    )
+    cache = tmp_path / "cache"
+
+    def lazy_run():  # type: ignore[no-untyped-def]
+        with chdir(folder):
+            settings = Settings(root=str(folder), cache=True)
+            return analyze(["."], settings, lazy=True, cache_dir=str(cache))
+
+    first = lazy_run()
+    assert "peer_sizes.py" in first.loaded_files
+    assert "inside_words.py" not in first.loaded_files
+    assert first.findings == run(folder, ".", lazy=False)
+    inside.write_text(
+        inside.read_text() + "\n\ndef half(dst_more):\n    return dst_more[len(dst_more) // 2]\n"
+    )
+    again = lazy_run()
+    assert "results reused (nothing they depend on changed)" not in again.stats
+    assert "inside_words.py" in again.loaded_files
+    assert again.findings == run(folder, ".", lazy=False)
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab_.( \nAé", max_size=24), st.sampled_from(["a_", "ab", "_a", "é"]))
+def test_starts_identifier_is_the_lookbehind_pattern(text: str, word: str) -> None:
+    data, raw = text.encode(), word.encode()
+    oracle = re.search(rb"(?<![A-Za-z0-9_\x80-\xff])" + re.escape(raw), data) is not None
+    assert starts_identifier(data, raw) == oracle
 
 
 def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:

@@ -25,8 +25,9 @@ far (matched case-sensitively in the bytes). On an eager model the call does
 nothing. Each query is recorded like the others, so a later run reuses the
 findings only when every changed file stays in (or out of) its answer.
 :class:`pdlint.checks.layout.LayoutCheck` is the example. Such a check may also
-declare ``loaded_later``: a gate (groups of its scanned words) of a query it
-will load when it runs; those files are parsed ahead, in the worker processes,
+declare ``loaded_later``: the gate (groups of its scanned words) and the
+identifier starts (``starts`` of ``with_text``) of a query it will load when it
+runs; those files are parsed ahead, in the worker processes,
 while the other checks run (nothing else changes: they enter the model at the
 check's own query).
 """

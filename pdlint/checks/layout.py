@@ -161,8 +161,15 @@ class LayoutCheck:
     naming_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         (prefix.rstrip("_"),) for prefix in PEER_PREFIXES
     )
-    # load_related's first query: its files are parsed ahead
-    loaded_later: ClassVar[tuple[tuple[str, ...], ...]] = measuring_words
+    # load_related's first query, (gate, starts) of Program.with_text: its files are
+    # parsed ahead. A name gives a stem only when it starts with a peer prefix (see
+    # peer_word), so the files whose text holds one inside an identifier alone
+    # (``is_remote_``, ``NVML_REMOTE_``: a third of those the scan selects on sglang
+    # 0.5.23) are not loaded for it
+    loaded_later: ClassVar[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]] = (
+        measuring_words,
+        PEER_PREFIXES,
+    )
     scanned_words: ClassVar[tuple[tuple[str, ...], ...]] = (
         *measuring_words,
         *growing_words,
@@ -1093,9 +1100,9 @@ class LayoutCheck:
     def load_related(self) -> None:
         """Load, in a lazy model, the files that can grow the lists this check needs.
 
-        The files loaded first (:attr:`measuring_words`) name a peer's copy by
-        its prefix. Subscripts of a peer's copy whose offset reads a
-        length (in the function, through its assignments, or in a helper it
+        The files loaded first (:attr:`loaded_later`) name a peer's copy by
+        its prefix (an identifier starting with it). Subscripts of a peer's copy
+        whose offset reads a length (in the function, through its assignments, or in a helper it
         calls), in any loaded function that can name a copy
         (:meth:`_naming_modules`), name the copies that matter: the stem of each
         (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
@@ -1156,7 +1163,8 @@ class LayoutCheck:
         source = self.model.source
         if source is None:
             return None
-        self.model.load_text(gate=self.measuring_words)
+        gate, starts = self.loaded_later
+        self.model.load_text(gate=gate, starts=starts)
         # a pack's prefixes and names of a peer's copy, but those the query above holds
         named = [*self.peer_prefixes, *self.pack_copies]
         self.model.load_text(
