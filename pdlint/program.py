@@ -32,7 +32,7 @@ from pdlint.facts import ModuleFacts, Span
 from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
-from pdlint.scan import IDENT_BYTES, FileScan, WordGroups, may_define, scan_source
+from pdlint.scan import FileScan, WordGroups, may_define, scan_source, starts_identifier
 from pdlint.shift import move_findings, moves
 from pdlint.source import decode_source, parse_error, parse_source
 
@@ -521,8 +521,9 @@ class Program:
         ``all_of`` group (identifiers, case-sensitive), and one word of
         ``starts`` where an identifier starts (after a byte no identifier holds:
         ``dst_`` in ``self.dst_ptrs``, not in ``is_dst_`` or ``DST_``); an empty
-        part selects every file. ``record=False``: a guess that decides nothing the run reports
-        (what to parse ahead), left out of the run record (see :class:`RunRecord`).
+        part selects every file. ``record=False``: a guess that decides nothing
+        the run reports (what to parse ahead), left out of the run record (see
+        :class:`RunRecord`).
         """
         known = [g for g in dict.fromkeys(gate) if g in self.groups]
         folded = tuple(g for g in dict.fromkeys(gate) if g not in self.groups)
@@ -1179,18 +1180,6 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
         return not all_bytes or any(all(w in data for w in group) for group in all_bytes)
 
     return test
-
-
-def starts_identifier(data: bytes, word: bytes) -> bool:
-    """Whether ``word`` occurs in ``data`` where an identifier starts: at the start,
-    or after a byte that no identifier holds (not a letter, digit, ``_`` or a
-    byte of a non-ASCII character)."""
-    at = data.find(word)
-    while at != -1:
-        if at == 0 or data[at - 1] not in IDENT_BYTES:
-            return True
-        at = data.find(word, at + 1)
-    return False
 
 
 def _selects(

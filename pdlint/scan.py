@@ -35,10 +35,10 @@ _AS_RES = tuple(
     for lead in (b" ", b"\t", b"\n")
 )
 _WORD_RE = re.compile(_IDENT)
-IDENT_BYTES = frozenset(
+_IDENT_BYTES = frozenset(
     b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 ) | frozenset(range(0x80, 0x100))
-_IDENT_DOT_BYTES = IDENT_BYTES | {0x2E}
+_IDENT_DOT_BYTES = _IDENT_BYTES | {0x2E}
 _SIMPLE_HEADER_RE = re.compile(rb"\(([^()#'\"]*)\)")
 _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as words)
 
@@ -111,8 +111,20 @@ def _has_as(data: bytes, start: int, end: int) -> bool:
 def _keyword_hits(pattern: re.Pattern[bytes], data: bytes) -> Iterator[re.Match[bytes]]:
     for match in pattern.finditer(data):
         start = match.start()
-        if start == 0 or data[start - 1] not in IDENT_BYTES:
+        if start == 0 or data[start - 1] not in _IDENT_BYTES:
             yield match
+
+
+def starts_identifier(data: bytes, word: bytes) -> bool:
+    """Whether ``word`` occurs in ``data`` where an identifier starts: at the start,
+    or after a byte that no identifier holds (not a letter, digit, ``_`` or a
+    byte of a non-ASCII character)."""
+    at = data.find(word)
+    while at != -1:
+        if at == 0 or data[at - 1] not in _IDENT_BYTES:
+            return True
+        at = data.find(word, at + 1)
+    return False
 
 
 def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
@@ -135,7 +147,7 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
         start = match.start()
         before = data[max(0, start - 200) : start].rstrip(b" \t\r\n\\")
         cut = len(before)
-        while cut > 0 and before[cut - 1] in IDENT_BYTES:
+        while cut > 0 and before[cut - 1] in _IDENT_BYTES:
             cut -= 1
         if cut < len(before):
             aliases.append((_text(before[cut:]), _text(match.group(1))))

@@ -26,9 +26,8 @@ from test_real_sglang import sglang_tree
 from pdlint import scan as scan_module
 from pdlint.api import analyze
 from pdlint.config import Settings
-from pdlint.program import starts_identifier
 from pdlint.progress import TerminalProgress
-from pdlint.scan import literal_pieces, may_define, scan_source
+from pdlint.scan import literal_pieces, may_define, scan_source, starts_identifier
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
 

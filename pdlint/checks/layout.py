@@ -1102,8 +1102,8 @@ class LayoutCheck:
 
         The files loaded first (:attr:`loaded_later`) name a peer's copy by
         its prefix (an identifier starting with it). Subscripts of a peer's copy
-        whose offset reads a length (in the function, through its assignments, or in a helper it
-        calls), in any loaded function that can name a copy
+        whose offset reads a length (in the function, through its assignments,
+        or in a helper it calls), in any loaded function that can name a copy
         (:meth:`_naming_modules`), name the copies that matter: the stem of each
         (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
         word of the stem. Copies passed to a function that subscripts its
@@ -1163,8 +1163,8 @@ class LayoutCheck:
         source = self.model.source
         if source is None:
             return None
-        gate, starts = self.loaded_later
-        self.model.load_text(gate=gate, starts=starts)
+        first_gate, starts = self.loaded_later
+        self.model.load_text(gate=first_gate, starts=starts)
         # a pack's prefixes and names of a peer's copy, but those the query above holds
         named = [*self.peer_prefixes, *self.pack_copies]
         self.model.load_text(
