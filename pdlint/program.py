@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from pdlint.cache import CODE, FactStore, content_hash, make_key
 from pdlint.config import ConfigError
 from pdlint.discover import SourceFile
-from pdlint.facts import ModuleFacts, Span
+from pdlint.facts import ModuleFacts, Span, packed, unpacked
 from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
@@ -162,7 +162,28 @@ def _scan_chunk(job: tuple[list[bytes], WordGroups]) -> list[FileScan]:
 
 def _index_payload(job: tuple[str, str, bytes, str]) -> bytes:
     """:func:`_index_result`, pickled (what a worker process sends back)."""
-    return pickle.dumps(_index_result(job), pickle.HIGHEST_PROTOCOL)
+    return payload_of(_index_result(job))
+
+
+def payload_of(result: tuple[object, ...]) -> bytes:
+    """An indexing result as the fact cache holds it: pickled, its facts packed
+    (:func:`pdlint.facts.packed`); :func:`result_of` reads it back."""
+    if result[0] == "facts":
+        assert isinstance(result[1], ModuleFacts)
+        result = ("facts", packed(result[1]))
+    return pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+
+
+def result_of(payload: bytes) -> tuple[object, ...] | None:
+    """The indexing result :func:`payload_of` gave ``payload`` of; None when it
+    does not decode (see :meth:`Program._decode`)."""
+    try:
+        result = pickle.loads(payload)
+        if isinstance(result, tuple) and len(result) == 2 and result[0] == "facts":
+            return ("facts", unpacked(result[1]))
+    except Exception:
+        return None
+    return result if isinstance(result, tuple) else None
 
 
 class Program:
@@ -697,7 +718,7 @@ class Program:
             # decoded as they come, while the worker processes index the others
             start = clock()
             for entry, result in self._index(todo):
-                payload = result if isinstance(result, bytes) else pickle.dumps(result, 5)
+                payload = result if isinstance(result, bytes) else payload_of(result)
                 digest = self._store_facts(entry, payload)
                 decoded[id(entry)] = self._finish(entry, result, digest, True, memo_keys)
             self.timings["parse and index"] += clock() - start
@@ -749,7 +770,7 @@ class Program:
         if cached is not None:
             return cached[1]
         start = time.perf_counter()
-        payload = pickle.dumps(_index_result(self._job(entry)), 5)
+        payload = payload_of(_index_result(self._job(entry)))
         self.parsed += 1
         self.parsed_files.append(entry.source.display)
         digest = self._store_facts(entry, payload)
@@ -770,11 +791,8 @@ class Program:
         payload = self.store.get(key)
         if payload is None:
             return None
-        try:
-            result = pickle.loads(payload)
-        except Exception:
-            return None
-        if isinstance(result, tuple) and len(result) == 2 and isinstance(result[1], ModuleFacts):
+        result = result_of(payload)
+        if result is not None and len(result) == 2 and isinstance(result[1], ModuleFacts):
             return result[1]
         return None
 
@@ -802,12 +820,7 @@ class Program:
 
     def _decode(self, entry: SourceEntry, found: bytes | tuple[object, ...]) -> ModuleFacts | None:
         display = entry.source.display
-        result: object = found
-        if isinstance(found, bytes):
-            try:
-                result = pickle.loads(found)
-            except Exception:
-                result = None
+        result: object = result_of(found) if isinstance(found, bytes) else found
         if isinstance(result, tuple) and len(result) == 4 and result[0] == "error":
             _, message, line, column = result
             self.errors[display] = parse_error(display, message, line, column)
@@ -820,7 +833,7 @@ class Program:
         ):
             # passed the checksum but does not decode (another pdlint wrote it): index again
             result = _index_result(self._job(entry))
-            self._store_facts(entry, pickle.dumps(result, 5))
+            self._store_facts(entry, payload_of(result))
             if result[0] == "error":
                 _, message, line, column = result
                 assert isinstance(message, str) and isinstance(line, int)

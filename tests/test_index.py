@@ -11,7 +11,7 @@ import pytest
 
 from pdlint import index
 from pdlint.exprs import text
-from pdlint.facts import FACT_TYPES, FunctionFacts, ModuleFacts
+from pdlint.facts import FACT_TYPES, FunctionFacts, ModuleFacts, packed, unpacked
 
 
 def facts_of(tmp_path: Path, source: str) -> ModuleFacts:
@@ -77,6 +77,32 @@ def test_facts_are_the_named_tuples_they_claim_field_by_field(tmp_path: Path) ->
         "IndexFact",
         "GrowFact",
     }
+
+
+def kinds_in(item: Any) -> list[str]:
+    """The type of every tuple in ``item``, depth first (facts by their class)."""
+    out: list[str] = []
+    stack = [item]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            out.append(type(item).__name__)
+            stack.extend(item)
+    return out
+
+
+def test_the_packed_form_holds_plain_tuples_and_unpacks_to_the_same_facts(
+    tmp_path: Path,
+) -> None:
+    facts = facts_of(tmp_path, ALL_KINDS)
+    plain = pickle.loads(pickle.dumps(packed(facts), 5))
+    assert set(kinds_in(plain)) == {"tuple"}
+    back = unpacked(plain)
+    assert back == facts
+    assert kinds_in(back) == kinds_in(facts)  # every fact of its own class again
+    assert len(set(kinds_in(facts))) == 11  # ten kinds of facts, and plain tuples
+    with pytest.raises(ValueError):
+        unpacked(plain[:5])
 
 
 def test_columns_count_characters_on_non_ascii_lines(tmp_path: Path) -> None:
