@@ -34,7 +34,7 @@ from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
 from pdlint.scan import FileScan, WordGroups, may_define, scan_source, starts_identifier
 from pdlint.shift import move_findings, moves
-from pdlint.source import decode_source, parse_error, parse_source
+from pdlint.source import decode_source, parse_error, parse_source, read_bytes
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -82,8 +82,7 @@ class SourceEntry:
             stats.read_later += 1
             path = os.path.abspath(self.source.path)
             try:
-                with open(self.source.path, "rb") as handle:
-                    self.raw = handle.read()
+                self.raw = read_bytes(self.source.path)
             except OSError as exc:
                 reason = exc.strerror or str(exc)
                 self.error = parse_error(self.source.display, f"cannot read: {reason}")
@@ -288,8 +287,7 @@ class Program:
             return SourceEntry(source, module, is_package, None, known, stats=self._stats)
         self.files_read += 1
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_bytes(path, now[2] if now is not None else 0)
         except OSError as exc:
             reason = exc.strerror or str(exc)
             error = parse_error(source.display, f"cannot read: {reason}")

@@ -22,6 +22,7 @@ from pdlint.config import Settings
 from pdlint.discover import SourceFile
 from pdlint.filestat import RACY_NS, StatIndex
 from pdlint.program import Program
+from pdlint.source import read_bytes
 
 
 def run(folder: Path, cache: Path):
@@ -183,3 +184,18 @@ def test_stamps_no_run_looked_at_for_a_month_are_dropped(tmp_path: Path) -> None
     assert last.digest("/kept", stamped(old)) == "digest/kept"
     assert last.digest("/new", stamped(old)) == "digest/new"
     assert last.digest("/gone", stamped(old)) is None
+
+
+@pytest.mark.parametrize("size", [0, 100, 200_000, 300_000])
+def test_read_bytes_reads_the_whole_file_whatever_size_stat_gave(tmp_path: Path, size) -> None:
+    # the size a stat gave may be stale: the file grew (100) or shrank (300,000)
+    path = tmp_path / "big.py"
+    data = bytes(range(256)) * 800  # 204,800 bytes, more than one read's buffer
+    path.write_bytes(data)
+    assert read_bytes(str(path), size) == data
+    (tmp_path / "empty.py").write_bytes(b"")
+    assert read_bytes(str(tmp_path / "empty.py"), size) == b""
+    with pytest.raises(OSError):
+        read_bytes(str(tmp_path / "missing.py"), size)
+    with pytest.raises(OSError):
+        read_bytes(str(tmp_path), size)  # a folder
