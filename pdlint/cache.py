@@ -151,7 +151,9 @@ def _secret() -> bytes:
 
 
 def _sign(payload: bytes) -> bytes:
-    return hashlib.blake2b(payload, digest_size=_DIGEST, key=_secret()).digest()
+    # HMAC-SHA-256 (the SHA instructions): 0.03 s for the 29 MB of facts an edit run
+    # on sglang 0.5.23 reads, against 0.06 s for keyed BLAKE2b
+    return hmac.digest(_secret(), payload, "sha256")[:_DIGEST]
 
 
 def sign(payload: bytes) -> str:

@@ -198,7 +198,8 @@ Packed = tuple[Any, ...]
 def _packed_function(function: FunctionFacts) -> Packed:
     fields: list[Any] = list(function)
     for at, _ in _NESTED:
-        fields[at] = tuple(map(tuple, fields[at]))
+        if fields[at]:
+            fields[at] = tuple(map(tuple, fields[at]))
     return tuple(fields)
 
 
@@ -211,7 +212,8 @@ def packed(facts: ModuleFacts) -> Packed:
 def _unpacked_function(packed_function: Packed) -> FunctionFacts:
     fields = list(packed_function)
     for at, make in _NESTED:
-        fields[at] = tuple(map(make, fields[at]))
+        if fields[at]:  # most functions have no facts of most kinds
+            fields[at] = tuple(map(make, fields[at]))
     return _function(fields)
 
 
