@@ -6,7 +6,8 @@ Loads ``pdlint/index.py`` as it is at ``--base`` (default ``main``, through
 :func:`pdlint.source.parse_source`, then runs A and B on each file back to
 back, over all files, for ``--rounds`` rounds (which goes first flips each
 round), with the collector off as in a pdlint run. It prints the CPU time
-(``time.process_time``) of indexing and of pickling the facts, for A and B, and
+(``time.process_time``) of indexing and of pickling the facts (packed, as the
+worker processes send them: ``pdlint.facts.packed``), for A and B, and
 their ratio B/A per round (then the median and range of those ratios), and the
 size of the pickled facts of both. Ratios measured side by side in one run are
 what count on a shared machine. It exits 1 (naming the file) when B's
@@ -37,7 +38,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pdlint import index as index_b
-from pdlint.facts import ModuleFacts
+from pdlint.facts import ModuleFacts, packed
 from pdlint.source import parse_source
 
 REPO = Path(__file__).resolve().parent.parent
@@ -83,7 +84,7 @@ def one_round(runners: dict[str, Indexer], jobs: list[Job], totals: dict[str, li
             start = clock()
             facts = index_module(path, display, tree, text)
             indexed = clock()
-            pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
+            pickle.dumps(packed(facts), pickle.HIGHEST_PROTOCOL)
             done = clock()
             totals[name][0] += indexed - start
             totals[name][1] += done - indexed
@@ -136,8 +137,8 @@ def main() -> int:
         if not isinstance(a, ModuleFacts):
             continue  # pdlint reports it as PDL900; nothing to time
         indexable.append(job)
-        size_a += len(pickle.dumps(a, pickle.HIGHEST_PROTOCOL))
-        size_b += len(pickle.dumps(b, pickle.HIGHEST_PROTOCOL))
+        size_a += len(pickle.dumps(packed(a), pickle.HIGHEST_PROTOCOL))
+        size_b += len(pickle.dumps(packed(b), pickle.HIGHEST_PROTOCOL))
     print(f"facts equal for all {len(jobs)} files ({len(jobs) - len(indexable)} too deep)")
     jobs = indexable
 
