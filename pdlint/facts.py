@@ -22,7 +22,7 @@ with equal fields compare equal; no code compares facts of different kinds.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args, get_type_hints
 
 Expr = tuple[Any, ...]
 Guard = tuple[Expr, bool]
@@ -178,17 +178,14 @@ for _type in FACT_TYPES:
 # 1.6 s, and 0.9 s turned into this form first; loading costs the same either way
 # (turning the tuples back into facts runs in C: ``map`` over ``tuple.__new__``).
 _new = tuple.__new__
+# each field of a function's facts that holds facts (``tuple[CallFact, ...]`` and the
+# like, read from the annotations: a field added later is packed too), by position,
+# with what makes one of its facts
+_HINTS = get_type_hints(FunctionFacts)
 _NESTED: tuple[tuple[int, partial[Any]], ...] = tuple(
-    (FunctionFacts._fields.index(name), partial(_new, kind))
-    for name, kind in (
-        ("calls", CallFact),
-        ("returns", ReturnFact),
-        ("stores", StoreFact),
-        ("derefs", DerefFact),
-        ("binds", BindFact),
-        ("indexes", IndexFact),
-        ("grows", GrowFact),
-    )
+    (at, partial(_new, get_args(_HINTS[name])[0]))
+    for at, name in enumerate(FunctionFacts._fields)
+    if get_args(_HINTS[name])[:1] and get_args(_HINTS[name])[0] in FACT_TYPES
 )
 _function = partial(_new, FunctionFacts)
 _class = partial(_new, ClassFacts)

@@ -187,7 +187,7 @@ def test_stamps_no_run_looked_at_for_a_month_are_dropped(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("size", [0, 100, 200_000, 300_000])
-def test_read_bytes_reads_the_whole_file_whatever_size_stat_gave(tmp_path: Path, size) -> None:
+def test_read_bytes_reads_the_whole_file_whatever_size_stat_gave(tmp_path: Path, size: int) -> None:
     # the size a stat gave may be stale: the file grew (100) or shrank (300,000)
     path = tmp_path / "big.py"
     data = bytes(range(256)) * 800  # 204,800 bytes, more than one read's buffer
