@@ -62,6 +62,8 @@ REFERENCE_AST = 9.6  # the issue's CPython ast parse of every file of 0.5.23, se
 DEFAULT_VERSIONS = ("0.5.10", "0.5.23")
 # The relay file: loaded by every analysis of SGLang (the decode mixin).
 LOADED_FILE = "sglang/srt/disaggregation/decode_schedule_batch_mixin.py"
+# The interpreter whose pdlint is measured (``--python``; floors run with it too).
+PYTHON = [sys.executable]
 
 
 @dataclass
@@ -134,7 +136,7 @@ def run(
 
 
 def pdlint(tree: Path, cache: Path) -> list[str]:
-    return [sys.executable, "-m", "pdlint", "check", "sglang", "-v"] + [
+    return [PYTHON[0], "-m", "pdlint", "check", "sglang", "-v"] + [
         "--output-format",
         "json",
         "--cache-dir",
@@ -287,7 +289,7 @@ def prepare(version: str, tmp: Path) -> Release:
     tree = release_tree(version)
     files = sum(1 for _ in (tree / "sglang").rglob("*.py"))
     listing = tmp / f"loaded-{version}.json"
-    subprocess.run([sys.executable, "-c", LOADED, str(listing)], cwd=tree, check=True)
+    subprocess.run([PYTHON[0], "-c", LOADED, str(listing)], cwd=tree, check=True)
     loaded = set(json.loads(listing.read_text()))
     other = next(
         p.relative_to(tree).as_posix()
@@ -304,7 +306,7 @@ def measure_round(release: Release) -> None:
     wall, rss, err = run(pdlint(tree, cache), tree)
     release.add("cold", wall, rss, parsed_count(err))
     # the ast floor next to cold: a ratio of the two within a round (see paired)
-    wall, rss, _err = run([sys.executable, "-c", FLOOR_AST], tree)
+    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_AST], tree)
     release.add("floor: ast all", wall, rss)
     wall, rss, err = run(pdlint(tree, cache), tree)
     release.add("warm", wall, rss, parsed_count(err))
@@ -322,13 +324,13 @@ def measure_round(release: Release) -> None:
         release.add(name, wall, rss, parsed_count(err))
         run(pdlint(tree, cache), tree)  # back to the unchanged state
     wall, rss, stdout = run(
-        [sys.executable, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+        [PYTHON[0], "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
         tree,
         {"PDLINT_CACHE_DIR": str(cache)},
         stdout=True,
     )
     release.add("editor: new fact (memo)", float(stdout.split()[-1]), rss)
-    wall, rss, _err = run([sys.executable, "-c", FLOOR_READ], tree)
+    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_READ], tree)
     release.add("floor: read+hash all", wall, rss)
 
 
@@ -341,22 +343,29 @@ def paired(measure: Measure, floor: Measure) -> tuple[float, float, float]:
 
 
 def measure_libcst(release: Release) -> None:
-    wall, rss, _err = run([sys.executable, "-c", FLOOR_LIBCST, str(release.listing)], release.tree)
+    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_LIBCST, str(release.listing)], release.tree)
     release.add("floor: libcst pdlint's", wall, rss, len(json.loads(release.listing.read_text())))
 
 
-def compile_pdlint() -> None:
+def compile_pdlint() -> str:
     """Byte-compile the pdlint that the runs import, as ``pip install`` does: with
     ``PYTHONDONTWRITEBYTECODE`` set (as on the development machine), an editable
-    install would otherwise compile pdlint's modules in every run (0.07 s)."""
-    where = subprocess.run(
-        [sys.executable, "-c", "import os, pdlint; print(os.path.dirname(pdlint.__file__))"],
+    install would otherwise compile pdlint's modules in every run (0.07 s). Which
+    pdlint it is, and whether its indexer is compiled (see hatch_build.py)."""
+    where, indexer = subprocess.run(
+        [
+            PYTHON[0],
+            "-c",
+            "import os, pdlint.index as i; print(os.path.dirname(i.__file__), i.__file__)",
+        ],
         check=True,
         capture_output=True,
         text=True,
-    ).stdout.strip()
-    subprocess.run([sys.executable, "-m", "compileall", "-q", where], check=True)
-    print(f"byte-compiled {where}", file=sys.stderr, flush=True)
+        cwd=tempfile.gettempdir(),  # not the source tree's pdlint, unless installed from it
+    ).stdout.split()
+    subprocess.run([PYTHON[0], "-m", "compileall", "-q", where], check=True)
+    kind = "pure Python" if indexer.endswith(".py") else "compiled with mypyc"
+    return f"pdlint in {where}, indexer {kind}"
 
 
 def main() -> int:
@@ -365,10 +374,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-libcst", action="store_true", help="skip the libcst floor")
     parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter whose pdlint is measured (a venv where `pip install .` put it)",
+    )
+    parser.add_argument(
         "--slack", type=float, default=1.15, help="allowed excess of the cold-cost growth"
     )
     args = parser.parse_args()
-    compile_pdlint()
+    PYTHON[0] = args.python
+    measured = compile_pdlint()
+    print(measured, file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="pdlint-bench-") as tmp:
         releases = [prepare(v, Path(tmp)) for v in args.versions]
         # round by round, each release in turn: the machine's speed drifts, and a
@@ -381,6 +397,7 @@ def main() -> int:
             for release in releases:
                 measure_libcst(release)
     missed: list[str] = []
+    print(measured)
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     header = f"{'release':8} {'files':>6} {'measurement':24} {'wall s':>7} {'spread s':>13}"
     header += f" {'RSS MB':>7} {'parsed':>7} {'x ast':>6} {'x read':>7}"

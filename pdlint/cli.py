@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pdlint import __version__
+from pdlint import __version__, index
 from pdlint.api import Result, analyze
 from pdlint.cache import cache_location
 from pdlint.cache import clean as clean_cache
@@ -226,6 +226,7 @@ def check(  # noqa: PLR0913
     if show_statistics and settings.output_format in ("concise", "full"):
         click.echo(statistics(result.findings), nl=False)
     if verbose:
+        click.echo(f"pdlint: indexer: {indexer_build()}", err=True)
         for name, count in sorted(result.stats.items()):
             click.echo(f"pdlint: {name}: {count}", err=True)
         for note in result.notes:
@@ -235,6 +236,12 @@ def check(  # noqa: PLR0913
     if result.findings and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
+
+
+def indexer_build() -> str:
+    """Whether the indexer runs compiled (a wheel built with mypyc, see
+    hatch_build.py) or from its source."""
+    return "pure Python" if index.__file__.endswith(".py") else "compiled with mypyc"
 
 
 def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:

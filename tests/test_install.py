@@ -1,6 +1,7 @@
 """``pip install .`` into a fresh virtualenv gives a working ``pdlint`` with its packs.
 
-One venv for the whole module (about 15 to 60 s: it builds the wheel); it runs
+One venv for the whole module (about 1 to 2 min: it builds the wheel, compiling the
+indexer with mypyc where a C compiler is, see hatch_build.py); it runs
 in CI with the rest of the suite.
 """
 
@@ -8,12 +9,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
 from pdlint_helpers import REPO
+from test_real_sglang import sglang_tree
 
 import pdlint
 
@@ -135,3 +139,64 @@ def test_installed_version(installed, elsewhere, argv):
 
     assert res.returncode == 0, res.stderr
     assert res.stdout == f"pdlint, version {pdlint.__version__}\n"
+
+
+def _has_c_compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    return bool(cc) and shutil.which(cc[0]) is not None
+
+
+def test_installed_indexer_is_compiled_where_a_c_compiler_is(installed, elsewhere):
+    res = run(
+        [str(installed / BIN / "pdlint"), "check", str(REPO / "fixtures" / "relay_gap"), "-v"],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 1, res.stderr
+    kind = "compiled with mypyc" if _has_c_compiler() else "pure Python"
+    assert f"pdlint: indexer: {kind}\n" in res.stderr
+
+
+# Run by the installed interpreter: the compiled indexer and its own source (the
+# index.py installed beside it, loaded under another name) index every file of
+# the folders given; prints how many, or the first file whose facts differ.
+SAME_FACTS = """
+import importlib.util, pathlib, sys
+import pdlint.index as compiled
+from pdlint.source import parse_source
+source = pathlib.Path(compiled.__file__).with_name("index.py")
+spec = importlib.util.spec_from_file_location("pdlint_index_source", source)
+pure = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(pure)
+assert not compiled.__file__.endswith(".py"), compiled.__file__
+def facts(indexer, path, parsed):
+    try:
+        return repr(indexer.index_module(str(path), str(path), parsed.tree, parsed.text))
+    except RecursionError as exc:
+        return type(exc).__name__
+count = 0
+for folder in sys.argv[1:]:
+    for path in sorted(pathlib.Path(folder).rglob("*.py")):
+        parsed = parse_source(str(path), path.read_bytes())
+        if parsed.tree is None:
+            continue
+        if facts(compiled, path, parsed) != facts(pure, path, parsed):
+            sys.exit(f"different facts: {path}")
+        count += 1
+print(count)
+"""
+
+
+def test_the_compiled_indexer_gives_the_facts_of_its_source(installed, elsewhere):
+    if not _has_c_compiler():
+        pytest.skip("no C compiler: the installed indexer is its source")
+    real = sglang_tree("0.5.16") / "sglang" / "srt"
+    folders = [REPO / "fixtures", REPO / "tests", real]
+
+    res = run(
+        [str(installed / BIN / "python"), "-c", SAME_FACTS, *map(str, folders)],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert int(res.stdout) > 1500  # sglang 0.5.16's srt alone has 1,499 files
