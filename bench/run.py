@@ -32,6 +32,11 @@ round, as the machine's speed drifts.
 
     python bench/run.py                      # 0.5.10 and 0.5.23
     python bench/run.py --versions 0.5.23 --repeat 5 --skip-libcst
+    python bench/run.py --python VENV/bin/python   # the pdlint `pip install .` put there
+
+It measures the pdlint that ``--python`` imports (default: this interpreter's,
+an editable install runs the source) and prints which, and whether its indexer
+is compiled (see hatch_build.py).
 """
 
 from __future__ import annotations
