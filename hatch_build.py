@@ -28,6 +28,7 @@ COMPILED = ["pdlint/index.py"]
 
 class CompileHook(BuildHookInterface):
     PLUGIN_NAME = "custom"
+    _work: str | None = None  # the compiler's output, until the wheel is written
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version != "standard":
@@ -35,10 +36,9 @@ class CompileHook(BuildHookInterface):
         if os.environ.get("PDLINT_PURE", "").strip() not in ("", "0"):
             print("pdlint: PDLINT_PURE is set: a pure-Python wheel", file=sys.stderr)
             return
-        out = Path(self.directory) / ".pdlint-native"
-        shutil.rmtree(out, ignore_errors=True)
+        self._work = tempfile.mkdtemp(prefix="pdlint-mypyc-")
         try:
-            built = _compile(Path(self.root), out)
+            built = _compile(Path(self.root), Path(self._work))
         except Exception:  # any failure: the pure-Python wheel, and why
             print(
                 "pdlint: compiling the indexer failed; building a pure-Python wheel:\n"
@@ -52,33 +52,31 @@ class CompileHook(BuildHookInterface):
         build_data["infer_tag"] = True
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
-        shutil.rmtree(Path(self.directory) / ".pdlint-native", ignore_errors=True)
+        if self._work is not None:
+            shutil.rmtree(self._work, ignore_errors=True)
 
 
-def _compile(root: Path, out: Path) -> list[Path]:
-    """Compile :data:`COMPILED` into extension modules in ``out``; their paths."""
+def _compile(root: Path, work: Path) -> list[Path]:
+    """Compile :data:`COMPILED` into extension modules under ``work``; their paths."""
     from mypyc.build import mypycify
     from setuptools import Distribution
 
     here = os.getcwd()
     os.chdir(root)  # mypyc names modules by their paths from here
     try:
-        with tempfile.TemporaryDirectory(prefix="pdlint-mypyc-") as work:
-            extensions = mypycify(
-                ["--config-file", str(root / "pyproject.toml"), *COMPILED],
-                opt_level="3",
-                target_dir=os.path.join(work, "c"),
-            )
-            dist = Distribution({"name": "pdlint-native", "ext_modules": extensions})
-            command: Any = dist.get_command_obj("build_ext")
-            command.build_lib = os.path.join(work, "lib")
-            command.build_temp = os.path.join(work, "temp")
-            dist.run_command("build_ext")
-            built = sorted(Path(work, "lib", "pdlint").glob("*.so"))
-            built += sorted(Path(work, "lib", "pdlint").glob("*.pyd"))
-            if not built:
-                raise RuntimeError("mypyc built no extension module")
-            out.mkdir(parents=True)
-            return [Path(shutil.copy2(path, out)) for path in built]
+        extensions = mypycify(
+            ["--config-file", str(root / "pyproject.toml"), *COMPILED],
+            opt_level="3",
+            target_dir=str(work / "c"),
+        )
+        dist = Distribution({"name": "pdlint-native", "ext_modules": extensions})
+        command: Any = dist.get_command_obj("build_ext")
+        command.build_lib = str(work / "lib")
+        command.build_temp = str(work / "temp")
+        dist.run_command("build_ext")
     finally:
         os.chdir(here)
+    built = [p for p in sorted((work / "lib" / "pdlint").iterdir()) if p.suffix in (".so", ".pyd")]
+    if not built:
+        raise RuntimeError("mypyc built no extension module")
+    return built

@@ -68,7 +68,7 @@ DEFAULT_VERSIONS = ("0.5.10", "0.5.23")
 # The relay file: loaded by every analysis of SGLang (the decode mixin).
 LOADED_FILE = "sglang/srt/disaggregation/decode_schedule_batch_mixin.py"
 # The interpreter whose pdlint is measured (``--python``; floors run with it too).
-PYTHON = [sys.executable]
+PYTHON = sys.executable
 
 
 @dataclass
@@ -141,7 +141,7 @@ def run(
 
 
 def pdlint(tree: Path, cache: Path) -> list[str]:
-    return [PYTHON[0], "-m", "pdlint", "check", "sglang", "-v"] + [
+    return [PYTHON, "-m", "pdlint", "check", "sglang", "-v"] + [
         "--output-format",
         "json",
         "--cache-dir",
@@ -294,7 +294,7 @@ def prepare(version: str, tmp: Path) -> Release:
     tree = release_tree(version)
     files = sum(1 for _ in (tree / "sglang").rglob("*.py"))
     listing = tmp / f"loaded-{version}.json"
-    subprocess.run([PYTHON[0], "-c", LOADED, str(listing)], cwd=tree, check=True)
+    subprocess.run([PYTHON, "-c", LOADED, str(listing)], cwd=tree, check=True)
     loaded = set(json.loads(listing.read_text()))
     other = next(
         p.relative_to(tree).as_posix()
@@ -311,7 +311,7 @@ def measure_round(release: Release) -> None:
     wall, rss, err = run(pdlint(tree, cache), tree)
     release.add("cold", wall, rss, parsed_count(err))
     # the ast floor next to cold: a ratio of the two within a round (see paired)
-    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_AST], tree)
+    wall, rss, _err = run([PYTHON, "-c", FLOOR_AST], tree)
     release.add("floor: ast all", wall, rss)
     wall, rss, err = run(pdlint(tree, cache), tree)
     release.add("warm", wall, rss, parsed_count(err))
@@ -329,13 +329,13 @@ def measure_round(release: Release) -> None:
         release.add(name, wall, rss, parsed_count(err))
         run(pdlint(tree, cache), tree)  # back to the unchanged state
     wall, rss, stdout = run(
-        [PYTHON[0], "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+        [PYTHON, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
         tree,
         {"PDLINT_CACHE_DIR": str(cache)},
         stdout=True,
     )
     release.add("editor: new fact (memo)", float(stdout.split()[-1]), rss)
-    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_READ], tree)
+    wall, rss, _err = run([PYTHON, "-c", FLOOR_READ], tree)
     release.add("floor: read+hash all", wall, rss)
 
 
@@ -348,7 +348,7 @@ def paired(measure: Measure, floor: Measure) -> tuple[float, float, float]:
 
 
 def measure_libcst(release: Release) -> None:
-    wall, rss, _err = run([PYTHON[0], "-c", FLOOR_LIBCST, str(release.listing)], release.tree)
+    wall, rss, _err = run([PYTHON, "-c", FLOOR_LIBCST, str(release.listing)], release.tree)
     release.add("floor: libcst pdlint's", wall, rss, len(json.loads(release.listing.read_text())))
 
 
@@ -359,18 +359,18 @@ def compile_pdlint() -> str:
     pdlint it is, and whether its indexer is compiled (see hatch_build.py)."""
     where, indexer = subprocess.run(
         [
-            PYTHON[0],
+            PYTHON,
             "-c",
-            "import os, pdlint.index as i; print(os.path.dirname(i.__file__), i.__file__)",
+            "import os, pdlint; from pdlint.cli import indexer_build as b;"
+            " print(os.path.dirname(pdlint.__file__)); print(b())",
         ],
         check=True,
         capture_output=True,
         text=True,
         cwd=tempfile.gettempdir(),  # not the source tree's pdlint, unless installed from it
-    ).stdout.split()
-    subprocess.run([PYTHON[0], "-m", "compileall", "-q", where], check=True)
-    kind = "pure Python" if indexer.endswith(".py") else "compiled with mypyc"
-    return f"pdlint in {where}, indexer {kind}"
+    ).stdout.splitlines()
+    subprocess.run([PYTHON, "-m", "compileall", "-q", where], check=True)
+    return f"pdlint in {where}, indexer {indexer}"
 
 
 def main() -> int:
@@ -387,7 +387,8 @@ def main() -> int:
         "--slack", type=float, default=1.15, help="allowed excess of the cold-cost growth"
     )
     args = parser.parse_args()
-    PYTHON[0] = args.python
+    global PYTHON
+    PYTHON = args.python
     measured = compile_pdlint()
     print(measured, file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="pdlint-bench-") as tmp:
