@@ -1,10 +1,13 @@
-"""Build hook: the wheel carries the indexer compiled with mypyc, when it can.
+"""Build hook: the wheel carries the indexer and the analysis compiled with mypyc,
+when it can.
 
 The indexer (``pdlint/index.py``) turns every parsed module into facts: on sglang
-0.5.23 it is a fifth of a cold run's CPU, and compiled it takes about a third less
-(see the README's Performance section). Compiled as mypy and black are: the same
-source, type-checked, turned into a C extension that Python imports before the
-``.py`` beside it.
+0.5.23 it is a fifth of a cold run's CPU, and compiled it takes about a third less.
+The analysis (the model, the call graph, the variant tables, the checks) is most
+of an edit's run, which compiled takes about a third less time (see the README's
+Performance section). Compiled as mypy and black are: the same source,
+type-checked, turned into C extensions that Python imports before the ``.py``
+beside them (one per module, compiled side by side).
 
 Only a regular wheel is compiled (``pip install .``); an editable install runs the
 source. Without a C compiler, or when compiling fails for any other reason, the
@@ -23,7 +26,19 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ["pdlint/index.py"]
+# The indexer, and the analysis: the program model, the call graph, the variant
+# tables and the checks (each is a good part of a run's CPU; see the README).
+COMPILED = [
+    "pdlint/index.py",
+    "pdlint/model.py",
+    "pdlint/graph.py",
+    "pdlint/variants.py",
+    "pdlint/factories.py",
+    "pdlint/exprs.py",
+    "pdlint/checks/relay.py",
+    "pdlint/checks/modes.py",
+    "pdlint/checks/layout.py",
+]
 
 
 class CompileHook(BuildHookInterface):
@@ -46,8 +61,8 @@ class CompileHook(BuildHookInterface):
                 file=sys.stderr,
             )
             return
-        for path in built:
-            build_data["force_include"][str(path)] = f"pdlint/{path.name}"
+        for path, name in built:
+            build_data["force_include"][str(path)] = name
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
 
@@ -56,8 +71,9 @@ class CompileHook(BuildHookInterface):
             shutil.rmtree(self._work, ignore_errors=True)
 
 
-def _compile(root: Path, work: Path) -> list[Path]:
-    """Compile :data:`COMPILED` into extension modules under ``work``; their paths."""
+def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
+    """Compile :data:`COMPILED` into extension modules under ``work``; each with
+    its path in the wheel."""
     from mypyc.build import mypycify
     from setuptools import Distribution
 
@@ -68,15 +84,22 @@ def _compile(root: Path, work: Path) -> list[Path]:
             ["--config-file", str(root / "pyproject.toml"), *COMPILED],
             opt_level="3",
             target_dir=str(work / "c"),
+            separate=True,  # one C file per module: compiled side by side
         )
         dist = Distribution({"name": "pdlint-native", "ext_modules": extensions})
         command: Any = dist.get_command_obj("build_ext")
         command.build_lib = str(work / "lib")
         command.build_temp = str(work / "temp")
+        command.parallel = os.cpu_count() or 1
         dist.run_command("build_ext")
     finally:
         os.chdir(here)
-    built = [p for p in sorted((work / "lib" / "pdlint").iterdir()) if p.suffix in (".so", ".pyd")]
+    lib = work / "lib"
+    built = [
+        (p, p.relative_to(lib).as_posix())
+        for p in sorted(lib.rglob("*"))
+        if p.suffix in (".so", ".pyd")
+    ]
     if not built:
         raise RuntimeError("mypyc built no extension module")
     return built

@@ -35,8 +35,8 @@ round, as the machine's speed drifts.
     python bench/run.py --python VENV/bin/python   # the pdlint `pip install .` put there
 
 It measures the pdlint that ``--python`` imports (default: this interpreter's,
-an editable install runs the source) and prints which, and whether its indexer
-is compiled (see hatch_build.py).
+an editable install runs the source) and prints which, and which of its modules
+are compiled (see hatch_build.py).
 """
 
 from __future__ import annotations
@@ -356,12 +356,12 @@ def compile_pdlint() -> str:
     """Byte-compile the pdlint that the runs import, as ``pip install`` does: with
     ``PYTHONDONTWRITEBYTECODE`` set (as on the development machine), an editable
     install would otherwise compile pdlint's modules in every run (0.07 s). Which
-    pdlint it is, and whether its indexer is compiled (see hatch_build.py)."""
-    where, indexer = subprocess.run(
+    pdlint it is, and which of its modules are compiled (see hatch_build.py)."""
+    where, built = subprocess.run(
         [
             PYTHON,
             "-c",
-            "import os, pdlint; from pdlint.cli import indexer_build as b;"
+            "import os, pdlint; from pdlint.cli import build as b;"
             " print(os.path.dirname(pdlint.__file__)); print(b())",
         ],
         check=True,
@@ -370,7 +370,7 @@ def compile_pdlint() -> str:
         cwd=tempfile.gettempdir(),  # not the source tree's pdlint, unless installed from it
     ).stdout.splitlines()
     subprocess.run([PYTHON, "-m", "compileall", "-q", where], check=True)
-    return f"pdlint in {where}, indexer {indexer}"
+    return f"pdlint in {where}, {built}"
 
 
 def main() -> int:

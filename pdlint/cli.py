@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pdlint import __version__, index
+from pdlint import __version__
 from pdlint.api import Result, analyze
 from pdlint.cache import cache_location
 from pdlint.cache import clean as clean_cache
@@ -226,7 +226,7 @@ def check(  # noqa: PLR0913
     if show_statistics and settings.output_format in ("concise", "full"):
         click.echo(statistics(result.findings), nl=False)
     if verbose:
-        click.echo(f"pdlint: indexer: {indexer_build()}", err=True)
+        click.echo(f"pdlint: build: {build()}", err=True)
         for name, count in sorted(result.stats.items()):
             click.echo(f"pdlint: {name}: {count}", err=True)
         for note in result.notes:
@@ -238,10 +238,17 @@ def check(  # noqa: PLR0913
     sys.exit(EXIT_OK)
 
 
-def indexer_build() -> str:
-    """Whether the indexer runs compiled (a wheel built with mypyc, see
-    hatch_build.py) or from its source."""
-    return "pure Python" if index.__file__.endswith(".py") else "compiled with mypyc"
+def build() -> str:
+    """Which of pdlint's modules run compiled (a wheel built with mypyc, see
+    hatch_build.py): "pure Python", or "compiled with mypyc:" and their names."""
+    compiled = sorted(
+        name.removeprefix("pdlint.")
+        for name, module in list(sys.modules.items())
+        if name.startswith("pdlint.")
+        and not name.endswith("__mypyc")  # the C code of a module, not one of pdlint's
+        and not (getattr(module, "__file__", None) or ".py").endswith(".py")
+    )
+    return f"compiled with mypyc: {', '.join(compiled)}" if compiled else "pure Python"
 
 
 def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:

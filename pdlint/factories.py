@@ -74,7 +74,7 @@ class ClassFactories:
             value = ret.value
             if value is not None and value[0] in ("name", "attr"):
                 target = self.model.resolve_dotted(fn, module, value)
-                if target in self.model.classes:
+                if target is not None and target in self.model.classes:
                     out.add(target)
             if reach is T:
                 break

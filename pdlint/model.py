@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import types
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -77,6 +78,35 @@ V = TypeVar("V")
 T = TypeVar("T")
 
 
+class Table(Protocol[V]):
+    """What the analysis asks of a table keyed by qualified name (a ``dict`` or a
+    :class:`LazyTable`).
+
+    The model's tables are annotated with this protocol, not ``dict``: compiled
+    with mypyc, code handling a ``dict`` calls ``dict``'s own operations (``in``
+    as ``PyDict_Contains``), which would skip :class:`LazyTable`'s loading; a
+    protocol is called through its methods.
+    """
+
+    def __contains__(self, key: object, /) -> bool: ...
+
+    def __getitem__(self, key: str, /) -> V: ...
+
+    def __setitem__(self, key: str, value: V, /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def get(self, key: str, default: V | None = None, /) -> V | None: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+    def values(self) -> Iterable[V]: ...
+
+    def items(self) -> Iterable[tuple[str, V]]: ...
+
+
 class LazyTable(dict[str, V]):
     """A table keyed by qualified name that loads the module of a missing key.
 
@@ -87,8 +117,14 @@ class LazyTable(dict[str, V]):
     def __init__(self, load: Callable[[str], bool]) -> None:
         super().__init__()
         # weak: the owner holds the table, and a cycle would keep every fact
-        # alive until the garbage collector runs
-        self._load_ref = weakref.WeakMethod(load)
+        # alive until the garbage collector runs. A method of a class compiled
+        # with mypyc is no bound method and its object takes no weak reference:
+        # held as it is (the cycle is the collector's).
+        self._load_ref: Callable[[], Callable[[str], bool] | None]
+        if isinstance(load, types.MethodType):
+            self._load_ref = weakref.WeakMethod(load)
+        else:
+            self._load_ref = lambda: load
         self._absent: set[str] = set()  # keys whose modules are all loaded: not coming
 
     def _load(self, key: str) -> bool:
@@ -129,18 +165,28 @@ class LazyTable(dict[str, V]):
         return list(dict.items(self))
 
 
+def holds(table: Table[V], key: str) -> bool:
+    """Whether ``key`` is in ``table`` now, without loading anything."""
+    return dict.__contains__(table, key)  # type: ignore[operator]
+
+
+def held(table: Table[V]) -> Iterable[V]:
+    """The values ``table`` holds now: a live view, not a snapshot."""
+    return dict.values(table)  # type: ignore[arg-type]
+
+
 class Model:
     """Symbols of the analysed program and how names and calls resolve."""
 
     def __init__(self, modules: Iterable[ModuleFacts], source: ModuleSource | None = None) -> None:
         self.source = source
         self.modules: dict[str, ModuleFacts] = {}
-        self.functions: dict[str, FunctionFacts] = LazyTable(self._load_for)
+        self.functions: Table[FunctionFacts] = LazyTable(self._load_for)
         self.function_module: dict[str, str] = {}
-        self.classes: dict[str, ClassFacts] = LazyTable(self._load_for)
+        self.classes: Table[ClassFacts] = LazyTable(self._load_for)
         self.class_module: dict[str, str] = {}
         self.symbols: dict[str, dict[str, str]] = {}
-        self.module_assigns: dict[str, Expr] = LazyTable(self._load_for)
+        self.module_assigns: Table[Expr] = LazyTable(self._load_for)
         self.stats: Counter[str] = Counter()
         self._bases: dict[str, tuple[str, ...]] = {}
         self._mro: dict[str, tuple[str, ...]] = {}
@@ -172,9 +218,9 @@ class Model:
         loaded = False
         while cut > 0:
             if (
-                dict.__contains__(self.functions, qualname)
-                or dict.__contains__(self.classes, qualname)
-                or dict.__contains__(self.module_assigns, qualname)
+                holds(self.functions, qualname)
+                or holds(self.classes, qualname)
+                or holds(self.module_assigns, qualname)
             ):
                 break
             prefix = qualname[:cut]

@@ -14,7 +14,7 @@ from enum import Enum
 from functools import cached_property
 
 from pdlint.facts import CallFact, ClassFacts, Expr, FunctionFacts, Guards
-from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model
+from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
 
 
 class Truth(Enum):
@@ -79,7 +79,7 @@ class Variants:
         self.stats: Counter[str] = Counter()  # predicates that could not be read
         # Enum classes and Literal aliases are found when looked up (a lazy model
         # loads their module then); string variants are added below.
-        self.by_name: dict[str, Variant] = LazyTable(self._discover)
+        self.by_name: Table[Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
         # enum -> attribute read as member names -> the function converting it
@@ -201,7 +201,7 @@ class Variants:
         if ann is None:
             return None
         cls = self.model.annotation_class(ann, module, fn)
-        if cls in self.by_name:
+        if cls is not None and cls in self.by_name:
             return self.by_name[cls]
         target = ann
         if ann[0] == "subscript":
@@ -217,7 +217,7 @@ class Variants:
             target = parts[0] if len(parts) == 1 else ann
         if target[0] in ("name", "attr"):
             resolved = self.model.resolve_dotted(fn, module, target)
-            if resolved in self.by_name:
+            if resolved is not None and resolved in self.by_name:
                 return self.by_name[resolved]
         return None
 
@@ -280,7 +280,7 @@ class Variants:
                 variant = self.variant_of_annotation(store.annotation, module, fn)
             elif store.value[0] == "attr":
                 owner = model.resolve_dotted(fn, module, store.value[1])
-                if owner in self.by_name:
+                if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
             elif store.value[0] == "call" and store.value[1][0] == "attr":
                 variant = self._conversion(fn, module, store.value)

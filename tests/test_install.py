@@ -1,12 +1,13 @@
 """``pip install .`` into a fresh virtualenv gives a working ``pdlint`` with its packs.
 
-One venv for the whole module (about 1 to 2 min: it builds the wheel, compiling the
-indexer with mypyc where a C compiler is, see hatch_build.py); it runs
-in CI with the rest of the suite.
+One venv for the whole module (about 1 to 3 min: it builds the wheel, compiling the
+indexer and the analysis with mypyc where a C compiler is, see hatch_build.py); it
+runs in CI with the rest of the suite.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -148,15 +149,50 @@ def _has_c_compiler() -> bool:
     return bool(cc) and shutil.which(cc[0]) is not None and headers.is_file()
 
 
-def test_installed_indexer_is_compiled_where_a_c_compiler_is(installed, elsewhere):
+def compiled_modules() -> list[str]:
+    """The modules hatch_build.py compiles, as ``pdlint check -v`` names them."""
+    tree = ast.parse((REPO / "hatch_build.py").read_text(encoding="utf-8"))
+    paths = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "COMPILED"
+    )
+    return sorted(p.removeprefix("pdlint/").removesuffix(".py").replace("/", ".") for p in paths)
+
+
+def test_installed_pdlint_is_compiled_where_a_c_compiler_is(installed, elsewhere):
     res = run(
         [str(installed / BIN / "pdlint"), "check", str(REPO / "fixtures" / "relay_gap"), "-v"],
         cwd=elsewhere,
     )
 
     assert res.returncode == 1, res.stderr
-    kind = "compiled with mypyc" if _has_c_compiler() else "pure Python"
-    assert f"pdlint: indexer: {kind}\n" in res.stderr
+    if _has_c_compiler():
+        build = "compiled with mypyc: " + ", ".join(compiled_modules())
+        assert "index" in build and "model" in build
+    else:
+        build = "pure Python"
+    assert f"pdlint: build: {build}\n" in res.stderr
+
+
+@pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["packs", "no-packs"])
+def test_the_compiled_analysis_finds_what_its_source_finds(installed, elsewhere, packs):
+    """On a real release, with and without packs: the installed (compiled) pdlint's
+    JSON is byte for byte the source's."""
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    tree = sglang_tree("0.5.16")
+    argv = ["check", "--no-cache", "--output-format", "json", *packs, "sglang"]
+    env = {**clean_env(), "PYTHONPATH": str(REPO)}
+
+    source = subprocess.run(
+        [sys.executable, "-m", "pdlint", *argv], cwd=tree, env=env, capture_output=True, text=True
+    )
+    compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=tree)
+
+    assert source.returncode == compiled.returncode == 1, source.stderr + compiled.stderr
+    assert json.loads(source.stdout)  # it finds something
+    assert compiled.stdout == source.stdout
 
 
 # Run by the installed interpreter: the compiled indexer and its own source (the

@@ -57,7 +57,7 @@ from pdlint.facts import (
 )
 from pdlint.findings import Finding, Location, Related, Step
 from pdlint.linear import Lin, arith, compare
-from pdlint.model import Model
+from pdlint.model import Model, held
 from pdlint.packs import LayoutNames
 
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
@@ -405,7 +405,7 @@ class LayoutCheck:
         indexed = self._indexed_names
         comprehensions, copy_binds = self._comprehensions, self._copy_binds
         totals = self._name_totals
-        for fn in itertools.islice(dict.values(functions), self._indexed, None):
+        for fn in itertools.islice(held(functions), self._indexed, None):
             indexed.add(fn.qualname)
             totals[fn.name] = totals.get(fn.name, 0) + 1
             call_lasts[fn.qualname] = (fn, {call.func[-1] for call in fn.calls})

@@ -135,7 +135,7 @@ class RelayCheck:
 
     def _candidate_variants(self, fn: FunctionFacts) -> list[tuple[Variant, frozenset[str]]]:
         out: list[tuple[Variant, frozenset[str]]] = []
-        if fn.cls in self.variants.by_name:
+        if fn.cls is not None and fn.cls in self.variants.by_name:
             out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
         module = self.model.module_of(fn)
         for name, ann in fn.params:
