@@ -14,10 +14,13 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
+import pathological
 import pytest
 from pdlint_helpers import REPO
+from test_pathological import BOUNDS
 from test_real_sglang import sglang_tree
 
 import pdlint
@@ -192,6 +195,64 @@ def test_the_compiled_analysis_finds_what_its_source_finds(installed, elsewhere,
 
     assert source.returncode == compiled.returncode == 1, source.stderr + compiled.stderr
     assert json.loads(source.stdout)  # it finds something
+    assert compiled.stdout == source.stdout
+
+
+def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(installed, elsewhere):
+    """Each fixture (analysed whole, not lazily: a small tree): the installed
+    (compiled) pdlint's JSON is byte for byte the source's."""
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    env = {**clean_env(), "PYTHONPATH": str(REPO)}
+    folders = sorted(p for p in (REPO / "fixtures").iterdir() if p.is_dir())
+    found = 0
+    for folder in folders:
+        argv = ["check", "--no-cache", "--output-format", "json", str(folder)]
+        source = subprocess.run(
+            [sys.executable, "-m", "pdlint", *argv],
+            cwd=elsewhere,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=elsewhere)
+        assert source.returncode in (0, 1), source.stderr
+        assert (compiled.returncode, compiled.stdout) == (source.returncode, source.stdout), folder
+        found += len(json.loads(source.stdout))
+    assert len(folders) > 20 and found > 20
+
+
+PATHOLOGICAL = {  # test_pathological.py's cases: its bound of each, by generator
+    "nested_expressions": "nested",
+    "huge_file": "huge_file",
+    "huge_enum": "huge_enum",
+    "predicate_cycles": "predicate_cycles",
+    "call_graph_cycles": "call_graph_cycles",
+    "many_mixins": "many_mixins",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PATHOLOGICAL))
+def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
+    """Compiled code has no instance dict and no interpreter frames: each
+    pathological case of test_pathological.py, run by the installed pdlint, ends
+    within the same bound, with no traceback, and finds what the source finds."""
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    root = tmp_path / "proj"
+    getattr(pathological, case)(root)
+    argv = ["check", "--no-cache", "--output-format", "json", "."]
+    env = {**clean_env(), "PYTHONPATH": str(REPO)}
+
+    start = time.monotonic()
+    compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=root)
+    elapsed = time.monotonic() - start
+    source = subprocess.run(
+        [sys.executable, "-m", "pdlint", *argv], cwd=root, env=env, capture_output=True, text=True
+    )
+
+    assert (compiled.returncode, compiled.stderr) == (1, ""), compiled.stderr[-2000:]
+    assert elapsed < BOUNDS[PATHOLOGICAL[case]]
     assert compiled.stdout == source.stdout
 
 
