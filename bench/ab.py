@@ -20,6 +20,12 @@ a machine whose speed drifts. It exits 1 when a run fails or when the two give
 different findings.
 
     python bench/ab.py --base HEAD~3 --rounds 6
+
+``--python-a`` / ``--python-b`` measure, as A or B, the pdlint another interpreter
+imports instead (a venv where ``pip install .`` put a wheel: compiled builds are
+compared this way):
+
+    python bench/ab.py --python-a OLD/bin/python --python-b NEW/bin/python
 """
 
 from __future__ import annotations
@@ -57,24 +63,45 @@ def extract(rev: str, into: Path) -> Path:
     return into
 
 
-def command(cache: Path) -> list[str]:
-    return [sys.executable, "-m", "pdlint", "check", "sglang", "--output-format", "json"] + [
+def describe(side: tuple[str, Path | None]) -> str:
+    """Which pdlint a side runs, and which of its modules are compiled."""
+    python, folder = side
+    env = {**os.environ, "PYTHONPATH": str(folder)} if folder is not None else None
+    found = subprocess.run(
+        [
+            python,
+            "-c",
+            "import pdlint, pdlint.cli as c; print(pdlint.__file__,"
+            " getattr(c, 'build', getattr(c, 'indexer_build', lambda: '')) ())",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
+    return found.stdout.strip() or found.stderr.strip()[-300:]
+
+
+def command(python: str, cache: Path) -> list[str]:
+    return [python, "-m", "pdlint", "check", "sglang", "--output-format", "json"] + [
         "--cache-dir",
         str(cache),
     ]
 
 
 def one_round(
-    tree: Path, side: Path, cache: Path, label: int
+    tree: Path, side: tuple[str, Path | None], cache: Path, label: int
 ) -> tuple[dict[str, float], list[str]]:
-    """Every measurement once with the pdlint under ``side``; the walls and the
-    findings of each run (as ``code path:line member`` lines)."""
-    env = {"PYTHONPATH": str(side)}
+    """Every measurement once with the pdlint of ``side`` (an interpreter, and the
+    folder to put on PYTHONPATH, or None for the pdlint it imports); the walls and
+    the findings of each run (as ``code path:line member`` lines)."""
+    python, folder = side
+    env = {"PYTHONPATH": str(folder)} if folder is not None else {}
     walls: dict[str, float] = {}
     outputs: list[str] = []
 
     def check(name: str) -> None:
-        wall, _rss, out = run(command(cache), tree, env, stdout=True)
+        wall, _rss, out = run(command(python, cache), tree, env, stdout=True)
         walls[name] = wall
         shown = [
             f"{f['code']} {f['filename']}:{f['location']['row']} {f.get('member', '')}"
@@ -92,9 +119,9 @@ def one_round(
         check("new fact")
     finally:
         path.write_bytes(original)
-    run(command(cache), tree, env, stdout=True)  # back to the unchanged state
+    run(command(python, cache), tree, env, stdout=True)  # back to the unchanged state
     _wall, _rss, out = run(
-        [sys.executable, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+        [python, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
         tree,
         {**env, "PDLINT_CACHE_DIR": str(cache)},
         stdout=True,
@@ -108,15 +135,26 @@ def main() -> int:
     parser.add_argument("--base", default="main", help="git revision measured as A")
     parser.add_argument("--version", default="0.5.23", help="the sglang release")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--python-a", help="measure as A the pdlint this interpreter imports")
+    parser.add_argument("--python-b", help="measure as B the pdlint this interpreter imports")
     args = parser.parse_args()
     tree = release_tree(args.version)
     walls: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}
     ratios: dict[str, list[float]] = {m: [] for m in MEASURES}
     failed = False
     with tempfile.TemporaryDirectory(prefix="pdlint-ab-") as tmp:
-        sides = {"A": extract(args.base, Path(tmp) / "base"), "B": REPO}
-        for where in sides.values():
-            subprocess.run([sys.executable, "-m", "compileall", "-q", str(where / "pdlint")])
+        sides: dict[str, tuple[str, Path | None]] = {}
+        for side, python, source in (
+            ("A", args.python_a, lambda: extract(args.base, Path(tmp) / "base")),
+            ("B", args.python_b, lambda: REPO),
+        ):
+            if python is not None:
+                sides[side] = (python, None)
+            else:
+                folder = source()
+                subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "pdlint")])
+                sides[side] = (sys.executable, folder)
+            print(f"{side}: {describe(sides[side])}")
         for number in range(args.rounds):
             order = ("A", "B") if number % 2 == 0 else ("B", "A")
             got: dict[str, dict[str, float]] = {}
@@ -135,7 +173,7 @@ def main() -> int:
                     walls[side].setdefault(name, []).append(got[side][name])
                 ratios[name].append(got["B"][name] / got["A"][name])
             print(f"round {number + 1} of {args.rounds} done", file=sys.stderr, flush=True)
-    print(f"sglang {args.version}, {args.rounds} rounds; A = {args.base}, B = this checkout")
+    print(f"sglang {args.version}, {args.rounds} rounds")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'measurement':12} {'A s':>7} {'B s':>7} {'B/A':>6} {'B/A range':>12}")
     for name in MEASURES:
