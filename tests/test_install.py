@@ -256,6 +256,40 @@ def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
     assert compiled.stdout == source.stdout
 
 
+# Test files run again with the installed (compiled) pdlint imported, in process
+# and by ``python -m pdlint``: the lazy model's and the cache's equivalences, and
+# determinism, where compiled code could differ from its source (mypyc gives a dict
+# subclass dict's own operations; a compiled class has no instance dict).
+COMPILED_SUITE = ("test_lazy.py", "test_cache.py", "test_determinism.py")
+
+
+def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(installed, elsewhere):
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    import hypothesis
+
+    python = str(installed / BIN / "python")
+    pip = run(
+        [python, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+        + [f"pytest=={pytest.__version__}", f"hypothesis=={hypothesis.__version__}"],
+        cwd=elsewhere,
+    )
+    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
+    where = run([python, "-c", "import pdlint.model as m; print(m.__file__)"], cwd=elsewhere)
+    assert not where.stdout.strip().endswith(".py"), where.stdout + where.stderr
+
+    res = run(
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        + ["--basetemp", str(elsewhere / "suite-tmp")]
+        + [str(REPO / "tests" / name) for name in COMPILED_SUITE],
+        cwd=elsewhere,
+        timeout=1200,
+    )
+
+    assert res.returncode == 0, res.stdout[-5000:] + res.stderr[-3000:]
+    assert " passed" in res.stdout
+
+
 # Run by the installed interpreter: the compiled indexer and its own source (the
 # index.py installed beside it, loaded under another name) index every file of
 # the folders given; prints how many, or the first file whose facts differ.
