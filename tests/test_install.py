@@ -163,6 +163,20 @@ def compiled_modules() -> list[str]:
     return sorted(p.removeprefix("pdlint/").removesuffix(".py").replace("/", ".") for p in paths)
 
 
+def needs_compiled() -> None:
+    """Skip a test comparing the installed build with its source where they are one."""
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+
+
+def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``pdlint ARGV`` from this checkout's source (what the compiled build must match)."""
+    env = {**clean_env(), "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "pdlint", *argv], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
 def test_installed_pdlint_is_compiled_where_a_c_compiler_is(installed, elsewhere):
     res = run(
         [str(installed / BIN / "pdlint"), "check", str(REPO / "fixtures" / "relay_gap"), "-v"],
@@ -182,15 +196,11 @@ def test_installed_pdlint_is_compiled_where_a_c_compiler_is(installed, elsewhere
 def test_the_compiled_analysis_finds_what_its_source_finds(installed, elsewhere, packs):
     """On a real release, with and without packs: the installed (compiled) pdlint's
     JSON is byte for byte the source's."""
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    needs_compiled()
     tree = sglang_tree("0.5.16")
     argv = ["check", "--no-cache", "--output-format", "json", *packs, "sglang"]
-    env = {**clean_env(), "PYTHONPATH": str(REPO)}
 
-    source = subprocess.run(
-        [sys.executable, "-m", "pdlint", *argv], cwd=tree, env=env, capture_output=True, text=True
-    )
+    source = run_source(argv, tree)
     compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=tree)
 
     assert source.returncode == compiled.returncode == 1, source.stderr + compiled.stderr
@@ -201,20 +211,12 @@ def test_the_compiled_analysis_finds_what_its_source_finds(installed, elsewhere,
 def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(installed, elsewhere):
     """Each fixture (analysed whole, not lazily: a small tree): the installed
     (compiled) pdlint's JSON is byte for byte the source's."""
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
-    env = {**clean_env(), "PYTHONPATH": str(REPO)}
+    needs_compiled()
     folders = sorted(p for p in (REPO / "fixtures").iterdir() if p.is_dir())
     found = 0
     for folder in folders:
         argv = ["check", "--no-cache", "--output-format", "json", str(folder)]
-        source = subprocess.run(
-            [sys.executable, "-m", "pdlint", *argv],
-            cwd=elsewhere,
-            env=env,
-            capture_output=True,
-            text=True,
-        )
+        source = run_source(argv, elsewhere)
         compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=elsewhere)
         assert source.returncode in (0, 1), source.stderr
         assert (compiled.returncode, compiled.stdout) == (source.returncode, source.stdout), folder
@@ -237,19 +239,15 @@ def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
     """Compiled code has no instance dict and no interpreter frames: each
     pathological case of test_pathological.py, run by the installed pdlint, ends
     within the same bound, with no traceback, and finds what the source finds."""
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    needs_compiled()
     root = tmp_path / "proj"
     getattr(pathological, case)(root)
     argv = ["check", "--no-cache", "--output-format", "json", "."]
-    env = {**clean_env(), "PYTHONPATH": str(REPO)}
 
     start = time.monotonic()
     compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=root)
     elapsed = time.monotonic() - start
-    source = subprocess.run(
-        [sys.executable, "-m", "pdlint", *argv], cwd=root, env=env, capture_output=True, text=True
-    )
+    source = run_source(argv, root)
 
     assert (compiled.returncode, compiled.stderr) == (1, ""), compiled.stderr[-2000:]
     assert elapsed < BOUNDS[PATHOLOGICAL[case]]
@@ -264,8 +262,7 @@ COMPILED_SUITE = ("test_lazy.py", "test_cache.py", "test_determinism.py")
 
 
 def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(installed, elsewhere):
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
+    needs_compiled()
     import hypothesis
 
     python = str(installed / BIN / "python")
@@ -321,8 +318,7 @@ print(count)
 
 
 def test_the_compiled_indexer_gives_the_facts_of_its_source(installed, elsewhere):
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed indexer is its source")
+    needs_compiled()
     real = sglang_tree("0.5.16") / "sglang" / "srt"
     folders = [REPO / "fixtures", REPO / "tests", real]
 
