@@ -30,7 +30,7 @@ from pdlint.graph import CallGraph, PassedMemo, heuristic_entries, match_entries
 from pdlint.index import forget_packages
 from pdlint.model import Model
 from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
-from pdlint.policy import apply_policy
+from pdlint.policy import apply_policy, is_enabled
 from pdlint.program import FactsMemo, Gains, IndexOutcome, Program, RunRecord, worker_count
 from pdlint.source import decode_source, split_lines
 from pdlint.variants import Variants
@@ -58,6 +58,17 @@ class Result:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per phase
     notes: list[str] = field(default_factory=list)  # for --verbose (a cache not written...)
     loaded_files: list[str] = field(default_factory=list)  # files parsed or read from cache
+
+
+def running_checks(settings: Settings) -> tuple[type[RelayCheck | ModeCheck | LayoutCheck], ...]:
+    """The checks that run: those with a code the settings select (``select``,
+    ``ignore``; a per-file ignore or a ``# noqa`` leaves a check running). The mode
+    check reads the relay check's relays, so either runs both. A check none of
+    whose findings could be reported loads and parses nothing."""
+    wanted = {c for c in CHECKS if any(is_enabled(code, settings) for code in c.codes)}
+    if ModeCheck in wanted:
+        wanted.add(RelayCheck)
+    return tuple(c for c in CHECKS if c in wanted)
 
 
 def _active_packs(packs: list[Pack], modules: Iterable[str], explicit: bool) -> list[Pack]:
@@ -139,11 +150,13 @@ def analyze(
         cache_location(settings.root, settings.cache_dir, cache_dir) if settings.cache else None
     )
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
-    loaded_groups = tuple(g for check in CHECKS for g in getattr(check, "relevant_words", ()))
+    running = running_checks(settings)
+    loaded_groups = tuple(g for check in running for g in getattr(check, "relevant_words", ()))
     groups = loaded_groups + tuple(
-        g for check in CHECKS for g in getattr(check, "scanned_words", ())
+        g for check in running for g in getattr(check, "scanned_words", ())
     )
-    groups += LayoutCheck.pack_scanned_words(p.layout for p in packs)
+    if LayoutCheck in running:
+        groups += LayoutCheck.pack_scanned_words(p.layout for p in packs)
     if progress is not None:
         progress(f"reading {len(jobs)} files")
     if lazy is None:
@@ -161,6 +174,7 @@ def analyze(
         repr(settings.entry_points),
         str(use_packs),
         str(lazy),
+        ",".join(check.__name__ for check in running),
     )
     try:
         # a caller with a facts memo (the language server) analyses each edit
@@ -178,7 +192,7 @@ def analyze(
         else:
             found: list[str] = []
             findings, stats = _analyse(
-                program, packs, settings, lazy, loaded_groups, timings, found
+                program, packs, settings, lazy, running, loaded_groups, timings, found
             )
             warnings.extend(found)
             if facts_memo is None:
@@ -198,7 +212,14 @@ def analyze(
     stats["files read"] = program.reads
     kept = apply_policy(findings, settings, sources if noqa else {})
     loaded = sorted(program.done)
-    return Result(kept, sources, len(jobs), warnings, stats, timings, store.notes, loaded)
+    notes = [
+        f"not run: the check of {', '.join(check.codes)} (none of its codes is selected)"
+        for check in CHECKS
+        if check not in running
+    ]
+    return Result(
+        kept, sources, len(jobs), warnings, stats, timings, [*notes, *store.notes], loaded
+    )
 
 
 def _overlay_texts(files: list[SourceFile], overlays: Mapping[str, str]) -> list[str | None]:
@@ -244,6 +265,7 @@ def _analyse(
     packs: list[Pack],
     settings: Settings,
     lazy: bool,
+    running: tuple[type[RelayCheck | ModeCheck | LayoutCheck], ...],
     groups: tuple[tuple[str, ...], ...],
     timings: dict[str, float],
     warnings: list[str],
@@ -255,43 +277,54 @@ def _analyse(
     layout = LayoutNames()
     for pack in active:
         layout = layout.merged(pack.layout)
+    on_graph = RelayCheck in running  # the relay and mode checks
     # PDL201's check reads a model of its own in a lazy run: it loads what it needs,
     # and gives the same findings whatever the other checks loaded (so it can run
     # at any point, or in a forked process)
     layout_model = Model([], source=program) if lazy else model
-    layout_check = LayoutCheck(layout_model, layout)
+    layout_check = LayoutCheck(layout_model, layout) if LayoutCheck in running else None
     # in a forked process, before the other checks' files are loaded (it needs none
     # of them); the scan first, as its worker processes rule a fork out
     parallel = (
-        _layout_aside(layout_model, program, layout_check) if lazy and program.scans() else None
+        _layout_aside(layout_model, program, layout_check)
+        if layout_check is not None and on_graph and lazy and program.scans()
+        else None
     )
     start = time.perf_counter()
+    late: list[Aside[tuple[list[Finding], Gains, Counter[str]]] | None] = []
     try:
         if lazy:
             if parallel is None:  # parsed ahead while the relevant words' files load
-                for check in CHECKS:
+                for check in running:
                     gate, starts = getattr(check, "loaded_later", ((), ()))
                     if gate or starts:
                         program.prefetch(program.with_text(gate=gate, starts=starts))
             for index in range(len(groups)):
                 model.load_modules(program.with_group(index))
-            if parallel is None:
+            if parallel is None and layout_check is not None:
                 # its first query now: the files of the next are parsed ahead while
                 # the other checks run
                 layout_check.first_phase(program.prefetch)
-        late: list[Aside[tuple[list[Finding], Gains, Counter[str]]] | None] = []
 
         def fork_late() -> None:
             """Once the other checks' tables are built (their loading mostly done):
             PDL201's check in a forked process, the files of its next query loaded
             first (decoded here as the worker processes finish parsing them ahead,
             not after the fork, when this process and the child are all that run)."""
-            if parallel is None and lazy and program.workers_running and _may_fork(program):
+            if (
+                layout_check is not None
+                and parallel is None
+                and lazy
+                and program.workers_running
+                and _may_fork(program)
+            ):
                 layout_check.load_next()
                 program.stop_workers()
                 late.append(_layout_aside(layout_model, program, layout_check))
 
-        findings = _graph_findings(model, active, settings, stats, warnings, fork_late)
+        findings = (
+            _graph_findings(model, active, settings, stats, warnings, fork_late) if on_graph else []
+        )
         if late:
             parallel = late[0]
     except BaseException:
@@ -300,14 +333,14 @@ def _analyse(
                 child.cancel()
         raise
     done = parallel.join() if parallel is not None else None
-    if done is None:
-        findings.extend(layout_check.run())
-    else:
+    if done is not None:
         found, gains, counts = done
         findings.extend(found)
         program.merge(gains)
         layout_model.stats.update(counts)
         stats["checks run in a forked process"] += 1
+    elif layout_check is not None:
+        findings.extend(layout_check.run())
     stats.update(model.stats)
     if layout_model is not model:
         stats.update(layout_model.stats)

@@ -1,5 +1,8 @@
 """The checks: each reads the program model and yields findings with paths.
 
+Each declares the codes it reports (``codes``); a check none of whose codes the
+settings select does not run (see :func:`pdlint.api.running_checks`).
+
 On a large tree the model is lazy (see :mod:`pdlint.model`): it holds the
 modules reached from the entry points by name resolution, not every file. A
 check that follows names (calls, types, bases) needs nothing more. A check that

@@ -145,6 +145,8 @@ class Move:
 class LayoutCheck:
     """Finds handoff lists, the peer's copies of them and the offsets into those."""
 
+    codes: ClassVar[tuple[str, ...]] = ("PDL201",)
+
     # Scanned (and cached) with the checks' relevant words, loaded only by
     # :meth:`load_related`: the files that name a peer's copy by its prefix
     # (``dst_``, ``peer_`` or ``remote_``: where offsets into it are computed,

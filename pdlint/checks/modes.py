@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pdlint.checks.relay import (
     Relay,
@@ -57,6 +58,8 @@ class Placeholder:
 
 class ModeCheck:
     """Batch modes that bypass the relay, and placeholders that mask gaps."""
+
+    codes: ClassVar[tuple[str, ...]] = ("PDL102", "PDL103")
 
     def __init__(
         self,

@@ -82,6 +82,8 @@ def guards_mention(guards: Guards, name: str) -> bool:
 class RelayCheck:
     """Finds builders, relays and consumers; yields PDL001 and PDL101."""
 
+    codes: ClassVar[tuple[str, ...]] = ("PDL001", "PDL101")
+
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
     # (``_is_decode_test``: the string "decode", or a dotted name with disagg and decode).
     relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
