@@ -31,7 +31,16 @@ from pdlint.index import forget_packages
 from pdlint.model import Model
 from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
 from pdlint.policy import apply_policy, is_enabled
-from pdlint.program import FactsMemo, Gains, IndexOutcome, Program, RunRecord, worker_count
+from pdlint.program import (
+    FactsMemo,
+    Gains,
+    IndexOutcome,
+    Program,
+    Reading,
+    Reads,
+    RunRecord,
+    worker_count,
+)
 from pdlint.source import decode_source, split_lines
 from pdlint.variants import Variants
 
@@ -191,8 +200,10 @@ def analyze(
                 store.put(record_key, pickle.dumps(record, 5), kind="blob")
         else:
             found: list[str] = []
+            # PDL201's check keeps a record of its own (see _analyse)
+            layout_key = make_key(record_key, LayoutCheck.__name__) if facts_memo is None else None
             findings, stats = _analyse(
-                program, packs, settings, lazy, running, loaded_groups, timings, found
+                program, packs, settings, lazy, running, loaded_groups, timings, found, layout_key
             )
             warnings.extend(found)
             if facts_memo is None:
@@ -269,8 +280,15 @@ def _analyse(
     groups: tuple[tuple[str, ...], ...],
     timings: dict[str, float],
     warnings: list[str],
+    layout_key: str | None = None,
 ) -> tuple[list[Finding], Counter[str]]:
-    """Run the checks on the program; findings before policy, and counts."""
+    """Run the checks on the program; findings before policy, and counts.
+
+    In a lazy run, PDL201's check keeps a record of its own under ``layout_key``
+    (what it loaded and asked, its findings): a later run whose changes leave all
+    of that as it was takes its findings from there instead of running it (an
+    edit of a file the other checks read and it did not).
+    """
     stats: Counter[str] = Counter()
     model = Model([], source=program) if lazy else Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
@@ -281,8 +299,14 @@ def _analyse(
     # PDL201's check reads a model of its own in a lazy run: it loads what it needs,
     # and gives the same findings whatever the other checks loaded (so it can run
     # at any point, or in a forked process)
-    layout_model = Model([], source=program) if lazy else model
+    reading = Reading(program)
+    layout_model = Model([], source=reading) if lazy else model
     layout_check = LayoutCheck(layout_model, layout) if LayoutCheck in running else None
+    kept: RunRecord | None = None  # PDL201's record, when its findings still hold
+    if layout_check is not None and lazy and layout_key is not None:
+        kept = _previous_run(program.store, layout_key, program)
+        if kept is not None:
+            layout_check = None
     # in a forked process, before the other checks' files are loaded (it needs none
     # of them); the scan first, as its worker processes rule a fork out
     parallel = (
@@ -291,11 +315,13 @@ def _analyse(
         else None
     )
     start = time.perf_counter()
-    late: list[Aside[tuple[list[Finding], Gains, Counter[str]]] | None] = []
+    late: list[Aside[LayoutResult] | None] = []
     try:
         if lazy:
             if parallel is None:  # parsed ahead while the relevant words' files load
                 for check in running:
+                    if check is LayoutCheck and layout_check is None:
+                        continue  # its findings are reused
                     gate, starts = getattr(check, "loaded_later", ((), ()))
                     if gate or starts:
                         program.prefetch(program.with_text(gate=gate, starts=starts))
@@ -334,13 +360,26 @@ def _analyse(
         raise
     done = parallel.join() if parallel is not None else None
     if done is not None:
-        found, gains, counts = done
+        found, gains, counts, reads = done
         findings.extend(found)
         program.merge(gains)
         layout_model.stats.update(counts)
         stats["checks run in a forked process"] += 1
     elif layout_check is not None:
-        findings.extend(layout_check.run())
+        before = Counter(layout_model.stats)
+        found = list(layout_check.run())
+        findings.extend(found)
+        counts, reads = layout_model.stats - before, reading.reads
+    if kept is not None and layout_key is not None:
+        findings.extend(kept.findings)
+        stats.update(kept.stats)
+        stats["checks reused (nothing they depend on changed)"] += 1
+        program.reused.append(kept)
+        if kept.refresh(program):
+            program.store.put(layout_key, pickle.dumps(kept, 5), kind="blob")
+    elif layout_check is not None and lazy and layout_key is not None:
+        record = RunRecord.of_reads(program, reads, found, dict(counts))
+        program.store.put(layout_key, pickle.dumps(record, 5), kind="blob")
     stats.update(model.stats)
     if layout_model is not model:
         stats.update(layout_model.stats)
@@ -421,9 +460,10 @@ def _may_fork(program: Program) -> bool:
     return worker_count() != 1 and len(program.entries) >= ASIDE_MIN_FILES
 
 
-def _layout_aside(
-    model: Model, program: Program, check: LayoutCheck
-) -> Aside[tuple[list[Finding], Gains, Counter[str]]] | None:
+LayoutResult = tuple[list[Finding], Gains, Counter[str], Reads]
+
+
+def _layout_aside(model: Model, program: Program, check: LayoutCheck) -> Aside[LayoutResult] | None:
     """PDL201's check started in a forked process, when the model is lazy and large
     and no worker process parses (see :mod:`pdlint.aside`); None otherwise.
 
@@ -434,11 +474,12 @@ def _layout_aside(
     if not _may_fork(program):
         return None
 
-    def work() -> tuple[list[Finding], Gains, Counter[str]]:
+    def work() -> LayoutResult:
         program.detach()
         before = Counter(model.stats)
         found = list(check.run())
-        return found, program.gains(), model.stats - before
+        reads = model.source.reads if isinstance(model.source, Reading) else Reads()
+        return found, program.gains(), model.stats - before, reads
 
     return aside(work)
 

@@ -120,6 +120,83 @@ class Gains:
     parsed_ahead: int = 0  # of its parsed files, those parsed ahead of their load
 
 
+@dataclass
+class Reads:
+    """What one check asked of the program through a :class:`Reading`."""
+
+    modules: set[str] = field(default_factory=set)  # asked to load (found or not)
+    looked_up: set[str] = field(default_factory=set)
+    asked: set[tuple[object, ...]] = field(default_factory=set)  # queries (their keys)
+
+
+class Reading:
+    """A program as one check's lazy model sees it: the same answers, with a record
+    of what the check asked (:attr:`reads`), so that its findings can be reused
+    while nothing it read changed (see :meth:`RunRecord.of_reads`)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.reads = Reads()
+
+    def _asking(self) -> _Asking:
+        return _Asking(self.program, self.reads)
+
+    def __contains__(self, module: str) -> bool:
+        self.reads.looked_up.add(module)
+        return module in self.program
+
+    def load(self, modules: Iterable[str]) -> list[ModuleFacts]:
+        wanted = list(modules)
+        self.reads.modules.update(wanted)
+        return self.program.load(wanted)
+
+    def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
+        with self._asking():
+            return self.program.defining(pieces, ignore_case=ignore_case)
+
+    def class_headers_naming(self, words: set[str]) -> list[str]:
+        with self._asking():
+            return self.program.class_headers_naming(words)
+
+    def with_text(
+        self,
+        *,
+        gate: WordGroups = (),
+        any_of: Iterable[str] = (),
+        all_of: WordGroups = (),
+        starts: Iterable[str] = (),
+        record: bool = True,
+    ) -> list[str]:
+        with self._asking():
+            return self.program.with_text(
+                gate=gate, any_of=any_of, all_of=all_of, starts=starts, record=record
+            )
+
+    def aliases(self) -> dict[str, set[str]]:
+        self.reads.asked.add(("aliases",))
+        return self.program.aliases()
+
+    def source_text(self, module: str) -> str | None:
+        # a filter of what the facts hold (see RunRecord.holds_for): not a dependency
+        return self.program.source_text(module)
+
+
+class _Asking:
+    """While active, the program's recorded queries are added to ``reads``."""
+
+    def __init__(self, program: Program, reads: Reads) -> None:
+        self.program = program
+        self.reads = reads
+        self.outer: Reads | None = None
+
+    def __enter__(self) -> None:
+        self.outer = self.program.reading
+        self.program.reading = self.reads
+
+    def __exit__(self, *_exc: object) -> None:
+        self.program.reading = self.outer
+
+
 def worker_count() -> int | None:
     """``PDLINT_WORKERS``: how many processes index files (1: this one); None if unset."""
     raw = os.environ.get("PDLINT_WORKERS", "").strip()
@@ -257,6 +334,9 @@ class Program:
         self._text_now: dict[tuple[object, ...], set[str]] = {}
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
+        self.reading: Reads | None = None  # a check's record of its queries (see Reading)
+        # the records of checks whose findings this run reused: the run depends on them
+        self.reused: list[RunRecord] = []
         # files parsed ahead of their load (see prefetch): display -> its future,
         # the files waiting for a worker, and the futures not done yet
         self._ahead: dict[str, Future[bytes]] = {}
@@ -591,6 +671,8 @@ class Program:
         return set(self._ask(("tops",)))
 
     def _ask(self, query: tuple[object, ...]) -> list[str]:
+        if self.reading is not None:
+            self.reading.asked.add(query)
         known = self.asked.get(query)
         if known is not None:  # asked before in this run (or in a forked copy's parent)
             return list(known)  # type: ignore[arg-type]
@@ -1026,14 +1108,74 @@ class RunRecord:
         warnings: tuple[str, ...] = (),
     ) -> RunRecord:
         looked = program.looked_up
+        record = cls._record(
+            program,
+            loaded=set(program.done) | {e.source.display for e in program.entries if e.error},
+            looked=looked,
+            asked=dict(program.asked),
+            findings=findings,
+            stats=stats,
+            whole=whole,
+            warnings=warnings,
+            facts=dict(program.fact_digests),
+        )
+        for other in program.reused:  # a check's findings taken from its own record
+            record.loaded |= other.loaded
+            record.present |= other.present
+            record.absent |= other.absent
+            for query, answer in other.asked.items():
+                record.asked.setdefault(query, answer)
+            for display, digest in other.facts.items():
+                record.facts.setdefault(display, digest)
+        return record
+
+    @classmethod
+    def of_reads(
+        cls, program: Program, reads: Reads, findings: list[Finding], stats: dict[str, int]
+    ) -> RunRecord:
+        """The record of one check's findings: what it asked through a
+        :class:`Reading` (and the program's top-level packages, which choose the
+        rule packs that configure it). The files it loaded that did not parse
+        give their PDL900 with its findings, as a run reusing them parses nothing."""
+        by_module = program.by_module
+        loaded = {by_module[m].source.display for m in reads.modules if m in by_module}
+        asked = {q: program.asked[q] for q in reads.asked if q in program.asked}
+        asked[("tops",)] = tuple(sorted(program.tops()))
+        errors = [program.errors[d] for d in sorted(loaded) if d in program.errors]
+        return cls._record(
+            program,
+            loaded=loaded,
+            looked=reads.looked_up | reads.modules,
+            asked=asked,
+            findings=[*findings, *errors],
+            stats=stats,
+            whole=False,
+            warnings=(),
+            facts={d: program.fact_digests[d] for d in loaded if d in program.fact_digests},
+        )
+
+    @classmethod
+    def _record(
+        cls,
+        program: Program,
+        *,
+        loaded: set[str],
+        looked: set[str],
+        asked: dict[tuple[object, ...], tuple[object, ...]],
+        findings: list[Finding],
+        stats: dict[str, int],
+        whole: bool,
+        warnings: tuple[str, ...],
+        facts: dict[str, str],
+    ) -> RunRecord:
         scans = program._scans or {}
         return cls(
             files={e.source.display: (e.module, e.digest) for e in program.entries},
             modules={m: e.source.display for m, e in program.by_module.items()},
-            loaded=set(program.done) | {e.source.display for e in program.entries if e.error},
+            loaded=loaded,
             present={m for m in looked if m in program.by_module},
             absent={m for m in looked if m not in program.by_module},
-            asked=dict(program.asked),
+            asked=asked,
             aliases={
                 program.by_module[m].source.display: s.aliases
                 for m, s in scans.items()
@@ -1043,7 +1185,7 @@ class RunRecord:
             stats=stats,
             whole=whole,
             warnings=warnings,
-            facts=dict(program.fact_digests),
+            facts=facts,
         )
 
     def holds_for(self, program: Program) -> bool:

@@ -1,0 +1,115 @@
+"""PDL201's check keeps a run record of its own in a lazy run: what it loaded and
+asked, and its findings. A later run whose changes leave all of that as it was
+reuses its findings instead of running it (an edit of a file that only the relay
+and mode checks read), moved along when only lines moved; any change to what it
+read runs it again. Every run gives the findings of ``--no-cache``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+from pdlint_helpers import chdir
+
+from pdlint import api
+from pdlint.api import Result, analyze
+from pdlint.config import Settings
+
+REUSED = "checks reused (nothing they depend on changed)"
+GRAPH_ONLY = "relay_gap_engine/spec_utils.py"  # read by the relay check, not by PDL201
+LAYOUT_FILE = "relay_regions/transport.py"  # where PDL201 reports
+
+
+@pytest.fixture(params=[False, True], ids=["in-process", "forked"])
+def both(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tree with a relay gap (PDL001, PDL101) and a handoff layout (PDL201), its
+    PDL201 check run in this process or (forced on a small tree) in a forked one."""
+    if request.param:
+        monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    folder = tmp_path / "both"
+    for name in ("relay_gap", "layout_helpers"):
+        shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)
+    return folder
+
+
+def _run(folder: Path, cache: bool) -> Result:
+    with chdir(folder):
+        settings = Settings(root=str(folder), cache=cache)
+        return analyze(["."], settings, lazy=True, cache_dir=str(folder.parent / "cache"))
+
+
+def _check(folder: Path) -> Result:
+    """A cached run, and that it finds what ``--no-cache`` finds."""
+    result = _run(folder, cache=True)
+    assert result.findings == _run(folder, cache=False).findings
+    return result
+
+
+def _insert(folder: Path, path: str, before: str, text: str) -> None:
+    file = folder / path
+    source = file.read_text()
+    assert before in source
+    file.write_text(source.replace(before, text + before, 1))
+
+
+def test_an_edit_only_the_other_checks_read_reuses_pdl201(both: Path) -> None:
+    cold = _check(both)
+    assert sorted(f.code for f in cold.findings) == ["PDL001", "PDL101", "PDL201"]
+    assert REUSED not in cold.stats
+    assert GRAPH_ONLY in cold.loaded_files and LAYOUT_FILE in cold.loaded_files
+    # a new fact, and every later line moves
+    _insert(both, GRAPH_ONLY, "    if batch.algo.is_dflash():", "    print()\n")
+    edited = _check(both)
+    assert edited.stats[REUSED] == 1
+    assert LAYOUT_FILE not in edited.loaded_files  # PDL201's files are not read
+    assert edited.stats["handoff lists"] == cold.stats["handoff lists"]  # its counts kept
+    # and the next run, an edit of what PDL201 read, runs it again
+    _insert(both, LAYOUT_FILE, "        ours = self.engine.mem_regions", "        print()\n")
+    again = _check(both)
+    assert REUSED not in again.stats
+    assert LAYOUT_FILE in again.loaded_files
+
+
+def test_moved_lines_in_a_file_pdl201_read_move_its_findings(both: Path) -> None:
+    cold = _check(both)
+    (line,) = [f.location.line for f in cold.findings if f.code == "PDL201"]
+    _insert(both, LAYOUT_FILE, '"""Prefill-side pusher', "# a comment line\n\n")
+    moved = _check(both)  # its facts are the same, two lines down
+    assert [f.location.line for f in moved.findings if f.code == "PDL201"] == [line + 2]
+
+
+def test_a_file_newly_selected_by_a_query_of_pdl201_runs_it_again(both: Path) -> None:
+    _check(both)
+    # an identifier starting with a peer prefix: PDL201's first query selects the file
+    _insert(both, GRAPH_ONLY, "def spec_prepare_decode", "remote_lens = [1, 2]\n\n\n")
+    edited = _check(both)
+    assert REUSED not in edited.stats
+
+
+def test_a_file_pdl201_read_that_stops_parsing_gives_its_pdl900(both: Path) -> None:
+    helper = "relay_regions/layout_math.py"  # PDL201 follows a call into it
+    cold = _check(both)
+    assert helper in cold.loaded_files and GRAPH_ONLY in cold.loaded_files
+    (both / helper).write_text("def groups_of(:\n")
+    broken = _check(both)
+    assert [f.code for f in broken.findings if f.location.path == helper] == ["PDL900"]
+    # and while it stays broken, an edit elsewhere reuses the record, PDL900 included
+    _insert(both, GRAPH_ONLY, "    if batch.algo.is_dflash():", "    print()\n")
+    edited = _check(both)
+    assert edited.stats[REUSED] == 1
+    assert [f.code for f in edited.findings if f.location.path == helper] == ["PDL900"]
+
+
+def test_switching_back_gives_the_first_findings(both: Path) -> None:
+    cold = _check(both)
+    original = {p: (both / p).read_text() for p in (GRAPH_ONLY, LAYOUT_FILE)}
+    _insert(both, GRAPH_ONLY, "    if batch.algo.is_dflash():", "    print()\n")
+    _check(both)
+    _insert(both, LAYOUT_FILE, "        ours = self.engine.mem_regions", "        print()\n")
+    _check(both)
+    for path, text in original.items():
+        (both / path).write_text(text)
+    assert _check(both).findings == cold.findings
