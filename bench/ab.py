@@ -9,8 +9,11 @@ round), each in its own process and with its own cache:
 
 - cold (an empty cache), warm (nothing changed);
 - new fact: ``print(N)`` inserted at the top of the first function of the relay
-  file (as ``bench/run.py``'s "changed (loaded, new fact)"), then the file put
-  back and the cache brought back to it;
+  file (as ``bench/run.py``'s "changed (loaded, new fact)"; ``--edit PATH``
+  edits another file of the release), then the file put back and the cache
+  brought back to it; "new fact CPU" is the CPU time the whole machine spent
+  during that run (from ``/proc/stat``, Linux only: it counts the forked
+  process of PDL201's check, which the run does not wait for);
 - editor: the language server's analysis process analysing that edit as an
   unsaved buffer, with every file's facts in memory (the time of that run).
 
@@ -45,7 +48,7 @@ from pathlib import Path
 from run import EDITOR, LOADED_FILE, insert_statement, release_tree, run
 
 REPO = Path(__file__).resolve().parent.parent
-MEASURES = ("cold", "warm", "new fact", "editor")
+MEASURES = ("cold", "warm", "new fact", "new fact CPU", "editor")
 
 
 def extract(rev: str, into: Path) -> Path:
@@ -89,8 +92,19 @@ def command(python: str, cache: Path) -> list[str]:
     ]
 
 
+def busy_seconds() -> float:
+    """CPU seconds the machine has spent busy since it booted (0 without ``/proc``)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(t) for t in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def one_round(
-    tree: Path, side: tuple[str, Path | None], cache: Path, label: int
+    tree: Path, side: tuple[str, Path | None], cache: Path, label: int, edited: str
 ) -> tuple[dict[str, float], list[str]]:
     """Every measurement once with the pdlint of ``side`` (an interpreter, and the
     folder to put on PYTHONPATH, or None for the pdlint it imports); the walls and
@@ -112,16 +126,18 @@ def one_round(
     shutil.rmtree(cache, ignore_errors=True)
     check("cold")
     check("warm")
-    path = tree / LOADED_FILE
+    path = tree / edited
     original = path.read_bytes()
     try:
         path.write_bytes(insert_statement(original, f"print({label})".encode()))
+        busy = busy_seconds()
         check("new fact")
+        walls["new fact CPU"] = busy_seconds() - busy
     finally:
         path.write_bytes(original)
     run(command(python, cache), tree, env, stdout=True)  # back to the unchanged state
     _wall, _rss, out = run(
-        [python, "-c", EDITOR, LOADED_FILE, str(Path(__file__).parent)],
+        [python, "-c", EDITOR, edited, str(Path(__file__).parent)],
         tree,
         {**env, "PDLINT_CACHE_DIR": str(cache)},
         stdout=True,
@@ -135,6 +151,9 @@ def main() -> int:
     parser.add_argument("--base", default="main", help="git revision measured as A")
     parser.add_argument("--version", default="0.5.23", help="the sglang release")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--edit", default=LOADED_FILE, help="the file of the release the new fact goes in"
+    )
     parser.add_argument("--python-a", help="measure as A the pdlint this interpreter imports")
     parser.add_argument("--python-b", help="measure as B the pdlint this interpreter imports")
     args = parser.parse_args()
@@ -161,7 +180,7 @@ def main() -> int:
             outputs: dict[str, list[str]] = {}
             for side in order:
                 cache = Path(tmp) / f"cache-{side}"
-                got[side], outputs[side] = one_round(tree, sides[side], cache, number)
+                got[side], outputs[side] = one_round(tree, sides[side], cache, number, args.edit)
             if outputs["A"] != outputs["B"] and not failed:
                 failed = True
                 print("different findings:", file=sys.stderr)
@@ -171,9 +190,9 @@ def main() -> int:
             for name in MEASURES:
                 for side in "AB":
                     walls[side].setdefault(name, []).append(got[side][name])
-                ratios[name].append(got["B"][name] / got["A"][name])
+                ratios[name].append(got["B"][name] / (got["A"][name] or float("nan")))
             print(f"round {number + 1} of {args.rounds} done", file=sys.stderr, flush=True)
-    print(f"sglang {args.version}, {args.rounds} rounds")
+    print(f"sglang {args.version}, {args.rounds} rounds, the new fact in {args.edit}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'measurement':12} {'A s':>7} {'B s':>7} {'B/A':>6} {'B/A range':>12}")
     for name in MEASURES:
