@@ -290,6 +290,7 @@ def _analyse(
     edit of a file the other checks read and it did not).
     """
     stats: Counter[str] = Counter()
+    layout_key = layout_key if lazy else None  # a full run parses every file anyway
     model = Model([], source=program) if lazy else Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
     layout = LayoutNames()
@@ -303,14 +304,14 @@ def _analyse(
     layout_model = Model([], source=reading) if lazy else model
     layout_check = LayoutCheck(layout_model, layout) if LayoutCheck in running else None
     kept: RunRecord | None = None  # PDL201's record, when its findings still hold
-    if layout_check is not None and lazy and layout_key is not None:
+    if layout_check is not None and layout_key is not None:
         kept = _previous_run(program.store, layout_key, program)
         if kept is not None:
             layout_check = None
     # in a forked process, before the other checks' files are loaded (it needs none
     # of them); the scan first, as its worker processes rule a fork out
     parallel = (
-        _layout_aside(layout_model, program, layout_check)
+        _layout_aside(layout_model, program, layout_check, reading.reads)
         if layout_check is not None and on_graph and lazy and program.scans()
         else None
     )
@@ -346,7 +347,7 @@ def _analyse(
             ):
                 layout_check.load_next()
                 program.stop_workers()
-                late.append(_layout_aside(layout_model, program, layout_check))
+                late.append(_layout_aside(layout_model, program, layout_check, reading.reads))
 
         findings = (
             _graph_findings(model, active, settings, stats, warnings, fork_late) if on_graph else []
@@ -377,7 +378,7 @@ def _analyse(
         program.reused.append(kept)
         if kept.refresh(program):
             program.store.put(layout_key, pickle.dumps(kept, 5), kind="blob")
-    elif layout_check is not None and lazy and layout_key is not None:
+    elif layout_check is not None and layout_key is not None:
         record = RunRecord.of_reads(program, reads, found, dict(counts))
         program.store.put(layout_key, pickle.dumps(record, 5), kind="blob")
     stats.update(model.stats)
@@ -463,13 +464,16 @@ def _may_fork(program: Program) -> bool:
 LayoutResult = tuple[list[Finding], Gains, Counter[str], Reads]
 
 
-def _layout_aside(model: Model, program: Program, check: LayoutCheck) -> Aside[LayoutResult] | None:
+def _layout_aside(
+    model: Model, program: Program, check: LayoutCheck, reads: Reads
+) -> Aside[LayoutResult] | None:
     """PDL201's check started in a forked process, when the model is lazy and large
     and no worker process parses (see :mod:`pdlint.aside`); None otherwise.
 
     The check reads the model alone and loads what it needs, so it gives the same
     findings on a copy of the model taken before the others run. Its findings, what
-    it loaded and asked (:class:`Gains`) and its counts come back.
+    it loaded and asked (:class:`Gains`), its counts and ``reads`` (what its
+    :class:`Reading` recorded, in the child) come back.
     """
     if not _may_fork(program):
         return None
@@ -478,8 +482,7 @@ def _layout_aside(model: Model, program: Program, check: LayoutCheck) -> Aside[L
         program.detach()
         before = Counter(model.stats)
         found = list(check.run())
-        reads = model.source.reads if isinstance(model.source, Reading) else Reads()
-        return found, program.gains(), model.stats - before, reads
+        return found, program.gains(), model.stats - before, reads  # as the child left it
 
     return aside(work)
 

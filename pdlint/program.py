@@ -138,8 +138,13 @@ class Reading:
         self.program = program
         self.reads = Reads()
 
-    def _asking(self) -> _Asking:
-        return _Asking(self.program, self.reads)
+    def _asked(self, answer: Callable[[], list[str]]) -> list[str]:
+        """``answer()``, with the queries the program records meanwhile in :attr:`reads`."""
+        outer, self.program.reading = self.program.reading, self.reads
+        try:
+            return answer()
+        finally:
+            self.program.reading = outer
 
     def __contains__(self, module: str) -> bool:
         self.reads.looked_up.add(module)
@@ -151,12 +156,10 @@ class Reading:
         return self.program.load(wanted)
 
     def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
-        with self._asking():
-            return self.program.defining(pieces, ignore_case=ignore_case)
+        return self._asked(lambda: self.program.defining(pieces, ignore_case=ignore_case))
 
     def class_headers_naming(self, words: set[str]) -> list[str]:
-        with self._asking():
-            return self.program.class_headers_naming(words)
+        return self._asked(lambda: self.program.class_headers_naming(words))
 
     def with_text(
         self,
@@ -167,10 +170,11 @@ class Reading:
         starts: Iterable[str] = (),
         record: bool = True,
     ) -> list[str]:
-        with self._asking():
-            return self.program.with_text(
+        return self._asked(
+            lambda: self.program.with_text(
                 gate=gate, any_of=any_of, all_of=all_of, starts=starts, record=record
             )
+        )
 
     def aliases(self) -> dict[str, set[str]]:
         self.reads.asked.add(("aliases",))
@@ -179,22 +183,6 @@ class Reading:
     def source_text(self, module: str) -> str | None:
         # a filter of what the facts hold (see RunRecord.holds_for): not a dependency
         return self.program.source_text(module)
-
-
-class _Asking:
-    """While active, the program's recorded queries are added to ``reads``."""
-
-    def __init__(self, program: Program, reads: Reads) -> None:
-        self.program = program
-        self.reads = reads
-        self.outer: Reads | None = None
-
-    def __enter__(self) -> None:
-        self.outer = self.program.reading
-        self.program.reading = self.reads
-
-    def __exit__(self, *_exc: object) -> None:
-        self.program.reading = self.outer
 
 
 def worker_count() -> int | None:
