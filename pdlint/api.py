@@ -200,10 +200,10 @@ def analyze(
                 store.put(record_key, pickle.dumps(record, 5), kind="blob")
         else:
             found: list[str] = []
-            # PDL201's check keeps a record of its own (see _analyse)
-            layout_key = make_key(record_key, LayoutCheck.__name__) if facts_memo is None else None
+            # the checks keep records of their own (see _analyse)
+            check_key = record_key if facts_memo is None else None
             findings, stats = _analyse(
-                program, packs, settings, lazy, running, loaded_groups, timings, found, layout_key
+                program, packs, settings, lazy, running, loaded_groups, timings, found, check_key
             )
             warnings.extend(found)
             if facts_memo is None:
@@ -280,23 +280,31 @@ def _analyse(
     groups: tuple[tuple[str, ...], ...],
     timings: dict[str, float],
     warnings: list[str],
-    layout_key: str | None = None,
+    check_key: str | None = None,
 ) -> tuple[list[Finding], Counter[str]]:
     """Run the checks on the program; findings before policy, and counts.
 
-    In a lazy run, PDL201's check keeps a record of its own under ``layout_key``
-    (what it loaded and asked, its findings): a later run whose changes leave all
-    of that as it was takes its findings from there instead of running it (an
-    edit of a file the other checks read and it did not).
+    In a lazy run, PDL201's check and the graph checks (relay and mode) each keep
+    a record of their own under keys made from ``check_key`` (what they loaded
+    and asked, their findings): a later run whose changes leave all of that as it
+    was takes their findings from there instead of running them (an edit of a
+    file the other checks read and they did not).
     """
     stats: Counter[str] = Counter()
-    layout_key = layout_key if lazy else None  # a full run parses every file anyway
-    model = Model([], source=program) if lazy else Model(program.load_all())
+    lazy_key = check_key if lazy else None  # a full run parses every file anyway
+    layout_key = make_key(lazy_key, LayoutCheck.__name__) if lazy_key is not None else None
+    graph_key = make_key(lazy_key, RelayCheck.__name__) if lazy_key is not None else None
+    graph_reading = Reading(program)
+    model = Model([], source=graph_reading) if lazy else Model(program.load_all())
     active = _active_packs(packs, program.tops(), explicit=settings.packs is not None)
     layout = LayoutNames()
     for pack in active:
         layout = layout.merged(pack.layout)
     on_graph = RelayCheck in running  # the relay and mode checks
+    kept_graph: RunRecord | None = None  # their record, when their findings still hold
+    if on_graph and graph_key is not None:
+        kept_graph = _previous_run(program.store, graph_key, program)
+        on_graph = kept_graph is None
     # PDL201's check reads a model of its own in a lazy run: it loads what it needs,
     # and gives the same findings whatever the other checks loaded (so it can run
     # at any point, or in a forked process)
@@ -326,8 +334,9 @@ def _analyse(
                     gate, starts = getattr(check, "loaded_later", ((), ()))
                     if gate or starts:
                         program.prefetch(program.with_text(gate=gate, starts=starts))
-            for index in range(len(groups)):
-                model.load_modules(program.with_group(index))
+            if on_graph:
+                for index in range(len(groups)):
+                    model.load_modules(graph_reading.with_group(index))
             if parallel is None and layout_check is not None:
                 # its first query now: the files of the next are parsed ahead while
                 # the other checks run
@@ -349,8 +358,12 @@ def _analyse(
                 program.stop_workers()
                 late.append(_layout_aside(layout_model, program, layout_check, reading.reads))
 
+        graph_stats: Counter[str] = Counter()
+        graph_warnings: list[str] = []
         findings = (
-            _graph_findings(model, active, settings, stats, warnings, fork_late) if on_graph else []
+            _graph_findings(model, active, settings, graph_stats, graph_warnings, fork_late)
+            if on_graph
+            else []
         )
         if late:
             parallel = late[0]
@@ -359,6 +372,7 @@ def _analyse(
             if child is not None:
                 child.cancel()
         raise
+    graph_found = list(findings)
     done = parallel.join() if parallel is not None else None
     if done is not None:
         found, gains, counts, reads = done
@@ -372,15 +386,20 @@ def _analyse(
         findings.extend(found)
         counts, reads = layout_model.stats - before, reading.reads
     if kept is not None and layout_key is not None:
-        findings.extend(kept.findings)
-        stats.update(kept.stats)
-        stats["checks reused (nothing they depend on changed)"] += 1
-        program.reused.append(kept)
-        if kept.refresh(program):
-            program.store.put(layout_key, pickle.dumps(kept, 5), kind="blob")
+        _reuse(program, layout_key, kept, findings, stats, warnings)
     elif layout_check is not None and layout_key is not None:
         record = RunRecord.of_reads(program, reads, found, dict(counts))
         program.store.put(layout_key, pickle.dumps(record, 5), kind="blob")
+    stats.update(graph_stats)
+    warnings.extend(graph_warnings)
+    if kept_graph is not None and graph_key is not None:
+        _reuse(program, graph_key, kept_graph, findings, stats, warnings)
+    elif on_graph and graph_key is not None:
+        counts = graph_stats + model.stats
+        record = RunRecord.of_reads(
+            program, graph_reading.reads, graph_found, dict(counts), tuple(graph_warnings)
+        )
+        program.store.put(graph_key, pickle.dumps(record, 5), kind="blob")
     stats.update(model.stats)
     if layout_model is not model:
         stats.update(layout_model.stats)
@@ -398,6 +417,25 @@ def _analyse(
     if program.duplicates:
         stats["duplicate module names"] += program.duplicates
     return findings, stats
+
+
+def _reuse(
+    program: Program,
+    key: str,
+    kept: RunRecord,
+    findings: list[Finding],
+    stats: Counter[str],
+    warnings: list[str],
+) -> None:
+    """Take a check's findings, counts and warnings from its record ``kept``
+    (stored under ``key``, moved along when only lines moved)."""
+    findings.extend(kept.findings)
+    stats.update(kept.stats)
+    warnings.extend(kept.warnings)
+    stats["checks reused (nothing they depend on changed)"] += 1
+    program.reused.append(kept)
+    if kept.refresh(program):
+        program.store.put(key, pickle.dumps(kept, 5), kind="blob")
 
 
 def _nothing() -> None:

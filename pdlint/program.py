@@ -158,6 +158,9 @@ class Reading:
     def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
         return self._asked(lambda: self.program.defining(pieces, ignore_case=ignore_case))
 
+    def with_group(self, index: int) -> list[str]:
+        return self._asked(lambda: self.program.with_group(index))
+
     def class_headers_naming(self, words: set[str]) -> list[str]:
         return self._asked(lambda: self.program.class_headers_naming(words))
 
@@ -1119,9 +1122,14 @@ class RunRecord:
 
     @classmethod
     def of_reads(
-        cls, program: Program, reads: Reads, findings: list[Finding], stats: dict[str, int]
+        cls,
+        program: Program,
+        reads: Reads,
+        findings: list[Finding],
+        stats: dict[str, int],
+        warnings: tuple[str, ...] = (),
     ) -> RunRecord:
-        """The record of one check's findings: what it asked through a
+        """The record of one check's findings and warnings: what it asked through a
         :class:`Reading` (and the program's top-level packages, which choose the
         rule packs that configure it). The files it loaded that did not parse
         give their PDL900 with its findings, as a run reusing them parses nothing."""
@@ -1138,7 +1146,7 @@ class RunRecord:
             findings=[*findings, *errors],
             stats=stats,
             whole=False,
-            warnings=(),
+            warnings=warnings,
             facts={d: program.fact_digests[d] for d in loaded if d in program.fact_digests},
         )
 

@@ -212,7 +212,8 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
     """``pdlint check`` on a tree of over 500 files (lazy) with two worker processes:
     the cold run parses with them, then stops them once the other checks' tables
     are built (their executor runs threads, which rule a fork out) and runs PDL201's
-    check in a forked process; after an edit that adds a fact, the facts come from
+    check in a forked process; after an edit that adds a fact (in a file both
+    checks then read: the graph checks' record does not hold), the facts come from
     the cache and the check is forked before any other loads. Both print what
     ``--no-cache`` prints."""
     folder = tmp_path / "tree"
@@ -237,7 +238,8 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
         json_findings(".", "--no-cache", cwd=folder)
     )
     transport = folder / "relay_regions" / "transport.py"
-    transport.write_text(transport.read_text() + "\n\ndef added():\n    print()\n")
+    added = "\n\ndef added():\n    raise ValueError('decode')\n"  # a relay check's words
+    transport.write_text(transport.read_text() + added)
     edited = verbose()
     assert edited[FORKED] == "1" and edited["files parsed"] == "1"
     expected = summary(json_findings(".", "--no-cache", cwd=folder))

@@ -1,8 +1,9 @@
-"""PDL201's check keeps a run record of its own in a lazy run: what it loaded and
-asked, and its findings. A later run whose changes leave all of that as it was
-reuses its findings instead of running it (an edit of a file that only the relay
-and mode checks read), moved along when only lines moved; any change to what it
-read runs it again. Every run gives the findings of ``--no-cache``.
+"""PDL201's check, and the graph checks (relay and mode) together, each keep a run
+record of their own in a lazy run: what they loaded and asked, their findings,
+counts and warnings. A later run whose changes leave all of that as it was
+reuses their findings instead of running them (an edit of a file only the other
+checks read), moved along when only lines moved; any change to what they read
+runs them again. Every run gives the findings of ``--no-cache``.
 """
 
 from __future__ import annotations
@@ -66,11 +67,55 @@ def test_an_edit_only_the_other_checks_read_reuses_pdl201(both: Path) -> None:
     assert edited.stats[REUSED] == 1
     assert LAYOUT_FILE not in edited.loaded_files  # PDL201's files are not read
     assert edited.stats["handoff lists"] == cold.stats["handoff lists"]  # its counts kept
-    # and the next run, an edit of what PDL201 read, runs it again
+    # and the next run, an edit of what PDL201 read (and the graph checks did not),
+    # runs it again and reuses theirs
     _insert(both, LAYOUT_FILE, "        ours = self.engine.mem_regions", "        print()\n")
     again = _check(both)
-    assert REUSED not in again.stats
     assert LAYOUT_FILE in again.loaded_files
+    assert GRAPH_ONLY not in again.loaded_files
+    assert again.stats[REUSED] == 1
+
+
+def test_an_edit_only_pdl201_reads_reuses_the_graph_checks(both: Path) -> None:
+    cold = _check(both)
+    _insert(both, LAYOUT_FILE, "        ours = self.engine.mem_regions", "        print()\n")
+    edited = _check(both)
+    assert edited.stats[REUSED] == 1
+    assert GRAPH_ONLY not in edited.loaded_files  # the graph checks' files are not read
+    for count in ("functions reachable", "entry points", "variants"):
+        assert edited.stats[count] == cold.stats[count] > 0  # their counts kept
+    # an edit of both checks' files runs both
+    _insert(both, GRAPH_ONLY, "    if batch.algo.is_dflash():", "    print()\n")
+    _insert(both, LAYOUT_FILE, "        half = len(ours)", "        print()\n")
+    both_edited = _check(both)
+    assert REUSED not in both_edited.stats
+
+
+def test_reused_graph_checks_keep_their_warnings(tmp_path: Path) -> None:
+    folder = tmp_path / "both"
+    for name in ("relay_gap", "layout_helpers"):
+        shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)
+    settings = Settings(root=str(folder), entry_points=("nowhere.loop",))
+
+    def run() -> Result:
+        with chdir(folder):
+            return analyze(["."], settings, lazy=True, cache_dir=str(tmp_path / "cache"))
+
+    warning = "entry point 'nowhere.loop' matches no analysed function"
+    assert warning in run().warnings
+    _insert(folder, LAYOUT_FILE, "        ours = self.engine.mem_regions", "        print()\n")
+    edited = run()
+    assert edited.stats[REUSED] == 1 and GRAPH_ONLY not in edited.loaded_files
+    assert warning in edited.warnings
+
+
+def test_a_file_newly_selected_by_a_word_group_runs_the_graph_checks_again(both: Path) -> None:
+    _check(both)
+    # "raise" and "'decode'": a word group the relay check loads the files of
+    _insert(both, LAYOUT_FILE, "@dataclass", "if __name__ == 'decode':\n    raise SystemExit\n\n\n")
+    edited = _check(both)
+    assert REUSED not in edited.stats
+    assert GRAPH_ONLY in edited.loaded_files
 
 
 def test_moved_lines_in_a_file_pdl201_read_move_its_findings(both: Path) -> None:
