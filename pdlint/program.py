@@ -314,6 +314,8 @@ class Program:
         self.parsed_files: list[str] = []
         # display -> digest of the pickled indexing result (see RunRecord.holds_for)
         self.fact_digests: dict[str, str] = {}
+        # (old facts key, facts key) -> line_moves' answer
+        self._line_moves: dict[tuple[str, str], dict[Span, Span] | None] = {}
         self._scans: dict[str, FileScan] | None = None
         self._scans_dirty = False
         self._header_index: dict[str, set[str]] | None = None
@@ -851,12 +853,15 @@ class Program:
     def line_moves(self, entry: SourceEntry, old_digest: str) -> dict[Span, Span] | None:
         """How the spans of ``entry``'s facts moved since its bytes had ``old_digest``
         (:func:`pdlint.shift.moves`); None when more than spans changed, or when the
-        fact cache no longer holds either version."""
+        fact cache no longer holds either version. Computed once per run (the run
+        records of a run, asked in turn, mostly read the same versions)."""
+        key = self._key(entry)
         old_key = make_key(old_digest, entry.module, str(entry.is_package), self.salt)
-        before, after = self._stored_facts(old_key), self._stored_facts(self._key(entry))
-        if before is None or after is None:
-            return None
-        return moves(before, after)
+        if (old_key, key) not in self._line_moves:
+            before, after = self._stored_facts(old_key), self._stored_facts(key)
+            found = moves(before, after) if before is not None and after is not None else None
+            self._line_moves[(old_key, key)] = found
+        return self._line_moves[(old_key, key)]
 
     def _stored_facts(self, key: str) -> ModuleFacts | None:
         payload = self.store.get(key)
@@ -1203,7 +1208,7 @@ class RunRecord:
         unreadable = {e.source.display for e in program.entries if e.error is not None}
         if unreadable != {d for d, (_m, digest) in self.files.items() if not digest}:
             return False  # every unreadable file gets its PDL900
-        changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
+        changed = _changed(files, self.files)
         if self.whole and not changed <= self.loaded:
             return False  # a file added or removed, in a run that parsed every file
         now = {m: e.source.display for m, e in program.by_module.items()}
@@ -1281,7 +1286,7 @@ class RunRecord:
         files = {e.source.display: (e.module, e.digest) for e in program.entries}
         if files == self.files:
             return False
-        changed = {d for d in files.keys() | self.files.keys() if files.get(d) != self.files.get(d)}
+        changed = _changed(files, self.files)
         for entry in program.entries:
             display = entry.source.display
             if display not in changed:
@@ -1329,6 +1334,12 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
         return not all_bytes or any(all(w in data for w in group) for group in all_bytes)
 
     return test
+
+
+def _changed(files: dict[str, tuple[str, str]], before: dict[str, tuple[str, str]]) -> set[str]:
+    """The files added, removed or changed (in module or content) between two tables
+    of display -> (module, digest)."""
+    return {display for display, _ in files.items() ^ before.items()}
 
 
 def _selects(
