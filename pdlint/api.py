@@ -291,7 +291,10 @@ def _analyse(
     file the other checks read and they did not).
     """
     stats: Counter[str] = Counter()
-    lazy_key = check_key if lazy else None  # a full run parses every file anyway
+    # a full run parses every file anyway; with one of the two running, the whole
+    # run's record is the check's
+    both = RelayCheck in running and LayoutCheck in running
+    lazy_key = check_key if lazy and both else None
     layout_key = make_key(lazy_key, LayoutCheck.__name__) if lazy_key is not None else None
     graph_key = make_key(lazy_key, RelayCheck.__name__) if lazy_key is not None else None
     graph_reading = Reading(program)
@@ -388,18 +391,16 @@ def _analyse(
     if kept is not None and layout_key is not None:
         _reuse(program, layout_key, kept, findings, stats, warnings)
     elif layout_check is not None and layout_key is not None:
-        record = RunRecord.of_reads(program, reads, found, dict(counts))
-        program.store.put(layout_key, pickle.dumps(record, 5), kind="blob")
+        _store_record(program, layout_key, RunRecord.of_reads(program, reads, found, dict(counts)))
     stats.update(graph_stats)
     warnings.extend(graph_warnings)
     if kept_graph is not None and graph_key is not None:
         _reuse(program, graph_key, kept_graph, findings, stats, warnings)
     elif on_graph and graph_key is not None:
         counts = graph_stats + model.stats
-        record = RunRecord.of_reads(
-            program, graph_reading.reads, graph_found, dict(counts), tuple(graph_warnings)
-        )
-        program.store.put(graph_key, pickle.dumps(record, 5), kind="blob")
+        reads, warned = graph_reading.reads, tuple(graph_warnings)
+        record = RunRecord.of_reads(program, reads, graph_found, dict(counts), warned)
+        _store_record(program, graph_key, record)
     stats.update(model.stats)
     if layout_model is not model:
         stats.update(layout_model.stats)
@@ -435,7 +436,11 @@ def _reuse(
     stats["checks reused (nothing they depend on changed)"] += 1
     program.reused.append(kept)
     if kept.refresh(program):
-        program.store.put(key, pickle.dumps(kept, 5), kind="blob")
+        _store_record(program, key, kept)
+
+
+def _store_record(program: Program, key: str, record: RunRecord) -> None:
+    program.store.put(key, pickle.dumps(record, 5), kind="blob")
 
 
 def _nothing() -> None:
