@@ -197,7 +197,7 @@ def analyze(
             stats["results reused (nothing they depend on changed)"] = 1
             warnings.extend(record.warnings)
             if record.refresh(program):  # an edit that left the facts as they were
-                store.put(record_key, pickle.dumps(record, 5), kind="blob")
+                _store_record(program, record_key, record)
         else:
             found: list[str] = []
             # the checks keep records of their own (see _analyse)
@@ -208,7 +208,7 @@ def analyze(
             warnings.extend(found)
             if facts_memo is None:
                 record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
-                store.put(record_key, pickle.dumps(record_data, 5), kind="blob")
+                _store_record(program, record_key, record_data)
         program.save()
     finally:
         program.close()
