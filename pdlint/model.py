@@ -58,6 +58,7 @@ class ModuleSource(Protocol):
         any_of: Iterable[str] = (),
         all_of: tuple[tuple[str, ...], ...] = (),
         starts: Iterable[str] = (),
+        branches: tuple[Iterable[str], Iterable[str]] = ((), ()),
         record: bool = True,
     ) -> list[str]: ...
 
@@ -319,12 +320,15 @@ class Model:
         any_of: Iterable[str] = (),
         all_of: tuple[tuple[str, ...], ...] = (),
         starts: Iterable[str] = (),
+        branches: tuple[Iterable[str], Iterable[str]] = ((), ()),
     ) -> None:
         """Load every module whose text passes a check's query (see ``with_text``);
         nothing to do in an eager model or for an empty query."""
         any_of, starts = tuple(any_of), tuple(starts)
         if self.source is not None and (gate or any_of or all_of or starts):
-            found = self.source.with_text(gate=gate, any_of=any_of, all_of=all_of, starts=starts)
+            found = self.source.with_text(
+                gate=gate, any_of=any_of, all_of=all_of, starts=starts, branches=branches
+            )
             self.load_modules(found)
 
     def _add(self, facts: ModuleFacts) -> None:

@@ -32,7 +32,15 @@ from pdlint.facts import ModuleFacts, Span, packed, unpacked
 from pdlint.filestat import StatIndex, stamp
 from pdlint.findings import Finding
 from pdlint.index import index_module, module_of_absolute
-from pdlint.scan import FileScan, WordGroups, may_define, scan_source, starts_identifier
+from pdlint.scan import (
+    Branches,
+    FileScan,
+    WordGroups,
+    in_condition,
+    may_define,
+    scan_source,
+    starts_identifier,
+)
 from pdlint.shift import move_findings, moves
 from pdlint.source import decode_source, parse_error, parse_source, read_bytes
 
@@ -171,11 +179,17 @@ class Reading:
         any_of: Iterable[str] = (),
         all_of: WordGroups = (),
         starts: Iterable[str] = (),
+        branches: Branches = ((), ()),
         record: bool = True,
     ) -> list[str]:
         return self._asked(
             lambda: self.program.with_text(
-                gate=gate, any_of=any_of, all_of=all_of, starts=starts, record=record
+                gate=gate,
+                any_of=any_of,
+                all_of=all_of,
+                starts=starts,
+                branches=branches,
+                record=record,
             )
         )
 
@@ -603,6 +617,7 @@ class Program:
         any_of: Iterable[str] = (),
         all_of: WordGroups = (),
         starts: Iterable[str] = (),
+        branches: Branches = ((), ()),
         record: bool = True,
     ) -> list[str]:
         """Modules whose text passes a check's second-phase query (see :mod:`pdlint.checks`).
@@ -612,10 +627,12 @@ class Program:
         when its bytes hold one word of ``any_of``, and every word of one
         ``all_of`` group (identifiers, case-sensitive), and one word of
         ``starts`` where an identifier starts (after a byte no identifier holds:
-        ``dst_`` in ``self.dst_ptrs``, not in ``is_dst_`` or ``DST_``); an empty
-        part selects every file. ``record=False``: a guess that decides nothing
-        the run reports (what to parse ahead), left out of the run record (see
-        :class:`RunRecord`).
+        ``dst_`` in ``self.dst_ptrs``, not in ``is_dst_`` or ``DST_``), and, with
+        ``branches`` ``(words, later)``, one of ``words`` in the condition of a
+        branch with one of ``later`` after it (lower-cased words and text; see
+        :func:`pdlint.scan.in_condition`); an empty part selects every file.
+        ``record=False``: a guess that decides nothing the run reports (what to
+        parse ahead), left out of the run record (see :class:`RunRecord`).
         """
         known = [g for g in dict.fromkeys(gate) if g in self.groups]
         folded = tuple(g for g in dict.fromkeys(gate) if g not in self.groups)
@@ -626,6 +643,7 @@ class Program:
             tuple(sorted(set(any_of))),
             tuple(sorted({tuple(sorted(set(g), key=lambda w: (-len(w), w))) for g in all_of})),
             tuple(sorted(set(starts))),
+            _branch_part(branches),
         )
         return self._ask(query) if record else self._answer(query)
 
@@ -1309,15 +1327,16 @@ class RunRecord:
 
 def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], bool]:
     """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`)."""
-    _, indices, folded, any_of, all_of, starts = query
+    _, indices, folded, any_of, all_of, starts, branches = query
     assert isinstance(indices, tuple) and isinstance(folded, tuple)
     assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
-    assert isinstance(starts, tuple)
+    assert isinstance(starts, tuple) and isinstance(branches, tuple)
     gated = bool(indices or folded)
     folded_bytes = [[w.lower().encode() for w in group] for group in folded]
     any_bytes = [w.encode() for w in any_of]
     all_bytes = [[w.encode() for w in group] for group in all_of]
     starts_bytes = [w.encode() for w in starts]
+    branch_bytes = [[w.encode() for w in part] for part in branches]
 
     def test(scan: FileScan | None, data: bytes) -> bool:
         if gated:
@@ -1331,9 +1350,17 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
             return False
         if starts_bytes and not any(starts_identifier(data, w) for w in starts_bytes):
             return False
-        return not all_bytes or any(all(w in data for w in group) for group in all_bytes)
+        if all_bytes and not any(all(w in data for w in group) for group in all_bytes):
+            return False
+        return not branch_bytes or in_condition(data.lower(), *branch_bytes)
 
     return test
+
+
+def _branch_part(branches: Branches) -> tuple[tuple[str, ...], ...]:
+    """The ``branches`` part of a text query: () when it selects every file."""
+    words, later = (tuple(sorted({w.lower() for w in part})) for part in branches)
+    return (words, later) if words or later else ()
 
 
 def _changed(files: dict[str, tuple[str, str]], before: dict[str, tuple[str, str]]) -> set[str]:

@@ -9,6 +9,7 @@ only the files a query can concern (see :mod:`pdlint.program`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -43,6 +44,8 @@ _SIMPLE_HEADER_RE = re.compile(rb"\(([^()#'\"]*)\)")
 _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as words)
 
 WordGroups = tuple[tuple[str, ...], ...]
+# (words, later) of a text query: a word in a branch condition, a later word after it
+Branches = tuple[Iterable[str], Iterable[str]]
 Word = bytes | re.Pattern[bytes]  # a word of a group, as it is searched
 _RUN_RE = re.compile(rb"[\w\x80-\xff]+")  # a run of identifier characters
 
@@ -125,6 +128,78 @@ def starts_identifier(data: bytes, word: bytes) -> bool:
             return True
         at = data.find(word, at + 1)
     return False
+
+
+def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -> bool:
+    """Whether one of ``words`` may stand in the condition of a branch, with one of
+    ``later`` after it, in the lower-cased text of a file.
+
+    A branch is an ``if``, ``elif``, ``while``, ``match``, ``case`` or ``assert``
+    statement: what the indexer takes the guards of the statements that follow
+    from. The condition runs from the keyword to the end of its logical line
+    (brackets and backslashes continue it). Over-approximates: a keyword at the
+    start of a line in a string or a comment counts too, and a line holding a
+    quote this cannot pair (a string over several lines) extends the condition
+    to the end of the text. A text with a lone carriage return (an old Mac line
+    end, which Python accepts) passes.
+    """
+    later = [w for w in later if w]
+    last = max((lower.rfind(w) for w in later), default=-1)
+    if last == -1:
+        return False
+    if b"\r" in lower and lower.count(b"\r") != lower.count(b"\r\n"):
+        return True
+    search = _alternation(tuple(sorted(set(words)))).search
+    starts: Iterator[re.Match[bytes]] = _BRANCH_RE.finditer(lower, 0, last)
+    first = _BRANCH_AT_START.match(lower)  # on the first line
+    if first is not None:
+        starts = itertools.chain((first,), starts)
+    for start in starts:
+        end = min(_condition_end(lower, start.end()), last)
+        if search(lower, start.start(), end) is not None:
+            return True
+    return False
+
+
+# a branch keyword at a line start (the text's first line: _BRANCH_AT_START), or
+# ``assert`` after a semicolon; ``\n`` first, so that the search skips to newlines
+_BRANCH_KEYWORDS = rb"(?:if|elif|while|match|case|assert)\b"
+_BRANCH_RE = re.compile(rb"\n[ \t\f]*" + _BRANCH_KEYWORDS + rb"|;[ \t\f]*assert\b")
+_BRANCH_AT_START = re.compile(rb"[ \t\f]*" + _BRANCH_KEYWORDS)
+_PLAIN_LINE = re.compile(rb"[^\n()\[\]{}'\"#\\]*")  # no bracket, quote, comment or backslash
+_ONE_LINE_STRING = re.compile(rb"'[^'\\\n]*'|\"[^\"\\\n]*\"")
+
+
+@functools.lru_cache(maxsize=16)
+def _alternation(words: tuple[bytes, ...]) -> re.Pattern[bytes]:
+    return re.compile(b"|".join(re.escape(w) for w in words) if words else rb"(?!)")
+
+
+def _condition_end(text: bytes, at: int) -> int:
+    """Where the logical line that goes on at ``at`` ends (its newline, or the end)."""
+    plain = _PLAIN_LINE.match(text, at)
+    assert plain is not None  # the pattern matches the empty string
+    if text.startswith(b"\n", plain.end()) or plain.end() == len(text):
+        return plain.end()
+    depth, end = 0, len(text)
+    while at < end:
+        newline = text.find(b"\n", at)
+        if newline == -1:
+            newline = end
+        line = text[at:newline]
+        if b"'" in line or b'"' in line:
+            line = _ONE_LINE_STRING.sub(b"", line)
+            if b"'" in line or b'"' in line:
+                return end  # a string this does not follow: to the end, to be safe
+        comment = line.find(b"#")
+        if comment != -1:
+            line = line[:comment]
+        depth += line.count(b"(") + line.count(b"[") + line.count(b"{")
+        depth -= line.count(b")") + line.count(b"]") + line.count(b"}")
+        if depth <= 0 and not line.rstrip().endswith(b"\\"):
+            return newline
+        at = newline + 1
+    return end
 
 
 def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:

@@ -26,8 +26,16 @@ from test_real_sglang import sglang_tree
 from pdlint import scan as scan_module
 from pdlint.api import analyze
 from pdlint.config import Settings
+from pdlint.exprs import identifiers
+from pdlint.index import index_module
 from pdlint.progress import TerminalProgress
-from pdlint.scan import literal_pieces, may_define, scan_source, starts_identifier
+from pdlint.scan import (
+    in_condition,
+    literal_pieces,
+    may_define,
+    scan_source,
+    starts_identifier,
+)
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
 
@@ -291,6 +299,93 @@ def test_scan_covers_a_tricky_file() -> None:
 def test_scan_covers_every_fixture_file(name: str) -> None:
     for path in sorted((FIXTURES / name).rglob("*.py")):
         assert_scan_covers(path.read_text())
+
+
+# --- a word in a branch condition (PDL201's query for the files growing a list) ---
+
+ROLE = (b"draft", b"eagle")
+GROWS = (b"append", b"extend", b"+=")
+
+BRANCHES = [
+    # (source, whether a role word may stand in a condition with a grow word after it)
+    ("if self.draft_pool is not None:\n    ptrs.append(p)\n", True),
+    ("def f():\n    if not use_eagle:\n        return\n    ptrs.extend(more)\n", True),
+    ("if a:\n    pass\nelif b and (\n    c or\n    self.draft_pool  # (\n):\n    n += 1\n", True),
+    ("while x and \\\n        is_draft:\n    out.append(1)\n", True),
+    ('if name == ")" and (\n    spec_draft\n):\n    out.append(1)\n', True),
+    ('if msg == """(\n    draft""":\n    out.append(1)\n', True),  # a string over lines
+    ("x = 1; assert eagle_ok\nout.append(1)\n", True),
+    ("match algo:\n    case Algo.EAGLE:\n        out.append(1)\n", True),
+    ("if x:\r    draft = 1\rout.append(1)\r", True),  # lone carriage returns
+    ("if draft:\n    pass\n", False),  # no grow after it
+    ("out.append(1)\nif draft:\n    pass\n", False),  # the grow comes first
+    ("self.draft_pool = make()\nptrs.append(self.draft_pool)\n", False),  # no branch
+    ("if ready:  # draft\n    out.append(1)\n", True),  # a comment counts (a superset)
+    ("if ready(\n    x):\n    y = draft\n    out.append(1)\n", False),  # in the body only
+    ("x = a if draft else b\nout.append(x)\n", False),  # an expression, not a branch
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), BRANCHES)
+def test_in_condition_finds_a_word_in_a_branch_condition(source: str, expected: bool) -> None:
+    assert in_condition(source.encode().lower(), ROLE, GROWS) is expected
+
+
+def _guarded_grows(source: str, path: str = "m.py") -> set[bytes]:
+    """The role words standing in the guards of a grow the indexer finds (one written
+    with a grow word: what the query's gate selects)."""
+    facts = index_module(path, path, ast.parse(source), source)
+    lines = source.splitlines()
+    found = set()
+    for fn in facts.functions:
+        for grow in fn.grows:
+            written = "\n".join(lines[grow.span[0] - 1 : grow.span[2]]).lower().encode()
+            if not any(w in written for w in GROWS):
+                continue
+            for expr, _ in grow.guards:
+                for name in identifiers(expr):
+                    found.update(w for w in ROLE if w in name.lower().encode())
+    return found
+
+
+def test_in_condition_selects_every_case_the_indexer_guards() -> None:
+    """Each case, as a function's body: a grow the indexer finds under a condition
+    naming a role word is selected (cases with lone carriage returns left out)."""
+    guarded = 0
+    for source, _ in BRANCHES:
+        if "\r" in source:
+            continue
+        body = "".join(f"    {line}\n" for line in source.splitlines())
+        wrapped = f"def f(self, algo, out, ptrs, x, a, b, c, n, name, msg):\n{body}"
+        if _guarded_grows(wrapped):
+            guarded += 1
+            assert in_condition(wrapped.lower().encode(), ROLE, GROWS), source
+    assert guarded >= 7
+
+
+def assert_in_condition_covers(path: Path, source: str) -> None:
+    if _guarded_grows(source, str(path)):
+        assert in_condition(source.lower().encode(), ROLE, GROWS), path
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_in_condition_covers_every_fixture_file(name: str) -> None:
+    for path in sorted((FIXTURES / name).rglob("*.py")):
+        assert_in_condition_covers(path, path.read_text())
+
+
+@pytest.mark.real
+def test_in_condition_covers_a_release(sglang_0_5_16: Path) -> None:
+    """Every file of sglang 0.5.16's disaggregation, speculative and managers folders
+    where the indexer finds a grow under a condition naming a role word passes."""
+    checked = selected = 0
+    for folder in ("disaggregation", "speculative", "managers"):
+        for path in sorted((sglang_0_5_16 / "sglang" / "srt" / folder).rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            checked += 1
+            selected += bool(_guarded_grows(source, str(path)))
+            assert_in_condition_covers(path, source)
+    assert checked > 100 and selected > 5
 
 
 def test_word_groups_match_case_insensitively_with_runs() -> None:

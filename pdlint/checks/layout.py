@@ -151,9 +151,11 @@ class LayoutCheck:
     # :meth:`load_related`: the files that name a peer's copy by its prefix
     # (``dst_``, ``peer_`` or ``remote_``: where offsets into it are computed,
     # with ``len(`` or with a helper elsewhere that returns one), and the files
-    # that can grow a list under a role-local setting (a grow word near a
-    # draft/speculative word). The files that can name a peer's copy (a peer word,
-    # in any case) are scanned too, never loaded.
+    # that can grow a list under a role-local setting (a grow word and a
+    # draft/speculative word; of those, the query loads the files where the
+    # latter is in a branch's condition with a grow word after it, see
+    # load_next). The files that can name a peer's copy (a peer word, in any
+    # case) are scanned too, never loaded.
     measuring_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
         (prefix,) for prefix in PEER_PREFIXES
     )
@@ -216,6 +218,10 @@ class LayoutCheck:
         self._first_done = False
         self._next_query: TextQuery | None = None
         self._next_fresh: set[str] | None = None  # the modules that query loaded
+        # and the part of it that its gate's files must pass besides: a list grows
+        # (a grow word) after a branch whose condition names a role-local word,
+        # which is where a grow's guards come from (see _role_local_condition)
+        self._branches: tuple[tuple[str, ...], tuple[str, ...]] = (self.role_words, GROW_WORDS)
         self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
         # the last name (or other tail) of what each function calls, in the model's order
@@ -1110,9 +1116,11 @@ class LayoutCheck:
         (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
         word of the stem. Copies passed to a function that subscripts its
         parameters count too (a call binds them, see :meth:`_contexts`). So the
-        files loaded next hold those words and grow a list near a role-local
-        word (:attr:`growing_words`, and a pack's role-local setting, scanned
-        too: :meth:`pack_scanned_words`); then, twice, the files that also name
+        files loaded next hold those words and a grow word after a branch whose
+        condition names a role-local word (:attr:`growing_words`, and a pack's
+        role-local setting, scanned too: :meth:`pack_scanned_words`; a grow's
+        guards come from such conditions, see :func:`pdlint.scan.in_condition`);
+        then, twice, the files that also name
         a list grown under a role-local condition (a list built from it). The
         files that call a function growing such a list are loaded when its
         setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
@@ -1146,7 +1154,7 @@ class LayoutCheck:
         if self._next_fresh is None:
             gate, all_of = query
             before = set(self.model.modules)
-            self.model.load_text(gate=gate, all_of=all_of)
+            self.model.load_text(gate=gate, all_of=all_of, branches=self._branches)
             self._next_fresh = set(self.model.modules) - before
         return self._next_fresh
 
@@ -1177,7 +1185,7 @@ class LayoutCheck:
             # the next query's files are among those its gate selects: parsed ahead
             # while the stems are found, which narrow them (the worker processes
             # would idle meanwhile)
-            prefetch(source.with_text(gate=gate, record=False))
+            prefetch(source.with_text(gate=gate, branches=self._branches, record=False))
         stems: set[str] = set()
         naming = self._naming_modules()
         module_of = self.model.function_module
@@ -1207,7 +1215,7 @@ class LayoutCheck:
         )
         self._next_query = (gate, all_of)
         if prefetch is not None:
-            prefetch(source.with_text(gate=gate, all_of=all_of))
+            prefetch(source.with_text(gate=gate, all_of=all_of, branches=self._branches))
         return gate, all_of
 
     def _names_a_peer(self, fn: FunctionFacts, module: str) -> bool:
