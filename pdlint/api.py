@@ -160,10 +160,8 @@ def analyze(
     )
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
     running = running_checks(settings)
-    loaded_groups = tuple(g for check in running for g in getattr(check, "relevant_words", ()))
-    groups = loaded_groups + tuple(
-        g for check in running for g in getattr(check, "scanned_words", ())
-    )
+    groups = tuple(g for check in running for g in getattr(check, "relevant_words", ()))
+    groups += tuple(g for check in running for g in getattr(check, "scanned_words", ()))
     if LayoutCheck in running:
         groups += LayoutCheck.pack_scanned_words(p.layout for p in packs)
     if progress is not None:
@@ -203,7 +201,7 @@ def analyze(
             # the checks keep records of their own (see _analyse)
             check_key = record_key if facts_memo is None else None
             findings, stats = _analyse(
-                program, packs, settings, lazy, running, loaded_groups, timings, found, check_key
+                program, packs, settings, lazy, running, timings, found, check_key
             )
             warnings.extend(found)
             if facts_memo is None:
@@ -277,7 +275,6 @@ def _analyse(
     settings: Settings,
     lazy: bool,
     running: tuple[type[RelayCheck | ModeCheck | LayoutCheck], ...],
-    groups: tuple[tuple[str, ...], ...],
     timings: dict[str, float],
     warnings: list[str],
     check_key: str | None = None,
@@ -338,8 +335,11 @@ def _analyse(
                     if gate or starts:
                         program.prefetch(program.with_text(gate=gate, starts=starts))
             if on_graph:
-                for index in range(len(groups)):
-                    model.load_modules(graph_reading.with_group(index))
+                for check in running:
+                    words = getattr(check, "relevant_words", ())
+                    branches = getattr(check, "relevant_branches", ((), ()))
+                    if words:
+                        model.load_modules(graph_reading.with_text(gate=words, branches=branches))
             if parallel is None and layout_check is not None:
                 # its first query now: the files of the next are parsed ahead while
                 # the other checks run

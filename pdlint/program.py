@@ -166,9 +166,6 @@ class Reading:
     def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
         return self._asked(lambda: self.program.defining(pieces, ignore_case=ignore_case))
 
-    def with_group(self, index: int) -> list[str]:
-        return self._asked(lambda: self.program.with_group(index))
-
     def class_headers_naming(self, words: set[str]) -> list[str]:
         return self._asked(lambda: self.program.class_headers_naming(words))
 
@@ -606,10 +603,6 @@ class Program:
         """Modules that may define a qualified name holding every piece."""
         return self._ask(("defining", tuple(pieces), ignore_case))
 
-    def with_group(self, index: int) -> list[str]:
-        """Modules whose text holds every word of word group ``index``."""
-        return self._ask(("group", index))
-
     def with_text(
         self,
         *,
@@ -695,8 +688,6 @@ class Program:
         kind = query[0]
         if kind == "defining":
             return self._defining(query)
-        if kind == "group":
-            return [m for m, s in self.scans().items() if _selects(query, m, s)]
         if kind == "text":
             return self._text_answer(query)
         if kind == "headers":
@@ -1381,10 +1372,6 @@ def _selects(
         pieces, ignore_case = query[1], query[2]
         assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
         return may_define(scan, module, pieces, ignore_case=ignore_case)
-    if kind == "group":
-        index = query[1]
-        assert isinstance(index, int)
-        return scan.groups[index]
     if kind == "headers":
         words = set(query[1])  # type: ignore[call-overload]
         return any(not words.isdisjoint(header) for _name, header in scan.headers)

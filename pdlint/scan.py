@@ -132,7 +132,8 @@ def starts_identifier(data: bytes, word: bytes) -> bool:
 
 def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -> bool:
     """Whether one of ``words`` may stand in the condition of a branch, with one of
-    ``later`` after it, in the lower-cased text of a file.
+    ``later`` after it, in the lower-cased text of a file (a ``*`` in a word of
+    ``words`` stands for a run of identifier characters and dots).
 
     A branch is an ``if``, ``elif``, ``while``, ``match``, ``case`` or ``assert``
     statement: what the indexer takes the guards of the statements that follow
@@ -172,7 +173,10 @@ _ONE_LINE_STRING = re.compile(rb"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 
 @functools.lru_cache(maxsize=16)
 def _alternation(words: tuple[bytes, ...]) -> re.Pattern[bytes]:
-    return re.compile(b"|".join(re.escape(w) for w in words) if words else rb"(?!)")
+    """One of ``words``; a ``*`` stands for a run of identifier characters and dots,
+    as in a word group."""
+    spelled = (rb"[\w.]*".join(re.escape(p) for p in w.split(b"*")) for w in words)
+    return re.compile(b"|".join(spelled) if words else rb"(?!)")
 
 
 def _condition_end(text: bytes, at: int) -> int:

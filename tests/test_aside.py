@@ -238,7 +238,8 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
         json_findings(".", "--no-cache", cwd=folder)
     )
     transport = folder / "relay_regions" / "transport.py"
-    added = "\n\ndef added():\n    raise ValueError('decode')\n"  # a relay check's words
+    # the relay check's words: a raise under a decode-mode test
+    added = "\n\ndef added(mode):\n    if mode == 'decode':\n        raise ValueError(mode)\n"
     transport.write_text(transport.read_text() + added)
     edited = verbose()
     assert edited[FORKED] == "1" and edited["files parsed"] == "1"

@@ -25,6 +25,8 @@ from test_real_sglang import sglang_tree
 
 from pdlint import scan as scan_module
 from pdlint.api import analyze
+from pdlint.checks import relay as relay_module
+from pdlint.checks.relay import RelayCheck
 from pdlint.config import Settings
 from pdlint.exprs import identifiers
 from pdlint.index import index_module
@@ -363,9 +365,28 @@ def test_in_condition_selects_every_case_the_indexer_guards() -> None:
     assert guarded >= 7
 
 
+def _decode_raises(source: str, path: str = "m.py") -> bool:
+    """Whether the indexer finds a raise under a decode-mode test (what the relay
+    check's ``rejected`` reads)."""
+    facts = index_module(path, path, ast.parse(source), source)
+    return any(
+        polarity and relay_module._is_decode_test(expr)
+        for fn in facts.functions
+        for _span, guards in fn.raises
+        for expr, polarity in relay_module._flatten(guards)
+    )
+
+
+DECODE = tuple(w.encode() for w in RelayCheck.relevant_branches[0])
+RAISE = tuple(w.encode() for w in RelayCheck.relevant_branches[1])
+
+
 def assert_in_condition_covers(path: Path, source: str) -> None:
+    lower = source.lower().encode()
     if _guarded_grows(source, str(path)):
-        assert in_condition(source.lower().encode(), ROLE, GROWS), path
+        assert in_condition(lower, ROLE, GROWS), path
+    if _decode_raises(source, str(path)):
+        assert in_condition(lower, DECODE, RAISE), path
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -374,18 +395,41 @@ def test_in_condition_covers_every_fixture_file(name: str) -> None:
         assert_in_condition_covers(path, path.read_text())
 
 
+def test_in_condition_reads_the_relay_checks_decode_tests() -> None:
+    """A raise under a decode-mode test (a string, a dotted name with disagg and
+    decode, a condition over lines) is selected; one elsewhere is not."""
+    selected = [
+        "if mode == 'decode':\n    raise ValueError(mode)\n",
+        "if (\n    self.disaggregation_mode\n    == DisaggregationMode.DECODE\n):\n    raise X\n",
+        "assert server_args.is_disagg_decode()\nraise X\n",
+    ]
+    for source in selected:
+        assert _decode_raises(f"def f(self, mode, server_args):\n{_indented(source)}")
+        assert in_condition(source.lower().encode(), DECODE, RAISE), source
+    assert not in_condition(b"mode = 'decode'\nraise valueerror(mode)\n", DECODE, RAISE)
+
+
+def _indented(source: str) -> str:
+    return "".join(f"    {line}\n" for line in source.splitlines())
+
+
 @pytest.mark.real
 def test_in_condition_covers_a_release(sglang_0_5_16: Path) -> None:
-    """Every file of sglang 0.5.16's disaggregation, speculative and managers folders
-    where the indexer finds a grow under a condition naming a role word passes."""
-    checked = selected = 0
-    for folder in ("disaggregation", "speculative", "managers"):
-        for path in sorted((sglang_0_5_16 / "sglang" / "srt" / folder).rglob("*.py")):
-            source = path.read_text(encoding="utf-8")
-            checked += 1
-            selected += bool(_guarded_grows(source, str(path)))
-            assert_in_condition_covers(path, source)
-    assert checked > 100 and selected > 5
+    """Every file of sglang 0.5.16's disaggregation, speculative, managers,
+    entrypoints and arg_groups folders, and its server arguments, where the indexer
+    finds a grow under a condition naming a role word, or a raise under a
+    decode-mode test, is selected."""
+    srt = sglang_0_5_16 / "sglang" / "srt"
+    folders = ("disaggregation", "speculative", "managers", "entrypoints", "arg_groups")
+    paths = [p for f in folders for p in sorted((srt / f).rglob("*.py"))]
+    paths.append(srt / "server_args.py")
+    grows = raises = 0
+    for path in paths:
+        source = path.read_text(encoding="utf-8")
+        grows += bool(_guarded_grows(source, str(path)))
+        raises += _decode_raises(source, str(path))
+        assert_in_condition_covers(path, source)
+    assert len(paths) > 100 and grows > 5 and raises >= 2
 
 
 def test_word_groups_match_case_insensitively_with_runs() -> None:

@@ -17,7 +17,17 @@ those files. A ``*`` in a word stands for any run of letters, digits, ``_`` and
 ``.``: ``disagg*decode`` matches ``disaggregation_mode.DECODE``. Choose groups
 that every file the enumeration can care about must contain (a superset is
 safe, a missed file is a missed finding), and as narrow as that allows: each
-matching file is parsed.
+matching file is parsed. A check whose enumeration reads events under a
+condition (a ``raise`` under a decode-mode test) may narrow them further::
+
+    relevant_branches: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (
+        ("'decode'",), ("raise",),
+    )
+
+and only the files where one of the first words stands in the condition of a
+branch (``if``, ``elif``, ``while``, ``match``, ``case``, ``assert``: where the
+indexer takes an event's guards from) with one of the second after it are
+loaded (see :func:`pdlint.scan.in_condition`).
 
 A check whose files depend on what it reads in other files loads in phases
 instead, when it runs: ``scanned_words`` (same form) are scanned and cached

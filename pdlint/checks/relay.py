@@ -92,6 +92,11 @@ class RelayCheck:
         ("raise", "disagg*decode"),
         ("raise", "decode*disagg"),
     )
+    # and a raise's guards come from the conditions of the branches before it
+    relevant_branches: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (
+        ("'decode'", '"decode"', "disagg*decode", "decode*disagg"),
+        ("raise",),
+    )
 
     def __init__(
         self,
