@@ -336,6 +336,8 @@ class Program:
         # the last runs' answers, and this run's
         self._text_known: dict[tuple[object, ...], tuple[set[str], set[str]]] | None = None
         self._text_now: dict[tuple[object, ...], set[str]] = {}
+        # (a query's branch part, a content hash) -> whether the file passes it
+        self._branch_hits: dict[tuple[object, str], bool] = {}
         self.asked: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.looked_up: set[str] = set()
         self.reading: Reads | None = None  # a check's record of its queries (see Reading)
@@ -586,13 +588,13 @@ class Program:
                 self._text_known = loaded
         passing, tested = self._text_known.get(query, (set(), set()))
         scans = self.scans() if query[1] else {}
-        test = _text_test(query)
+        test = _text_test(query, self._branch_hits)
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:
                 hit = entry.digest in passing
             else:
-                hit = test(scans.get(module), entry.data or b"")
+                hit = test(scans.get(module), entry.data or b"", entry.digest)
             if hit:
                 out.append(module)
         self._text_now[query] = {self.by_module[m].digest for m in out}
@@ -1316,8 +1318,12 @@ class RunRecord:
         return True
 
 
-def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], bool]:
-    """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`)."""
+def _text_test(
+    query: tuple[object, ...], branch_memo: dict[tuple[object, str], bool] | None = None
+) -> Callable[[FileScan | None, bytes, str], bool]:
+    """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`),
+    of a file's scan, bytes and content hash. ``branch_memo`` keeps the branch part's
+    answers by content hash (two queries of a run often ask the same of a file)."""
     _, indices, folded, any_of, all_of, starts, branches = query
     assert isinstance(indices, tuple) and isinstance(folded, tuple)
     assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
@@ -1329,7 +1335,7 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
     starts_bytes = [w.encode() for w in starts]
     branch_bytes = [[w.encode() for w in part] for part in branches]
 
-    def test(scan: FileScan | None, data: bytes) -> bool:
+    def test(scan: FileScan | None, data: bytes, digest: str) -> bool:
         if gated:
             passed = scan is not None and any(scan.groups[i] for i in indices)
             if not passed and folded_bytes:
@@ -1343,7 +1349,14 @@ def _text_test(query: tuple[object, ...]) -> Callable[[FileScan | None, bytes], 
             return False
         if all_bytes and not any(all(w in data for w in group) for group in all_bytes):
             return False
-        return not branch_bytes or in_condition(data.lower(), *branch_bytes)
+        if not branch_bytes:
+            return True
+        if branch_memo is None:
+            return in_condition(data.lower(), *branch_bytes)
+        hit = branch_memo.get((branches, digest))
+        if hit is None:
+            hit = branch_memo[branches, digest] = in_condition(data.lower(), *branch_bytes)
+        return hit
 
     return test
 
@@ -1367,7 +1380,7 @@ def _selects(
     a query's answer."""
     kind = query[0]
     if kind == "text":
-        return _text_test(query)(scan, data or b"")
+        return _text_test(query)(scan, data or b"", "")
     if kind == "defining":
         pieces, ignore_case = query[1], query[2]
         assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 _IDENT = rb"[A-Za-z_\x80-\xff][\w\x80-\xff]*"
@@ -150,14 +150,29 @@ def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -
         return False
     if b"\r" in lower and lower.count(b"\r") != lower.count(b"\r\n"):
         return True
-    search = _alternation(tuple(sorted(set(words)))).search
+    finders = [_finder(w) for w in set(words)]
+    nexts = [find(lower, 0, last) for find in finders]  # each word's next occurrence
+    word = min((n for n in nexts if n != -1), default=-1)  # the next of any
+    if word == -1:
+        return False
     starts: Iterator[re.Match[bytes]] = _BRANCH_RE.finditer(lower, 0, last)
     first = _BRANCH_AT_START.match(lower)  # on the first line
     if first is not None:
         starts = itertools.chain((first,), starts)
     for start in starts:
-        end = min(_condition_end(lower, start.end()), last)
-        if search(lower, start.start(), end) is not None:
+        at = start.start()
+        if at > word:
+            for i, find in enumerate(finders):
+                if -1 < nexts[i] < at:
+                    nexts[i] = find(lower, at, last)
+            word = min((n for n in nexts if n >= at), default=-1)
+            if word == -1:
+                return False
+        plain = _PLAIN_LINE.match(lower, start.end())
+        assert plain is not None  # the pattern matches the empty string
+        if word >= plain.end() and lower.startswith(b"\n", plain.end()):
+            continue  # a condition of one plain line, and the next word after it
+        if word < min(_condition_end(lower, start.end()), last):
             return True
     return False
 
@@ -171,12 +186,20 @@ _PLAIN_LINE = re.compile(rb"[^\n()\[\]{}'\"#\\]*")  # no bracket, quote, comment
 _ONE_LINE_STRING = re.compile(rb"'[^'\\\n]*'|\"[^\"\\\n]*\"")
 
 
-@functools.lru_cache(maxsize=16)
-def _alternation(words: tuple[bytes, ...]) -> re.Pattern[bytes]:
-    """One of ``words``; a ``*`` stands for a run of identifier characters and dots,
-    as in a word group."""
-    spelled = (rb"[\w.]*".join(re.escape(p) for p in w.split(b"*")) for w in words)
-    return re.compile(b"|".join(spelled) if words else rb"(?!)")
+@functools.lru_cache(maxsize=64)
+def _finder(word: bytes) -> Callable[[bytes, int, int], int]:
+    """``find(text, start, end)``: where ``word`` next occurs (-1: nowhere); a ``*``
+    stands for a run of identifier characters and dots, as in a word group. One
+    search per word: an alternation of words is searched a byte at a time."""
+    if b"*" not in word:
+        return lambda text, start, end: text.find(word, start, end)
+    search = re.compile(rb"[\w.]*".join(re.escape(p) for p in word.split(b"*"))).search
+
+    def find(text: bytes, start: int, end: int) -> int:
+        found = search(text, start, end)
+        return -1 if found is None else found.start()
+
+    return find
 
 
 def _condition_end(text: bytes, at: int) -> int:
