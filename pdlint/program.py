@@ -1336,6 +1336,7 @@ def _text_test(
     branch_bytes = [[w.encode() for w in part] for part in branches]
 
     def test(scan: FileScan | None, data: bytes, digest: str) -> bool:
+        lower: bytes | None = None
         if gated:
             passed = scan is not None and any(scan.groups[i] for i in indices)
             if not passed and folded_bytes:
@@ -1351,11 +1352,11 @@ def _text_test(
             return False
         if not branch_bytes:
             return True
-        if branch_memo is None:
-            return in_condition(data.lower(), *branch_bytes)
-        hit = branch_memo.get((branches, digest))
+        hit = None if branch_memo is None else branch_memo.get((branches, digest))
         if hit is None:
-            hit = branch_memo[branches, digest] = in_condition(data.lower(), *branch_bytes)
+            hit = in_condition(data.lower() if lower is None else lower, *branch_bytes)
+            if branch_memo is not None:
+                branch_memo[branches, digest] = hit
         return hit
 
     return test

@@ -170,9 +170,11 @@ def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -
                 return False
         plain = _PLAIN_LINE.match(lower, start.end())
         assert plain is not None  # the pattern matches the empty string
-        if word >= plain.end() and lower.startswith(b"\n", plain.end()):
-            continue  # a condition of one plain line, and the next word after it
-        if word < min(_condition_end(lower, start.end()), last):
+        if lower.startswith(b"\n", plain.end()) or plain.end() == len(lower):
+            end = plain.end()  # a condition of one plain line: read no further
+        else:
+            end = _condition_end(lower, start.end())
+        if word < min(end, last):
             return True
     return False
 
@@ -193,7 +195,7 @@ def _finder(word: bytes) -> Callable[[bytes, int, int], int]:
     search per word: an alternation of words is searched a byte at a time."""
     if b"*" not in word:
         return lambda text, start, end: text.find(word, start, end)
-    search = re.compile(rb"[\w.]*".join(re.escape(p) for p in word.split(b"*"))).search
+    search = _star_pattern(word).search
 
     def find(text: bytes, start: int, end: int) -> int:
         found = search(text, start, end)
@@ -202,12 +204,14 @@ def _finder(word: bytes) -> Callable[[bytes, int, int], int]:
     return find
 
 
+def _star_pattern(word: bytes) -> re.Pattern[bytes]:
+    """A word with ``*`` as it is searched: the star stands for a run of identifier
+    characters and dots (``disagg*decode`` matches ``disaggregation_mode.decode``)."""
+    return re.compile(rb"[\w.]*".join(re.escape(p) for p in word.split(b"*")))
+
+
 def _condition_end(text: bytes, at: int) -> int:
     """Where the logical line that goes on at ``at`` ends (its newline, or the end)."""
-    plain = _PLAIN_LINE.match(text, at)
-    assert plain is not None  # the pattern matches the empty string
-    if text.startswith(b"\n", plain.end()) or plain.end() == len(text):
-        return plain.end()
     depth, end = 0, len(text)
     while at < end:
         newline = text.find(b"\n", at)
@@ -289,9 +293,8 @@ def _matchers(groups: WordGroups) -> tuple[list[list[Word]], dict[Word, tuple[by
             raw = word.lower().encode()
             matcher: Word = raw
             if b"*" in raw:
-                parts = raw.split(b"*")
-                matcher = re.compile(rb"[\w.]*".join(re.escape(p) for p in parts))
-                pieces[matcher] = {p for p in parts if p}
+                matcher = _star_pattern(raw)
+                pieces[matcher] = {p for p in raw.split(b"*") if p}
             else:
                 plain.add(raw)
                 runs = sorted(_RUN_RE.findall(raw), key=len)
