@@ -18,7 +18,7 @@ from typing import ParamSpec, TypeVar
 
 from pdlint import __version__
 from pdlint.aside import Aside, aside
-from pdlint.cache import CODE, SCHEMA, FactStore, cache_location, make_key
+from pdlint.cache import CODE, SCHEMA, CacheDirError, FactStore, cache_location, make_key
 from pdlint.checks.layout import LayoutCheck
 from pdlint.checks.modes import ModeCheck
 from pdlint.checks.relay import RelayCheck
@@ -155,9 +155,13 @@ def analyze(
         jobs.append((source, stdin or b""))
 
     packs = load_packs(settings.packs, settings.root) if use_packs else []
-    store = FactStore(
-        cache_location(settings.root, settings.cache_dir, cache_dir) if settings.cache else None
-    )
+    directory = None
+    if settings.cache:
+        try:
+            directory = cache_location(settings.root, settings.cache_dir, cache_dir)
+        except CacheDirError as exc:
+            warnings.append(f"{exc}; running without the cache")
+    store = FactStore(directory)
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
     running = running_checks(settings)
     groups = tuple(g for check in running for g in getattr(check, "relevant_words", ()))

@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import os
 import re
+import stat
 import threading
 from pathlib import Path
 from typing import BinaryIO
@@ -102,14 +103,157 @@ def make_key(*parts: str) -> str:
 
 def cache_location(root: str, configured: str | None, flag: str | None) -> Path:
     """``--cache-dir``, else ``$PDLINT_CACHE_DIR``, else ``cache-dir`` from the
-    config, else ``.pdlint_cache`` under the project root."""
+    config, else ``.pdlint_cache`` under the project root.
+
+    Raises :class:`CacheDirError` for a folder that is not pdlint's own to use
+    (see :func:`check_cache_dir`).
+    """
     given = flag or os.environ.get(ENV_VAR)
     if given:  # relative to the current directory, as a shell user expects
-        return Path(given).expanduser().absolute()
-    if configured:  # relative to the project root, where the config file is
+        directory = Path(given).expanduser().absolute()
+    elif configured:  # relative to the project root, where the config file is
         path = Path(configured).expanduser()
-        return path if path.is_absolute() else Path(root) / path
-    return Path(root) / DEFAULT_NAME
+        directory = path if path.is_absolute() else Path(root) / path
+    else:
+        directory = Path(root) / DEFAULT_NAME
+    check_cache_dir(directory, root)
+    return directory
+
+
+class CacheDirError(Exception):
+    """A folder pdlint must not use as its cache (the message says why)."""
+
+
+# What pdlint writes at the top of a cache folder, and nothing else.
+_TAG = "CACHEDIR.TAG"
+_GITIGNORE = b"# Created by pdlint.\n*\n"
+_GITIGNORES = (_GITIGNORE, b"*\n")  # the second: the flake8 plugin's, before it tagged
+_VERSION_DIR = re.compile(r"v[0-9][\w.+!-]*-[0-9a-f]{12}")
+_TEMPORARY = re.compile(r"(CACHEDIR\.TAG|\.gitignore)\.\d+\.\d+\.tmp")
+_FOLDERS = ("flake8",)
+
+
+def check_cache_dir(directory: Path, root: str) -> None:
+    """Raise :class:`CacheDirError` unless ``directory`` is, or can become, pdlint's
+    own cache folder.
+
+    The cache folder is pdlint's alone, since ``pdlint clean`` removes it: never a
+    symbolic link (a repository can ship one pointing anywhere), never a folder
+    reached through one inside the project, never the project root, HOME or a
+    folder above either, and never a folder holding anything pdlint did not write.
+    """
+    path = Path(os.path.abspath(directory))
+    try:
+        info: os.stat_result | None = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        info = None  # made on the first write, or found not writable then
+    except (OSError, ValueError) as exc:
+        raise CacheDirError(f"cache directory {directory}: {_reason(exc)}") from None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise CacheDirError(
+            f"cache directory {directory} is a symbolic link; pdlint never follows one"
+        )
+    real = os.path.realpath(path)
+    if real in _protected(root):
+        raise CacheDirError(
+            f"cache directory {directory} is the project root, HOME or a folder above "
+            "one; pdlint keeps its cache in a folder of its own"
+        )
+    inside = os.path.relpath(path, os.path.abspath(root))
+    if not inside.startswith(os.pardir) and real != os.path.join(os.path.realpath(root), inside):
+        raise CacheDirError(
+            f"cache directory {directory} is reached through a symbolic link in the "
+            "project; pdlint never follows one"
+        )
+    if info is None:
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        raise CacheDirError(f"cache directory {directory} exists and is not a folder")
+    foreign = _foreign_entries(path)
+    if foreign:
+        raise CacheDirError(
+            f"cache directory {directory} is not a pdlint cache directory: it holds "
+            f"{foreign}, which pdlint did not write; pdlint keeps its cache in a new "
+            "or empty folder of its own"
+        )
+
+
+def _protected(root: str) -> set[str]:
+    """The project root, HOME and every folder above either (real paths)."""
+    out: set[str] = set()
+    for start in (root, os.path.expanduser("~")):
+        real = Path(os.path.realpath(start))
+        out.update(str(p) for p in (real, *real.parents))
+    return out
+
+
+def _foreign_entries(directory: Path) -> str:
+    """What in ``directory`` pdlint did not write ("" if nothing): its tag, its
+    ``.gitignore``, its version folders, the flake8 plugin's folder, their
+    temporary files. An untagged folder is pdlint's only by its default name."""
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as exc:
+        return f"entries that cannot be listed ({_reason(exc)})"
+    foreign = [name for name in names if not _own_entry(directory, name)]
+    if not foreign and names and _TAG not in names and directory.name != DEFAULT_NAME:
+        return f"no {_TAG}"
+    shown = ", ".join(repr(name) for name in foreign[:3])
+    return shown + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+
+
+def _own_entry(directory: Path, name: str) -> bool:
+    try:
+        info = os.lstat(directory / name)
+    except OSError:
+        return True  # gone meanwhile
+    if name == _TAG or name == ".gitignore":
+        content = read_regular(directory / name, limit=4096) if stat.S_ISREG(info.st_mode) else None
+        if name == _TAG:
+            return content is not None and b"created by pdlint" in content
+        return content in _GITIGNORES
+    if name in _FOLDERS or _VERSION_DIR.fullmatch(name):
+        return stat.S_ISDIR(info.st_mode)
+    return _TEMPORARY.fullmatch(name) is not None and stat.S_ISREG(info.st_mode)
+
+
+def _reason(exc: BaseException) -> str:
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+
+
+def prepare_cache_dir(directory: Path, *inner: str) -> Path:
+    """Create ``directory`` (checked by :func:`check_cache_dir`) with its tag and
+    ``.gitignore`` where they are missing, and the folders ``inner`` below it;
+    returns the innermost. Raises OSError where a folder turns out to be a
+    symbolic link or not a folder (made so after the check)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    _real_folder(directory)
+    _create(directory / _TAG, CACHEDIR_TAG.encode())
+    _create(directory / ".gitignore", _GITIGNORE)  # never replaces one that is there
+    folder = directory
+    for name in inner:
+        folder = folder / name
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        _real_folder(folder)
+    return folder
+
+
+def _real_folder(path: Path) -> None:
+    if not stat.S_ISDIR(os.lstat(path).st_mode):
+        raise NotADirectoryError(20, "not a folder, or a symbolic link", str(path))
+
+
+def _create(path: Path, data: bytes) -> None:
+    """Write a new file at ``path``; leave whatever is there already."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 _SECRET: bytes | None = None
@@ -223,11 +367,7 @@ class FactStore:
         self._prepared = True
         assert self.root is not None and self.base is not None
         try:
-            fresh = not self.root.exists()
-            (self.base / "facts").mkdir(parents=True, exist_ok=True)
-            if fresh or not (self.root / "CACHEDIR.TAG").exists():
-                _write_atomic(self.root / "CACHEDIR.TAG", CACHEDIR_TAG.encode())
-                _write_atomic(self.root / ".gitignore", b"# Created by pdlint.\n*\n")
+            prepare_cache_dir(self.root, self.base.name, "facts")
         except OSError as exc:
             self._read_only(exc)
         return self.writable
@@ -245,7 +385,7 @@ class FactStore:
         if kind == "facts":
             blob = self._pending.get(key) or self._read_packed(key)
         else:
-            blob = _read(self.base / key)
+            blob = read_regular(self.base / key)
         if blob is None:
             self.misses += 1
             return None
@@ -386,8 +526,8 @@ class FactStore:
         assert self.base is not None
         if pack not in self._packs:
             try:
-                self._packs[pack] = open(self.base / "facts" / pack, "rb")  # noqa: SIM115
-            except OSError:
+                self._packs[pack] = _open_regular(self.base / "facts" / pack)
+            except (OSError, ValueError):
                 self._packs[pack] = None
         handle = self._packs[pack]
         if handle is None:
@@ -401,7 +541,7 @@ class FactStore:
     def _read_index(self) -> dict[str, Place]:
         """The index on disk, oldest entries first; empty when missing or damaged."""
         assert self.base is not None
-        blob = _read(self.base / "facts" / INDEX)
+        blob = read_regular(self.base / "facts" / INDEX)
         payload = _unframe(INDEX, blob) if blob is not None else None
         out: dict[str, Place] = {}
         if payload is None:
@@ -471,19 +611,41 @@ def _newest_versions(index: dict[str, Place]) -> dict[str, Place]:
     return {k: v for k, v in index.items() if k not in dropped} if dropped else index
 
 
-def _read(path: Path) -> bytes | None:
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+READ_LIMIT = 1 << 30  # a cache file larger than this is not pdlint's
+
+
+def _open_regular(path: Path) -> BinaryIO:
+    """Open a regular file for reading, never through a symbolic link and never
+    blocking (a FIFO or device shipped in a cache folder is refused)."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular(path: Path, limit: int = READ_LIMIT) -> bytes | None:
+    """The bytes of the regular file ``path``; None if it cannot be read or holds
+    more than ``limit`` bytes."""
+    try:
+        with _open_regular(path) as handle:
+            data = handle.read(limit + 1)
+    except (OSError, ValueError):
         return None
+    return data if len(data) <= limit else None
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
     """Write to a temporary file next to ``path``, then move it into place."""
     tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
     try:
-        with open(tmp, "wb") as handle:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
     except BaseException:
@@ -494,31 +656,26 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def clean(directory: Path) -> bool:
-    """Remove a pdlint cache directory; False if there was none.
+def clean(directory: Path, root: str) -> bool:
+    """Remove pdlint's entries from its cache folder, then the folder; False if
+    there was none.
 
-    Refuses a directory that is not a pdlint cache (no CACHEDIR.TAG written by
-    pdlint), so a mistyped ``--cache-dir`` cannot delete anything else.
+    Raises :class:`CacheDirError` for a folder that is not pdlint's own (see
+    :func:`check_cache_dir`), so a mistyped ``--cache-dir`` or a repository's
+    ``cache-dir`` cannot delete anything else; OSError if removing fails.
     """
+    check_cache_dir(directory, root)
     if not directory.exists():
         return False
-    tag = directory / "CACHEDIR.TAG"
-    try:
-        marked = "created by pdlint" in tag.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        marked = False
-    if not marked and not _only_pdlint_files(directory):
-        raise OSError(f"{directory} is not a pdlint cache directory (no pdlint CACHEDIR.TAG)")
     import shutil
 
-    shutil.rmtree(directory)
+    for name in sorted(os.listdir(directory)):
+        entry = directory / name
+        if not _own_entry(directory, name):  # written since the check: keep it
+            continue
+        if stat.S_ISDIR(os.lstat(entry).st_mode):
+            shutil.rmtree(entry)  # removes links inside, never what they point at
+        else:
+            entry.unlink()
+    directory.rmdir()
     return True
-
-
-def _only_pdlint_files(directory: Path) -> bool:
-    """An untagged folder that holds only what pdlint writes (the flake8 plugin's results)."""
-    try:
-        names = {p.name for p in directory.iterdir()}
-    except OSError:
-        return False
-    return directory.name == DEFAULT_NAME and names <= {".gitignore", "flake8"}

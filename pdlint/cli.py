@@ -13,7 +13,7 @@ import click
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
-from pdlint.cache import cache_location
+from pdlint.cache import CacheDirError, cache_location
 from pdlint.cache import clean as clean_cache
 from pdlint.config import (
     OUTPUT_FORMATS,
@@ -285,9 +285,12 @@ def clean_command(cache_dir: str | None, config_path: str | None) -> None:
     except ConfigError as exc:
         _fail(str(exc))
         return
-    directory = cache_location(settings.root, settings.cache_dir, cache_dir)
     try:
-        removed = clean_cache(directory)
+        directory = cache_location(settings.root, settings.cache_dir, cache_dir)
+        removed = clean_cache(directory, settings.root)
+    except CacheDirError as exc:
+        _fail(f"{exc}; nothing removed")
+        return
     except OSError as exc:
         _fail(f"cannot remove the cache: {exc}")
         return

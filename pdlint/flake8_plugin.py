@@ -27,7 +27,13 @@ from typing import Any, ClassVar
 
 from pdlint import __version__
 from pdlint.api import analyze
-from pdlint.cache import sign
+from pdlint.cache import (
+    CacheDirError,
+    cache_location,
+    prepare_cache_dir,
+    read_regular,
+    sign,
+)
 from pdlint.config import resolve_settings
 from pdlint.discover import discover
 
@@ -131,21 +137,15 @@ class Analysis:
         digest = hashlib.sha256(json.dumps(inputs).encode("utf-8")).hexdigest()
         return hashlib.sha256(name.encode("utf-8")).hexdigest()[:16], digest
 
-    def _cache_dir(self) -> Path:
-        base = self.settings.cache_dir or os.path.join(self.settings.root, ".pdlint_cache")
-        return Path(base) / "flake8"
-
     def _load_or_compute(self, overlay: tuple[str, str] | None) -> Findings:
         if not self.settings.cache:
             return self._compute(overlay)
         name, signature = self._signature(overlay)
-        folder = self._cache_dir()
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            gitignore = folder.parent / ".gitignore"
-            if not gitignore.exists():
-                gitignore.write_text("*\n", encoding="utf-8")
-        except OSError:
+            directory = cache_location(self.settings.root, self.settings.cache_dir, None)
+            folder = prepare_cache_dir(directory, "flake8")
+        except (CacheDirError, OSError) as exc:
+            log.warning("pdlint: %s; the analysis is not shared", exc)
             return self._compute(overlay)
         target = folder / f"{name}.json"
         with _locked(folder / f"{name}.lock"):
@@ -165,7 +165,8 @@ def _locked(path: Path) -> Iterator[None]:
         yield
         return
     try:
-        handle = open(path, "a+b")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        handle = os.fdopen(fd, "r+b")
     except OSError:
         yield
         return
@@ -177,7 +178,10 @@ def _locked(path: Path) -> Iterator[None]:
 def _read(path: Path, signature: str) -> Findings | None:
     """The findings stored in ``path`` for ``signature``; None if absent or not valid."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        blob = read_regular(path)
+        if blob is None:
+            return None
+        data = json.loads(blob.decode("utf-8"))
         if data["format"] != CACHE_FORMAT or data["signature"] != signature:
             return None
         if not hmac.compare_digest(str(data["mac"]), _mac(data)):

@@ -39,9 +39,14 @@ def uncached(folder: Path, *args: str) -> list[dict]:
     return findings_json(folder, "--no-cache", *args)
 
 
-def run_without_cache_env(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m pdlint ARGS`` with no ``$PDLINT_CACHE_DIR`` (the default location)."""
+def run_without_cache_env(
+    *args: object, cwd: Path, home: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m pdlint ARGS`` with no ``$PDLINT_CACHE_DIR`` (the default location),
+    and ``$HOME`` set to ``home`` if given."""
     env = {k: v for k, v in os.environ.items() if k != "PDLINT_CACHE_DIR"}
+    if home is not None:
+        env["HOME"] = str(home)
     return subprocess.run(
         [sys.executable, "-m", "pdlint", *map(str, args)],
         cwd=cwd,
@@ -485,6 +490,153 @@ def test_clean_refuses_a_directory_pdlint_did_not_make(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "not a pdlint cache" in proc.stderr
     assert (precious / "data.txt").read_text() == "keep me\n"
+
+
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every entry under ``folder``: a file's bytes, a link's target, a folder's name."""
+    out: dict[str, bytes | str] = {}
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            out[name] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            out[name] = path.read_bytes()
+        else:
+            out[name] = "dir"
+    return out
+
+
+@pytest.mark.parametrize(
+    ("config", "flag"),
+    [('cache-dir = "."', None), (None, "."), ('cache-dir = ".."', None), (None, "..")],
+    ids=["config-root", "flag-root", "config-parent", "flag-parent"],
+)
+def test_the_project_root_or_a_folder_above_is_never_a_cache(
+    tmp_path: Path, config: str | None, flag: str | None
+) -> None:
+    """Data loss seen: ``cache-dir = "."`` (or ``--cache-dir .``) tagged the project,
+    and ``pdlint clean`` then removed it."""
+    project = copy_relay_gap(tmp_path / "proj")
+    (project / "pyproject.toml").write_text(f"[tool.pdlint]\n{config or ''}\n")
+    (project / ".gitignore").write_text("build/\n")
+    before = snapshot(tmp_path)
+    args = ["--cache-dir", flag] if flag else []
+    check = run_without_cache_env("check", ".", *args, cwd=project)
+    assert check.returncode == 1, check.stderr  # the run completes, uncached
+    assert "PDL101" in check.stdout
+    assert "is the project root, HOME or a folder above one" in check.stderr
+    assert "running without the cache" in check.stderr
+    assert snapshot(tmp_path) == before  # no tag, no .gitignore replaced
+    clean = run_without_cache_env("clean", *args, cwd=project)
+    assert clean.returncode == 2
+    assert "is the project root, HOME or a folder above one" in clean.stderr
+    assert "nothing removed" in clean.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_home_is_never_a_cache(tmp_path: Path) -> None:
+    """``cache-dir = "~"`` tagged HOME, and ``pdlint clean`` removed it."""
+    home = tmp_path / "home"
+    (home / "notes").mkdir(parents=True)
+    (home / "notes" / "todo.txt").write_text("keep me\n")
+    project = copy_relay_gap(tmp_path / "proj")
+    (project / "pyproject.toml").write_text('[tool.pdlint]\ncache-dir = "~"\n')
+    before = snapshot(home)
+    check = run_without_cache_env("check", ".", cwd=project, home=home)
+    assert check.returncode == 1 and "HOME" in check.stderr
+    clean = run_without_cache_env("clean", cwd=project, home=home)
+    assert clean.returncode == 2 and "HOME" in clean.stderr
+    assert snapshot(home) == before
+
+
+def test_a_folder_holding_other_files_is_never_a_cache(tmp_path: Path) -> None:
+    """A folder pdlint did not make is refused, even one an older pdlint tagged."""
+    project = copy_relay_gap(tmp_path / "proj")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "results.csv").write_text("1,2\n")
+    (data / ".gitignore").write_text("*.tmp\n")
+    before = snapshot(data)
+    check = run_without_cache_env("check", ".", "--cache-dir", data, cwd=project)
+    assert check.returncode == 1
+    assert "'results.csv'" in check.stderr and "did not write" in check.stderr
+    assert snapshot(data) == before  # its .gitignore is not replaced
+    # Tagged by a pdlint before this one: the tag alone does not make it pdlint's.
+    (data / "CACHEDIR.TAG").write_text(CACHEDIR_TAG)
+    before = snapshot(data)
+    clean = run_without_cache_env("clean", "--cache-dir", data, cwd=project)
+    assert clean.returncode == 2 and "'results.csv'" in clean.stderr
+    assert snapshot(data) == before
+
+
+def test_an_empty_folder_becomes_a_cache_and_clean_removes_only_it(tmp_path: Path) -> None:
+    project = copy_relay_gap(tmp_path / "proj")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    check = run_without_cache_env("check", ".", "--cache-dir", cache, cwd=project)
+    assert check.returncode == 1 and "warning" not in check.stderr
+    assert (cache / "CACHEDIR.TAG").read_text() == CACHEDIR_TAG
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
+    clean = run_without_cache_env("clean", "--cache-dir", cache, cwd=project)
+    assert clean.returncode == 0 and not cache.exists()
+    assert (tmp_path / "proj" / "relay_gap_engine").is_dir()
+
+
+@pytest.mark.parametrize("target", ["outside", "project"])
+def test_a_shipped_cache_symlink_is_never_followed(tmp_path: Path, target: str) -> None:
+    """A repository can ship ``.pdlint_cache`` as a link to any folder: pdlint
+    neither writes there nor removes it."""
+    project = copy_relay_gap(tmp_path / "proj")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep me\n")
+    (project / ".pdlint_cache").symlink_to(outside if target == "outside" else project)
+    before = snapshot(tmp_path)
+    check = run_without_cache_env("check", ".", cwd=project)
+    assert check.returncode == 1 and "PDL101" in check.stdout
+    assert "is a symbolic link; pdlint never follows one" in check.stderr
+    clean = run_without_cache_env("clean", cwd=project)
+    assert clean.returncode == 2 and "symbolic link" in clean.stderr
+    assert snapshot(tmp_path) == before
+
+
+def test_a_folder_reached_through_a_link_in_the_project_is_never_a_cache(
+    tmp_path: Path,
+) -> None:
+    project = copy_relay_gap(tmp_path / "proj")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / "build").symlink_to(outside)
+    (project / "pyproject.toml").write_text('[tool.pdlint]\ncache-dir = "build/cache"\n')
+    check = run_without_cache_env("check", ".", cwd=project)
+    assert check.returncode == 1 and "symbolic link in the project" in check.stderr
+    assert list(outside.iterdir()) == []
+
+
+def test_links_inside_a_cache_are_never_followed(tmp_path: Path) -> None:
+    """Entries of a cache folder that are links (a version folder, its facts folder,
+    the index) are neither written through nor removed through."""
+    project = copy_relay_gap(tmp_path / "proj")
+    cache = project / ".pdlint_cache"
+    assert run_without_cache_env("check", ".", cwd=project).returncode == 1
+    (version,) = [p for p in cache.iterdir() if p.is_dir()]
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep me\n")
+    shutil.rmtree(version / "facts")
+    (version / "facts").symlink_to(outside)
+    (project / "relay_gap_engine" / "new.py").write_text("X = 1\n")
+    check = run_without_cache_env("check", ".", cwd=project)
+    assert check.returncode == 1 and "PDL101" in check.stdout
+    assert snapshot(outside) == {"keep.txt": b"keep me\n"}
+    # A version folder that is a link makes the folder foreign: refused.
+    shutil.rmtree(version)
+    version.symlink_to(outside)
+    check = run_without_cache_env("check", ".", cwd=project)
+    assert check.returncode == 1 and "did not write" in check.stderr
+    clean = run_without_cache_env("clean", cwd=project)
+    assert clean.returncode == 2
+    assert snapshot(outside) == {"keep.txt": b"keep me\n"}
 
 
 def test_forged_entries_in_the_analysed_tree_are_never_unpickled(

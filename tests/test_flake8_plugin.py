@@ -8,6 +8,7 @@ workers and the next run while nothing changed.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,9 +32,12 @@ BUILDER = Path("relay_gap_engine/spec_info.py")
 
 
 def flake8(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """flake8 in ``cwd``, with pdlint's cache in the project (its default place)."""
+    env = {k: v for k, v in os.environ.items() if k != "PDLINT_CACHE_DIR"}
     return subprocess.run(
         [sys.executable, "-c", FLAKE8_WITH_LOG, *args],
         cwd=cwd,
+        env=env,
         input=stdin,
         capture_output=True,
         text=True,
