@@ -1,7 +1,7 @@
 """Build hook: the wheel carries the indexer and the analysis compiled with mypyc,
 when it can.
 
-The indexer (``pdlint/index.py``) turns every parsed module into facts: on sglang
+The indexer (``pdlint/facts/indexer.py``) turns every parsed module into facts: on sglang
 0.5.23 it is a fifth of a cold run's CPU, and compiled it takes about a third less.
 The analysis (the model, the call graph, the variant tables, the checks) is most
 of an edit's run, which compiled takes about a third less time (see the README's
@@ -28,17 +28,20 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The indexer, and the analysis: the program model, the call graph, the variant
 # tables and the checks (each is a good part of a run's CPU; see the README).
-COMPILED = [
-    "pdlint/index.py",
-    "pdlint/model.py",
-    "pdlint/graph.py",
-    "pdlint/variants.py",
-    "pdlint/factories.py",
-    "pdlint/exprs.py",
-    "pdlint/checks/relay.py",
-    "pdlint/checks/modes.py",
-    "pdlint/checks/layout.py",
-]
+# What is compiled, by folder: a new module there is compiled with no edit here.
+COMPILED_GLOBS = (
+    "pdlint/facts/indexer.py",
+    "pdlint/facts/exprs.py",
+    "pdlint/model/*.py",
+    "pdlint/checks/*/*.py",
+)
+
+
+def compiled_paths(root: Path) -> list[str]:
+    """The modules :data:`COMPILED_GLOBS` names under ``root`` (package
+    ``__init__`` files left out), as paths from ``root``."""
+    found = {p for pattern in COMPILED_GLOBS for p in root.glob(pattern)}
+    return sorted(p.relative_to(root).as_posix() for p in found if p.name != "__init__.py")
 
 
 class CompileHook(BuildHookInterface):
@@ -72,7 +75,7 @@ class CompileHook(BuildHookInterface):
 
 
 def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
-    """Compile :data:`COMPILED` into extension modules under ``work``; each with
+    """Compile :func:`compiled_paths` into extension modules under ``work``; each with
     its path in the wheel."""
     from mypyc.build import mypycify
     from setuptools import Distribution
@@ -81,7 +84,7 @@ def _compile(root: Path, work: Path) -> list[tuple[Path, str]]:
     os.chdir(root)  # mypyc names modules by their paths from here
     try:
         extensions = mypycify(
-            ["--config-file", str(root / "pyproject.toml"), *COMPILED],
+            ["--config-file", str(root / "pyproject.toml"), *compiled_paths(root)],
             opt_level="3",
             target_dir=str(work / "c"),
             separate=True,  # one C file per module: compiled side by side

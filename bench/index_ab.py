@@ -1,13 +1,13 @@
-"""A/B benchmark of the indexer: a git revision's ``pdlint/index.py`` against this tree's.
+"""A/B benchmark of the indexer: a git revision's ``pdlint/facts/indexer.py`` against this tree's.
 
-Loads ``pdlint/index.py`` as it is at ``--base`` (default ``main``, through
+Loads ``pdlint/facts/indexer.py`` as it is at ``--base`` (default ``main``, through
 ``git show``) under another module name (A) and this checkout's
-``pdlint.index`` (B), parses every file once with
-:func:`pdlint.source.parse_source`, then runs A and B on each file back to
+``pdlint.facts.indexer`` (B), parses every file once with
+:func:`pdlint.source.read.parse_source`, then runs A and B on each file back to
 back, over all files, for ``--rounds`` rounds (which goes first flips each
 round), with the collector off as in a pdlint run. It prints the CPU time
 (``time.process_time``) of indexing and of pickling the facts (packed, as the
-worker processes send them: ``pdlint.facts.packed``), for A and B, and
+worker processes send them: ``pdlint.facts.types.packed``), for A and B, and
 their ratio B/A per round (then the median and range of those ratios), and the
 size of the pickled facts of both. Ratios measured side by side in one run are
 what count on a shared machine. It exits 1 (naming the file) when B's
@@ -38,16 +38,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pdlint import index as index_b
-from pdlint.facts import ModuleFacts, packed
-from pdlint.source import parse_source
+from pdlint.facts.types import ModuleFacts, packed
+from pdlint.source.read import parse_source
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def load_base(revision: str) -> types.ModuleType:
-    """``pdlint/index.py`` at ``revision``, imported as ``pdlint_index_base``."""
+    """``pdlint/facts/indexer.py`` at ``revision``, imported as ``pdlint_index_base``."""
     source = subprocess.run(
-        ["git", "show", f"{revision}:pdlint/index.py"],
+        ["git", "show", f"{revision}:pdlint/facts/indexer.py"],
         cwd=REPO,
         check=True,
         capture_output=True,
@@ -58,7 +58,7 @@ def load_base(revision: str) -> types.ModuleType:
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    exec(compile(source, f"{revision}:pdlint/index.py", "exec"), module.__dict__)
+    exec(compile(source, f"{revision}:pdlint/facts/indexer.py", "exec"), module.__dict__)
     return module
 
 

@@ -187,8 +187,8 @@ def parsed_count(stderr: str) -> int | None:
 
 FLOOR_READ = """
 import hashlib, sys
-from pdlint.discover import discover
-from pdlint.config import DEFAULT_EXCLUDE
+from pdlint.source.discover import discover
+from pdlint.settings.config import DEFAULT_EXCLUDE
 files, _ = discover(["sglang"], DEFAULT_EXCLUDE)
 for f in files:
     with open(f.path, "rb") as h:
@@ -197,8 +197,8 @@ for f in files:
 
 FLOOR_AST = """
 import ast, sys, warnings
-from pdlint.discover import discover
-from pdlint.config import DEFAULT_EXCLUDE
+from pdlint.source.discover import discover
+from pdlint.settings.config import DEFAULT_EXCLUDE
 warnings.simplefilter("ignore")
 files, _ = discover(["sglang"], DEFAULT_EXCLUDE)
 for f in files:
@@ -228,7 +228,7 @@ for path in json.load(open(sys.argv[1])):
 EDITOR = """
 import sys, time
 from pdlint.api import analyze
-from pdlint.config import resolve_settings
+from pdlint.settings.config import resolve_settings
 sys.path.insert(0, sys.argv[2])
 from run import insert_call
 path = sys.argv[1]
@@ -244,7 +244,7 @@ print(time.perf_counter() - start)
 LOADED = """
 import json, sys
 from pdlint.api import analyze
-from pdlint.config import resolve_settings
+from pdlint.settings.config import resolve_settings
 from dataclasses import replace
 settings = replace(resolve_settings(["sglang"], None), cache=False)
 json.dump(analyze(["sglang"], settings).loaded_files, open(sys.argv[1], "w"))

@@ -17,21 +17,12 @@ from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
 from pdlint import __version__
-from pdlint.aside import Aside, aside
-from pdlint.cache import CODE, SCHEMA, CacheDirError, FactStore, cache_location, make_key
-from pdlint.checks.layout import LayoutCheck
-from pdlint.checks.modes import ModeCheck
-from pdlint.checks.relay import RelayCheck
-from pdlint.config import Settings
-from pdlint.discover import SourceFile, discover, display_path, not_a_file
-from pdlint.factories import ClassFactories
-from pdlint.findings import Finding
-from pdlint.graph import CallGraph, PassedMemo, heuristic_entries, match_entries
-from pdlint.index import forget_packages
-from pdlint.model import Model
-from pdlint.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
-from pdlint.policy import apply_policy, is_enabled
-from pdlint.program import (
+from pdlint.cache.store import CODE, SCHEMA, CacheDirError, FactStore, cache_location, make_key
+from pdlint.checks.layout.check import LayoutCheck
+from pdlint.checks.modes.check import ModeCheck
+from pdlint.checks.relay.check import RelayCheck
+from pdlint.engine.fork import Aside, aside
+from pdlint.engine.program import (
     FactsMemo,
     Gains,
     IndexOutcome,
@@ -41,8 +32,17 @@ from pdlint.program import (
     RunRecord,
     worker_count,
 )
-from pdlint.source import decode_source, split_lines
-from pdlint.variants import Variants
+from pdlint.facts.indexer import forget_packages
+from pdlint.findings import Finding
+from pdlint.model.callgraph import CallGraph, PassedMemo, heuristic_entries, match_entries
+from pdlint.model.class_factories import ClassFactories
+from pdlint.model.names import Model
+from pdlint.model.variants import Variants
+from pdlint.policy.selection import apply_policy, is_enabled
+from pdlint.settings.config import Settings
+from pdlint.settings.packs import LayoutNames, Pack, line_of, load_packs, packs_dir
+from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
+from pdlint.source.read import decode_source, split_lines
 
 # Trees with at least this many files are parsed lazily (only what the analysis
 # needs); smaller ones are parsed whole, so every file gets its PDL900.
@@ -515,7 +515,7 @@ def _layout_aside(
     model: Model, program: Program, check: LayoutCheck, reads: Reads
 ) -> Aside[LayoutResult] | None:
     """PDL201's check started in a forked process, when the model is lazy and large
-    and no worker process parses (see :mod:`pdlint.aside`); None otherwise.
+    and no worker process parses (see :mod:`pdlint.engine.fork`); None otherwise.
 
     The check reads the model alone and loads what it needs, so it gives the same
     findings on a copy of the model taken before the others run. Its findings, what

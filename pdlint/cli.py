@@ -13,19 +13,19 @@ import click
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
-from pdlint.cache import CacheDirError, cache_location
-from pdlint.cache import clean as clean_cache
-from pdlint.config import (
+from pdlint.cache.store import CacheDirError, cache_location
+from pdlint.cache.store import clean as clean_cache
+from pdlint.checks.catalogue import RULES, get_rule
+from pdlint.output.progress import TerminalProgress
+from pdlint.output.text import concise, full, statistics, to_json
+from pdlint.settings.config import (
     OUTPUT_FORMATS,
     ConfigError,
     Settings,
     check_codes,
     resolve_settings,
 )
-from pdlint.discover import DiscoveryError
-from pdlint.progress import TerminalProgress
-from pdlint.report import concise, full, statistics, to_json
-from pdlint.rules import RULES, get_rule
+from pdlint.source.discover import DiscoveryError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -197,7 +197,7 @@ def check(  # noqa: PLR0913
         _fail(str(exc))
         return
     if write_baseline_path:
-        from pdlint.baseline import write_baseline
+        from pdlint.policy.baseline import write_baseline
 
         write_baseline(result.findings, Path(write_baseline_path))
         n = len(result.findings)
@@ -207,7 +207,7 @@ def check(  # noqa: PLR0913
         )
         sys.exit(EXIT_OK)
     if baseline_path:
-        from pdlint.baseline import BaselineError, apply_baseline, load_baseline
+        from pdlint.policy.baseline import BaselineError, apply_baseline, load_baseline
 
         try:
             baseline = load_baseline(Path(baseline_path))
@@ -258,14 +258,14 @@ def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
     elif fmt == "full":
         click.echo(full(result.findings, result.sources), nl=False)
     elif fmt == "sarif":
-        from pdlint.sarif import render as render_sarif
+        from pdlint.output.sarif import render as render_sarif
 
         text = render_sarif(
             result.findings, cwd=Path.cwd(), version=__version__, category=sarif_category
         )
         click.echo(text, nl=False)
     elif fmt == "github":
-        from pdlint.github import to_github
+        from pdlint.output.github import to_github
 
         click.echo(to_github(result.findings, cwd=Path.cwd()), nl=False)
     else:

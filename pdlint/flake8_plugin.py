@@ -27,15 +27,15 @@ from typing import Any, ClassVar
 
 from pdlint import __version__
 from pdlint.api import analyze
-from pdlint.cache import (
+from pdlint.cache.store import (
     CacheDirError,
     cache_location,
     prepare_cache_dir,
     read_regular,
     sign,
 )
-from pdlint.config import resolve_settings
-from pdlint.discover import discover
+from pdlint.settings.config import resolve_settings
+from pdlint.source.discover import discover
 
 try:
     import fcntl
@@ -195,7 +195,7 @@ def _read(path: Path, signature: str) -> Findings | None:
 
 
 def _mac(data: dict[str, object]) -> str:
-    """Keyed digest of a result file's content (see :func:`pdlint.cache.sign`): a file
+    """Keyed digest of a result file's content (see :func:`pdlint.cache.store.sign`): a file
     planted in a repository's cache folder cannot hide findings."""
     body = {k: data[k] for k in ("format", "signature", "findings")}
     return sign(json.dumps(body, sort_keys=True).encode("utf-8"))

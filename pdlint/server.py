@@ -29,12 +29,12 @@ from pygls.workspace import PositionCodec
 
 from pdlint import __version__
 from pdlint.api import IndexOutcome, Result, analyze
-from pdlint.config import ConfigError, resolve_settings
-from pdlint.discover import DiscoveryError
+from pdlint.checks.catalogue import get_rule
 from pdlint.findings import Finding, Location
-from pdlint.policy import NOQA_RE, noqa_codes
-from pdlint.rules import get_rule
-from pdlint.source import decode_source
+from pdlint.policy.selection import NOQA_RE, noqa_codes
+from pdlint.settings.config import ConfigError, resolve_settings
+from pdlint.source.discover import DiscoveryError
+from pdlint.source.read import decode_source
 
 DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
 SOURCE = "pdlint"

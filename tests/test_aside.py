@@ -1,7 +1,7 @@
 """PDL201's check in a forked process: the same findings, counts and run records.
 
 A lazy analysis of a large tree runs the layout check in a forked child while it
-runs the graph checks (see :mod:`pdlint.aside`). Here the size floor is lowered
+runs the graph checks (see :mod:`pdlint.engine.fork`). Here the size floor is lowered
 so that the fixtures take that path, and each run is compared with one that
 runs every check in one process.
 """
@@ -20,9 +20,9 @@ from conftest import FIXTURES, json_findings, summary
 from pdlint_helpers import chdir, run_pdlint
 
 from pdlint import api
-from pdlint.aside import aside, can_fork
-from pdlint.config import Settings
+from pdlint.engine.fork import aside, can_fork
 from pdlint.server import RecentMemo
+from pdlint.settings.config import Settings
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="forks on Linux only")
 
@@ -255,9 +255,9 @@ def test_a_detached_copy_sends_back_the_facts_it_indexed_not_those_it_read(
     fact cache are not sent (on sglang 0.5.23, 35 MB pickled and unpickled cost the
     language server's first run 1.4 s; reading them again costs the next child
     0.15 s of its idle time)."""
-    from pdlint.cache import FactStore
-    from pdlint.discover import discover
-    from pdlint.program import Program
+    from pdlint.cache.store import FactStore
+    from pdlint.engine.program import Program
+    from pdlint.source.discover import discover
 
     folder = FIXTURES / "layout_helpers"
     files, _ = discover([str(folder)], ())

@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from pdlint_helpers import run_pdlint
 
-from pdlint.baseline import (
+from pdlint.findings import Finding, Location
+from pdlint.policy.baseline import (
     Baseline,
     BaselineError,
     apply_baseline,
     load_baseline,
     write_baseline,
 )
-from pdlint.findings import Finding, Location
-from pdlint.fingerprints import logical_fingerprint
+from pdlint.policy.fingerprints import logical_fingerprint
 
 
 def finding(member: str, line: int, code: str = "PDL101") -> Finding:

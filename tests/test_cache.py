@@ -18,8 +18,8 @@ from conftest import FIXTURES
 from pdlint_helpers import copy_relay_gap, invoke, run_pdlint
 
 from pdlint.api import analyze
-from pdlint.cache import CACHEDIR_TAG, FactStore
-from pdlint.config import Settings
+from pdlint.cache.store import CACHEDIR_TAG, FactStore
+from pdlint.settings.config import Settings
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
 
@@ -301,7 +301,7 @@ def _index_of(cache: Path) -> tuple[Path, dict[str, tuple[str, int, int, str]]]:
 def test_an_entry_of_another_file_is_not_used(relay_gap: Path, tmp_path: Path) -> None:
     """An index that sends two keys to each other's entries (valid frames, wrong
     keys) is caught by the key check."""
-    from pdlint.cache import _frame, _index_text
+    from pdlint.cache.store import _frame, _index_text
 
     cache = tmp_path / "cache"
     expected = cached(relay_gap, cache)
@@ -338,7 +338,7 @@ def test_a_damaged_entry_in_a_pack_is_indexed_again(relay_gap: Path, tmp_path: P
 def test_many_packs_are_compacted_into_one(tmp_path: Path, monkeypatch) -> None:
     """Each run that indexes something writes a pack; past MAX_PACKS, the live entries
     are rewritten into one pack and the others removed, every entry still readable."""
-    monkeypatch.setattr("pdlint.cache.MAX_PACKS", 3)
+    monkeypatch.setattr("pdlint.cache.store.MAX_PACKS", 3)
     cache = tmp_path / "cache"
     for i in range(5):
         store = FactStore(cache)
@@ -354,7 +354,7 @@ def test_only_the_newest_versions_of_a_file_stay_cached(tmp_path: Path, monkeypa
     """Each version of a file is an entry in its slot: the index keeps the newest two
     of a slot; a pack nothing in the index names is removed, and a compaction drops
     the bytes of the versions dropped from packs that still hold other entries."""
-    monkeypatch.setattr("pdlint.cache.MAX_PACKS", 4)
+    monkeypatch.setattr("pdlint.cache.store.MAX_PACKS", 4)
     cache = tmp_path / "cache"
     for i in range(1, 6):  # each run: a new version of one file, and a new other file
         store = FactStore(cache)
@@ -390,7 +390,7 @@ def test_an_index_without_slots_is_read(tmp_path: Path) -> None:
     store.close()
     path, places = _index_of(cache)
     old = "".join(f"{k} {p} {o} {n}\n" for k, (p, o, n, _s) in places.items())
-    from pdlint.cache import _frame
+    from pdlint.cache.store import _frame
 
     path.write_bytes(_frame("index", old.encode()))
     assert FactStore(cache).get("a" * 40) == b"payload"
@@ -426,7 +426,7 @@ def test_other_pdlint_versions_use_their_own_directory(tmp_path: Path, monkeypat
     store = FactStore(tmp_path / "cache")
     store.put("k" * 40, b"payload")
     assert store.get("k" * 40) == b"payload"
-    monkeypatch.setattr("pdlint.cache.__version__", "999.0")
+    monkeypatch.setattr("pdlint.cache.store.__version__", "999.0")
     assert FactStore(tmp_path / "cache").get("k" * 40) is None
 
 

@@ -17,7 +17,7 @@ from pdlint_helpers import chdir
 
 from pdlint import api
 from pdlint.api import Result, analyze
-from pdlint.config import Settings
+from pdlint.settings.config import Settings
 
 REUSED = "checks reused (nothing they depend on changed)"
 GRAPH_ONLY = "relay_gap_engine/spec_utils.py"  # read by the relay check, not by PDL201

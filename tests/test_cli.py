@@ -18,7 +18,7 @@ import pytest
 from pdlint_helpers import CONSUMER, GAP_PDL001, GAP_PDL101, invoke, run_pdlint
 
 import pdlint
-from pdlint.rules import RULES
+from pdlint.checks.catalogue import RULES
 
 BROKEN_SOURCE = "import os\n\n\ndef handler(request, *, timeout=:\n    return request\n"
 ALL_CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900", "PDL901")

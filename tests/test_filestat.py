@@ -1,6 +1,6 @@
 """Files whose stamps vouch for their content are not read again; any write is seen.
 
-See :mod:`pdlint.filestat`: a warm run takes the content hash of a file whose
+See :mod:`pdlint.cache.stat_index`: a warm run takes the content hash of a file whose
 device, inode, size, modification and change times are the recorded ones, and
 reads its bytes only when something needs them.
 """
@@ -17,12 +17,12 @@ from conftest import FIXTURES
 
 from pdlint import filestat
 from pdlint.api import analyze
-from pdlint.cache import FactStore, content_hash
-from pdlint.config import Settings
-from pdlint.discover import SourceFile
-from pdlint.filestat import RACY_NS, StatIndex
-from pdlint.program import Program
-from pdlint.source import read_bytes
+from pdlint.cache.stat_index import RACY_NS, StatIndex
+from pdlint.cache.store import FactStore, content_hash
+from pdlint.engine.program import Program
+from pdlint.settings.config import Settings
+from pdlint.source.discover import SourceFile
+from pdlint.source.read import read_bytes
 
 
 def run(folder: Path, cache: Path):

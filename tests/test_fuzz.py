@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from pdlint_helpers import copy_relay_gap
 
 from pdlint.api import analyze
-from pdlint.config import Settings
 from pdlint.findings import Finding
+from pdlint.settings.config import Settings
 
 EXAMPLES = int(os.environ.get("PDLINT_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(

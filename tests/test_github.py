@@ -9,7 +9,7 @@ import pytest
 from pdlint_helpers import copy_relay_gap, run_pdlint
 
 from pdlint.findings import Finding, Location
-from pdlint.github import annotation, escape_data, escape_property, to_github
+from pdlint.output.github import annotation, escape_data, escape_property, to_github
 
 
 def finding(code: str, message: str, path: str = "pkg/x.py", line: int = 4) -> Finding:

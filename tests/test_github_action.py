@@ -220,7 +220,7 @@ def test_run_step_writes_sarif_and_does_not_fail_on_findings(
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (outputs["exit-code"], outputs["findings"]) == ("1", "2")
     sarif = Path(outputs["sarif-file"])
-    assert sarif == tmp_path / "runner-temp" / "pdlint.sarif"
+    assert sarif == tmp_path / "runner-temp" / "pdlint.output.sarif"
     log = json.loads(sarif.read_text(encoding="utf-8"))
     assert schema_errors(log, schema_path) == []
     run = log["runs"][0]
@@ -245,11 +245,11 @@ def test_run_step_passes_quoted_args_and_paths(
         tmp_path,
         paths="'my service'",
         args="--select 'PDL101'",
-        **{"sarif-file": "out/pdlint.sarif"},
+        **{"sarif-file": "out/pdlint.output.sarif"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (outputs["exit-code"], outputs["findings"]) == ("1", "1")
-    assert Path(outputs["sarif-file"]) == workspace / "out" / "pdlint.sarif"
+    assert Path(outputs["sarif-file"]) == workspace / "out" / "pdlint.output.sarif"
     (result,) = json.loads(Path(outputs["sarif-file"]).read_text())["runs"][0]["results"]
     assert result["ruleId"] == "PDL101"
 

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from pdlint_helpers import FIXTURES
 
 from pdlint.api import FactsMemo
-from pdlint.cache import FactStore
-from pdlint.discover import discover
-from pdlint.graph import CallGraph, heuristic_entries
-from pdlint.index import index_module
-from pdlint.model import Model
-from pdlint.program import Program
-from pdlint.source import parse_source
+from pdlint.cache.store import FactStore
+from pdlint.engine.program import Program
+from pdlint.facts.indexer import index_module
+from pdlint.model.callgraph import CallGraph, heuristic_entries
+from pdlint.model.names import Model
+from pdlint.source.discover import discover
+from pdlint.source.read import parse_source
 
 PACKAGES = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pdlint import index
-from pdlint.exprs import text
-from pdlint.facts import FACT_TYPES, FunctionFacts, ModuleFacts, packed, unpacked
+from pdlint.facts.exprs import text
+from pdlint.facts.types import FACT_TYPES, FunctionFacts, ModuleFacts, packed, unpacked
 
 
 def facts_of(tmp_path: Path, source: str) -> ModuleFacts:

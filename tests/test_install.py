@@ -123,7 +123,10 @@ def test_installed_pdlint_finds_the_relay_gap(installed, elsewhere):
 
 
 def test_installed_pdlint_ships_the_sglang_pack(installed, elsewhere):
-    code = "from pdlint.packs import bundled; b = bundled(); print(sorted(b)); print(b['sglang'])"
+    code = (
+        "from pdlint.settings.packs import bundled; b = bundled(); "
+        "print(sorted(b)); print(b['sglang'])"
+    )
 
     res = run([str(installed / BIN / "python"), "-c", code], cwd=elsewhere)
 
@@ -153,14 +156,17 @@ def _has_c_compiler() -> bool:
 
 
 def compiled_modules() -> list[str]:
-    """The modules hatch_build.py compiles, as ``pdlint check -v`` names them."""
+    """The modules hatch_build.py compiles (its globs), as ``pdlint check -v`` names them."""
     tree = ast.parse((REPO / "hatch_build.py").read_text(encoding="utf-8"))
-    paths = next(
+    patterns = next(
         ast.literal_eval(node.value)
         for node in tree.body
-        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "COMPILED"
+        if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "COMPILED_GLOBS"
     )
-    return sorted(p.removeprefix("pdlint/").removesuffix(".py").replace("/", ".") for p in paths)
+    paths = {p for pattern in patterns for p in REPO.glob(pattern) if p.name != "__init__.py"}
+    return sorted(
+        p.relative_to(REPO / "pdlint").with_suffix("").as_posix().replace("/", ".") for p in paths
+    )
 
 
 def needs_compiled() -> None:
@@ -272,7 +278,7 @@ def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(install
         cwd=elsewhere,
     )
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    where = run([python, "-c", "import pdlint.model as m; print(m.__file__)"], cwd=elsewhere)
+    where = run([python, "-c", "import pdlint.model.names as m; print(m.__file__)"], cwd=elsewhere)
     assert not where.stdout.strip().endswith(".py"), where.stdout + where.stderr
 
     res = run(
@@ -292,8 +298,8 @@ def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(install
 # the folders given; prints how many, or the first file whose facts differ.
 SAME_FACTS = """
 import importlib.util, pathlib, sys
-import pdlint.index as compiled
-from pdlint.source import parse_source
+import pdlint.facts.indexer as compiled
+from pdlint.source.read import parse_source
 source = pathlib.Path(compiled.__file__).with_name("index.py")
 spec = importlib.util.spec_from_file_location("pdlint_index_source", source)
 pure = importlib.util.module_from_spec(spec)

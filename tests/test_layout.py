@@ -11,7 +11,7 @@ from conftest import FIXTURES, json_findings, run_pdlint, summary
 from pdlint_helpers import chdir
 
 from pdlint.api import analyze
-from pdlint.config import Settings
+from pdlint.settings.config import Settings
 
 SETUP = """\
 class Args:

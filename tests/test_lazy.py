@@ -26,18 +26,18 @@ from test_real_sglang import sglang_tree
 from pdlint import scan as scan_module
 from pdlint.api import analyze
 from pdlint.checks import relay as relay_module
-from pdlint.checks.relay import RelayCheck
-from pdlint.config import Settings
-from pdlint.exprs import identifiers
-from pdlint.index import index_module
-from pdlint.progress import TerminalProgress
-from pdlint.scan import (
+from pdlint.checks.relay.check import RelayCheck
+from pdlint.engine.textscan import (
     in_condition,
     literal_pieces,
     may_define,
     scan_source,
     starts_identifier,
 )
+from pdlint.facts.exprs import identifiers
+from pdlint.facts.indexer import index_module
+from pdlint.output.progress import TerminalProgress
+from pdlint.settings.config import Settings
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
 

@@ -10,10 +10,10 @@ import pytest
 from pdlint_helpers import FIXTURES, chdir
 
 from pdlint import api
-from pdlint.config import Settings
-from pdlint.facts import FunctionFacts, Guards
-from pdlint.model import Model
-from pdlint.variants import Truth, Variant, Variants
+from pdlint.facts.types import FunctionFacts, Guards
+from pdlint.model.names import Model
+from pdlint.model.variants import Truth, Variant, Variants
+from pdlint.settings.config import Settings
 
 PACKAGES = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
 

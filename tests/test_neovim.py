@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from pdlint_helpers import CONSUMER, copy_relay_gap
 
-from pdlint.rules import RULES
+from pdlint.checks.catalogue import RULES
 
 LUA = Path(__file__).resolve().parent / "editors" / "nvim_diagnostics.lua"
 

@@ -15,9 +15,9 @@ import flake8.utils as flake8_utils
 import flake8.violation as flake8_violation
 import pytest
 
-from pdlint.config import Settings, check_codes
 from pdlint.findings import Finding, Location
-from pdlint.policy import NOQA_RE, apply_policy, is_enabled, is_suppressed, noqa_codes
+from pdlint.policy.selection import NOQA_RE, apply_policy, is_enabled, is_suppressed, noqa_codes
+from pdlint.settings.config import Settings, check_codes
 
 CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900")
 

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdlint import program
-from pdlint.cache import FactStore
-from pdlint.discover import discover
-from pdlint.program import Program
-from pdlint.scan import may_define
+from pdlint.cache.store import FactStore
+from pdlint.engine.program import Program
+from pdlint.engine.textscan import may_define
+from pdlint.source.discover import discover
 
 NAMES = st.text(alphabet="abcDE_x", min_size=1, max_size=8).filter(str.isidentifier)
 MODULES = st.lists(st.lists(NAMES, max_size=4), min_size=1, max_size=6)

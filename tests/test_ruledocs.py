@@ -7,8 +7,8 @@ from urllib.parse import urlsplit
 
 from conftest import REPO
 
-from pdlint.ruledocs import rules_markdown
-from pdlint.rules import DOCS_URL, RULES
+from pdlint.checks.catalogue import DOCS_URL, RULES
+from pdlint.output.ruledocs import rules_markdown
 
 RULES_DOC = REPO / "docs" / "rules.md"
 
@@ -21,7 +21,7 @@ def github_anchor(heading: str) -> str:
 
 def test_rules_doc_is_generated_from_the_catalogue():
     assert RULES_DOC.read_text(encoding="utf-8") == rules_markdown(), (
-        "docs/rules.md is stale: run `python -m pdlint.ruledocs > docs/rules.md`"
+        "docs/rules.md is stale: run `python -m pdlint.output.ruledocs > docs/rules.md`"
     )
 
 

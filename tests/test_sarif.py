@@ -18,10 +18,10 @@ from conftest import FIXTURES
 from pdlint_helpers import invoke
 from sarif_assets import AssetUnavailable, multitool_argv, schema_path
 
+from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding, Location, Related, Step
-from pdlint.fingerprints import line_hashes, logical_fingerprint
-from pdlint.rules import RULES
-from pdlint.sarif import dumps, to_sarif
+from pdlint.output.sarif import dumps, to_sarif
+from pdlint.policy.fingerprints import line_hashes, logical_fingerprint
 
 # Test vectors published in github/codeql-action, src/fingerprints.test.ts.
 CODEQL_ACTION_VECTORS = [

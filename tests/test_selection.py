@@ -18,11 +18,11 @@ from conftest import FIXTURES
 from pdlint_helpers import chdir, run_pdlint
 
 from pdlint.api import analyze, running_checks
-from pdlint.checks.layout import LayoutCheck
-from pdlint.checks.modes import ModeCheck
-from pdlint.checks.relay import RelayCheck
-from pdlint.config import Settings
-from pdlint.policy import is_enabled
+from pdlint.checks.layout.check import LayoutCheck
+from pdlint.checks.modes.check import ModeCheck
+from pdlint.checks.relay.check import RelayCheck
+from pdlint.policy.selection import is_enabled
+from pdlint.settings.config import Settings
 
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
 # (select, ignore)

@@ -21,7 +21,7 @@ from lsprotocol import types
 from pdlint_helpers import copy_relay_gap
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from pdlint.rules import RULES
+from pdlint.checks.catalogue import RULES
 from pdlint.server import noqa_edit
 
 SERVER = [sys.executable, "-m", "pdlint", "server"]
@@ -405,7 +405,7 @@ def test_an_analysis_reads_files_with_the_collector_off(tmp_path: Path, monkeypa
 
     from pdlint import program
     from pdlint.api import analyze
-    from pdlint.config import Settings
+    from pdlint.settings.config import Settings
 
     folder = copy_relay_gap(tmp_path / "proj")
     seen: list[bool] = []
@@ -432,7 +432,7 @@ def test_an_unsaved_buffer_is_the_text_of_its_file_by_any_path(
     the editor names it by (files are matched by identity, not by resolving every
     path): a buffer with a syntax error gives that file a PDL900."""
     from pdlint.api import analyze
-    from pdlint.config import Settings
+    from pdlint.settings.config import Settings
 
     folder = copy_relay_gap(tmp_path / "proj")
     target = sorted(folder.rglob("*.py"))[-1]

@@ -3,7 +3,7 @@
 Each declares the codes it reports (``codes``); a check none of whose codes the
 settings select does not run (see :func:`pdlint.api.running_checks`).
 
-On a large tree the model is lazy (see :mod:`pdlint.model`): it holds the
+On a large tree the model is lazy (see :mod:`pdlint.model.names`): it holds the
 modules reached from the entry points by name resolution, not every file. A
 check that follows names (calls, types, bases) needs nothing more. A check that
 *enumerates* the program (every function with some property, wherever it is)
@@ -27,7 +27,7 @@ condition (a ``raise`` under a decode-mode test) may narrow them further::
 and only the files where one of the first words stands in the condition of a
 branch (``if``, ``elif``, ``while``, ``match``, ``case``, ``assert``: where the
 indexer takes an event's guards from) with one of the second after it are
-loaded (see :func:`pdlint.scan.in_condition`).
+loaded (see :func:`pdlint.engine.textscan.in_condition`).
 
 A check whose files depend on what it reads in other files loads in phases
 instead, when it runs: ``scanned_words`` (same form) are scanned and cached
@@ -37,7 +37,7 @@ with the others but not loaded; the check then calls
 far (matched case-sensitively in the bytes). On an eager model the call does
 nothing. Each query is recorded like the others, so a later run reuses the
 findings only when every changed file stays in (or out of) its answer.
-:class:`pdlint.checks.layout.LayoutCheck` is the example. Such a check may also
+:class:`pdlint.checks.layout.check.LayoutCheck` is the example. Such a check may also
 declare ``loaded_later``: the gate (groups of its scanned words) and the
 identifier starts (``starts`` of ``with_text``) of a query it will load when it
 runs; those files are parsed ahead, in the worker processes,

@@ -16,7 +16,7 @@ import os
 import pickle
 import time
 
-from pdlint.cache import FactStore, make_key
+from pdlint.cache.store import FactStore, make_key
 
 RACY_NS = 2_000_000_000  # coarser than any file system's time stamps
 # Stamps no run has looked at since are dropped after this long (files deleted, or

@@ -18,7 +18,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from pdlint.rules import RULES
+from pdlint.checks.catalogue import RULES
 
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "github")
 DEFAULT_EXCLUDE = (
@@ -205,7 +205,7 @@ def settings_from_table(
 
 def _check_packs(items: tuple[str, ...], directory: Path, where: str) -> None:
     """Every pack a config names is bundled or a file (relative to the config)."""
-    from pdlint.packs import bundled  # pdlint.packs imports this module
+    from pdlint.settings.packs import bundled  # pdlint.settings.packs imports this module
 
     available = bundled()
     for item in items:

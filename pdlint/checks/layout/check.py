@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
-from pdlint.exprs import (
+from pdlint.checks.layout.linear import Lin, arith, compare
+from pdlint.facts.exprs import (
     NEGATED_OP,
     comparisons,
     comparisons_with_sense,
@@ -45,7 +46,7 @@ from pdlint.exprs import (
     text,
     words,
 )
-from pdlint.facts import (
+from pdlint.facts.types import (
     BindFact,
     CallFact,
     Expr,
@@ -56,9 +57,8 @@ from pdlint.facts import (
     Span,
 )
 from pdlint.findings import Finding, Location, Related, Step
-from pdlint.linear import Lin, arith, compare
-from pdlint.model import Model, held
-from pdlint.packs import LayoutNames
+from pdlint.model.names import Model, held
+from pdlint.settings.packs import LayoutNames
 
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python numbers lines
@@ -1119,7 +1119,7 @@ class LayoutCheck:
         files loaded next hold those words and a grow word after a branch whose
         condition names a role-local word (:attr:`growing_words`, and a pack's
         role-local setting, scanned too: :meth:`pack_scanned_words`; a grow's
-        guards come from such conditions, see :func:`pdlint.scan.in_condition`);
+        guards come from such conditions, see :func:`pdlint.engine.textscan.in_condition`);
         then, twice, the files that also name
         a list grown under a role-local condition (a list built from it). The
         files that call a function growing such a list are loaded when its

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pdlint.facts import (
+from pdlint.facts.types import (
     OTHER,
     BindFact,
     CallFact,
@@ -29,7 +29,7 @@ from pdlint.facts import (
     Span,
     StoreFact,
 )
-from pdlint.source import split_lines
+from pdlint.source.read import split_lines
 
 _TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
@@ -208,7 +208,7 @@ _calls: dict[ast.Call, CallParts] = {}
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
-    """The expression IR of ``node`` (see :mod:`pdlint.facts`)."""
+    """The expression IR of ``node`` (see :mod:`pdlint.facts.types`)."""
     if _indexing:
         return _ir(node, depth)
     _start_module()

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pdlint.discover import not_a_file
+from pdlint.checks.catalogue import RULES, Rule
 from pdlint.findings import Finding, Location, Step
-from pdlint.fingerprints import line_hashes, logical_fingerprint
-from pdlint.repository import rebase, repository_root
-from pdlint.ruledocs import rule_markdown, sentence, unwrap
-from pdlint.rules import RULES, Rule
+from pdlint.output.repository import rebase, repository_root
+from pdlint.output.ruledocs import rule_markdown, sentence, unwrap
+from pdlint.policy.fingerprints import line_hashes, logical_fingerprint
+from pdlint.source.discover import not_a_file
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (

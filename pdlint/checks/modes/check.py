@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.checks.relay import (
+from pdlint.checks.relay.check import (
     Relay,
     RelayCheck,
     guards_mention,
@@ -25,10 +25,10 @@ from pdlint.checks.relay import (
     short,
     stored_before,
 )
-from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
-from pdlint.graph import call_chain
-from pdlint.variants import MAYBE, T, Variant
+from pdlint.model.callgraph import call_chain
+from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
 PLACEHOLDER_WORDS = ("idle", "dummy", "placeholder")

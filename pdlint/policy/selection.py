@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from pdlint.config import Settings
-from pdlint.discover import matches
 from pdlint.findings import Finding
+from pdlint.settings.config import Settings
+from pdlint.source.discover import matches
 
 DEFAULT_SELECT = "PDL"
 

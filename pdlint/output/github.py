@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding
-from pdlint.repository import rebase, repository_root
-from pdlint.rules import RULES
+from pdlint.output.repository import rebase, repository_root
 
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 

@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from pdlint.facts import CallFact, Expr, FunctionFacts
-from pdlint.model import Model
-from pdlint.scan import literal_pieces
+from pdlint.engine.textscan import literal_pieces
+from pdlint.facts.types import CallFact, Expr, FunctionFacts
+from pdlint.model.names import Model
 
 if TYPE_CHECKING:
     import networkx as nx

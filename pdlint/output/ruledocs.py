@@ -2,12 +2,12 @@
 
 Both come from the rule catalogue, so a rule's ``helpUri`` (``docs/rules.md#<anchor>``)
 always lands on the text that SARIF consumers show. Regenerate the file with
-``python -m pdlint.ruledocs > docs/rules.md``.
+``python -m pdlint.output.ruledocs > docs/rules.md``.
 """
 
 from __future__ import annotations
 
-from pdlint.rules import RULES, Rule
+from pdlint.checks.catalogue import RULES, Rule
 
 
 def unwrap(text: str) -> str:
@@ -37,8 +37,8 @@ def rules_markdown() -> str:
     """The whole of ``docs/rules.md``."""
     header = (
         "# pdlint rules\n\n"
-        "Generated from the rule catalogue (`pdlint/rules.py`) by "
-        "`python -m pdlint.ruledocs > docs/rules.md`; `pdlint rule CODE` prints the same "
+        "Generated from the rule catalogue (`pdlint/checks/catalogue.py`) by "
+        "`python -m pdlint.output.ruledocs > docs/rules.md`; `pdlint rule CODE` prints the same "
         "text. SARIF results link here through each rule's `helpUri`.\n"
     )
     return header + "".join(f"\n{rule_markdown(rule)}" for rule in RULES.values())

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdlint.facts import Expr, FunctionFacts
-from pdlint.model import Model
-from pdlint.variants import UNKNOWN, F, T, Variant, Variants
+from pdlint.facts.types import Expr, FunctionFacts
+from pdlint.model.names import Model
+from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from pdlint.facts import ModuleFacts, Span
+from pdlint.facts.types import ModuleFacts, Span
 from pdlint.findings import Finding, Location
 
 _SPAN = "<span>"

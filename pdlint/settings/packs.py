@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdlint.config import ConfigError, key_location, read_toml, where
+from pdlint.settings.config import ConfigError, key_location, read_toml, where
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
@@ -66,10 +66,10 @@ class Pack:
 
 def packs_dir() -> Path:
     """Where the bundled packs are: inside the wheel, else the source tree."""
-    installed = Path(__file__).parent / "packs"
+    installed = Path(__file__).parent.parent / "packs"
     if installed.is_dir():
         return installed
-    return Path(__file__).resolve().parent.parent / "rules"
+    return Path(__file__).resolve().parent.parent.parent / "rules"
 
 
 def bundled() -> dict[str, Path]:

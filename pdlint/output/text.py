@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding, Location
-from pdlint.rules import RULES
 
 
 def concise(findings: Sequence[Finding]) -> str:

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.exprs import nodes
-from pdlint.facts import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts.exprs import nodes
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
-from pdlint.graph import CallGraph, EdgeFilter, call_chain
-from pdlint.model import Model
-from pdlint.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
+from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.names import Model
+from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
 @dataclass(frozen=True)
@@ -274,7 +274,7 @@ class RelayCheck:
     def _find_rejected(self, variant: Variant) -> set[int]:
         out: set[int] = set()
         named = set()
-        from pdlint.graph import match_entries
+        from pdlint.model.callgraph import match_entries
 
         if self.validator_patterns:
             named = set(match_entries(self.model, self.validator_patterns))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pdlint.findings import Finding
-from pdlint.fingerprints import logical_fingerprint
+from pdlint.policy.fingerprints import logical_fingerprint
 
 BASELINE_VERSION = 1
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")

@@ -3,7 +3,7 @@
 A :class:`FileScan` over-approximates: a name it lists may be a false hit (in a
 comment or a string), but a definition, class header or import alias that the
 indexer would find is never missing from it. That is what lets the model load
-only the files a query can concern (see :mod:`pdlint.program`).
+only the files a query can concern (see :mod:`pdlint.engine.program`).
 """
 
 from __future__ import annotations

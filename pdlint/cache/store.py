@@ -44,8 +44,8 @@ def _schema() -> str:
     an entry written by other code is never read (even within one version).
     """
     digest = hashlib.sha256()
-    here = Path(__file__).parent
-    for name in ("facts.py", "index.py", "scan.py", "source.py"):
+    here = Path(__file__).parent.parent
+    for name in ("facts/types.py", "facts/indexer.py", "engine/textscan.py", "source/read.py"):
         try:
             digest.update((here / name).read_bytes())
         except OSError:
@@ -57,7 +57,7 @@ def _code() -> str:
     """A digest of all of pdlint's code: a run record (the findings of a whole run)
     is reused only by the code that computed it."""
     digest = hashlib.sha256()
-    here = Path(__file__).parent
+    here = Path(__file__).parent.parent
     for path in sorted(here.rglob("*.py")):
         digest.update(path.relative_to(here).as_posix().encode())
         try:

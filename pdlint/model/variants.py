@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from pdlint.facts import CallFact, ClassFacts, Expr, FunctionFacts, Guards
-from pdlint.model import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
+from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
+from pdlint.model.names import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
 
 
 class Truth(Enum):

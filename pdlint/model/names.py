@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from pdlint.facts import ClassFacts, Expr, FunctionFacts, ModuleFacts
-from pdlint.index import annotation_expr
+from pdlint.facts.indexer import annotation_expr
+from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
 
 ENUM_BASES = {
     "enum.Enum",
@@ -41,7 +41,7 @@ _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
 
 
 class ModuleSource(Protocol):
-    """Where a lazy model gets modules from (:class:`pdlint.program.Program`)."""
+    """Where a lazy model gets modules from (:class:`pdlint.engine.program.Program`)."""
 
     def __contains__(self, module: str) -> bool: ...
 

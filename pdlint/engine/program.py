@@ -2,7 +2,7 @@
 
 Reading and hashing every file is cheap; parsing is not. A :class:`Program`
 knows each module's name from its path (no parsing), keeps the text scan of
-every file (:mod:`pdlint.scan`, cached by content hash), and parses and indexes
+every file (:mod:`pdlint.engine.textscan`, cached by content hash), and parses and indexes
 a module only when asked (:meth:`Program.load`): the model asks for the modules
 a name resolves into, the files that may define an entry point, the files whose
 class headers may name a class whose subclasses it needs, and the files that
@@ -25,14 +25,10 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pdlint.cache import CODE, FactStore, content_hash, make_key
-from pdlint.config import ConfigError
-from pdlint.discover import SourceFile
-from pdlint.facts import ModuleFacts, Span, packed, unpacked
-from pdlint.filestat import StatIndex, stamp
-from pdlint.findings import Finding
-from pdlint.index import index_module, module_of_absolute
-from pdlint.scan import (
+from pdlint.cache.line_moves import move_findings, moves
+from pdlint.cache.stat_index import StatIndex, stamp
+from pdlint.cache.store import CODE, FactStore, content_hash, make_key
+from pdlint.engine.textscan import (
     Branches,
     FileScan,
     WordGroups,
@@ -41,8 +37,12 @@ from pdlint.scan import (
     scan_source,
     starts_identifier,
 )
-from pdlint.shift import move_findings, moves
-from pdlint.source import decode_source, parse_error, parse_source, read_bytes
+from pdlint.facts.indexer import index_module, module_of_absolute
+from pdlint.facts.types import ModuleFacts, Span, packed, unpacked
+from pdlint.findings import Finding
+from pdlint.settings.config import ConfigError
+from pdlint.source.discover import SourceFile
+from pdlint.source.read import decode_source, parse_error, parse_source, read_bytes
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -71,7 +71,7 @@ class SourceEntry:
     """One discovered file: where it is, its module name and its bytes.
 
     When the stat index vouched for the file's content hash (see
-    :mod:`pdlint.filestat`), its bytes are read on first use of :attr:`data`.
+    :mod:`pdlint.cache.stat_index`), its bytes are read on first use of :attr:`data`.
     """
 
     source: SourceFile
@@ -245,7 +245,7 @@ def _index_payload(job: tuple[str, str, bytes, str]) -> bytes:
 
 def payload_of(result: tuple[object, ...]) -> bytes:
     """An indexing result as the fact cache holds it: pickled, its facts packed
-    (:func:`pdlint.facts.packed`); :func:`result_of` reads it back."""
+    (:func:`pdlint.facts.types.packed`); :func:`result_of` reads it back."""
     if result[0] == "facts":
         assert isinstance(result[1], ModuleFacts)
         result = ("facts", packed(result[1]))
@@ -543,7 +543,7 @@ class Program:
 
     def save(self) -> None:
         """Write the facts indexed in this run, the scan index when it changed, and the
-        files' stamps (see :mod:`pdlint.filestat`)."""
+        files' stamps (see :mod:`pdlint.cache.stat_index`)."""
         start = time.perf_counter()
         self.store.flush()
         self._stats.save()
@@ -625,7 +625,7 @@ class Program:
         ``dst_`` in ``self.dst_ptrs``, not in ``is_dst_`` or ``DST_``), and, with
         ``branches`` ``(words, later)``, one of ``words`` in the condition of a
         branch with one of ``later`` after it (lower-cased words and text; see
-        :func:`pdlint.scan.in_condition`); an empty part selects every file.
+        :func:`pdlint.engine.textscan.in_condition`); an empty part selects every file.
         ``record=False``: a guess that decides nothing the run reports (what to
         parse ahead), left out of the run record (see :class:`RunRecord`).
         """
@@ -704,7 +704,7 @@ class Program:
         raise ValueError(f"unknown query {query!r}")
 
     def _defining(self, query: tuple[object, ...]) -> list[str]:
-        """:func:`pdlint.scan.may_define` for every module, on one string per module
+        """:func:`pdlint.engine.textscan.may_define` for every module, on one string per module
         (its name and defined names, a line each; a piece holds no line break),
         the modules joined in one text: its longest piece is searched once there,
         the others in the modules that hold it."""
@@ -863,7 +863,7 @@ class Program:
 
     def line_moves(self, entry: SourceEntry, old_digest: str) -> dict[Span, Span] | None:
         """How the spans of ``entry``'s facts moved since its bytes had ``old_digest``
-        (:func:`pdlint.shift.moves`); None when more than spans changed, or when the
+        (:func:`pdlint.cache.line_moves.moves`); None when more than spans changed, or when the
         fact cache no longer holds either version. Computed once per run (the run
         records of a run, asked in turn, mostly read the same versions)."""
         key = self._key(entry)
@@ -981,7 +981,7 @@ class Program:
     def stop_workers(self) -> None:
         """Finish parsing ahead with every worker process, then stop them: this
         process has no other thread afterwards (so it may fork, see
-        :mod:`pdlint.aside`), and starts them again if a later batch pays for it."""
+        :mod:`pdlint.engine.fork`), and starts them again if a later batch pays for it."""
         if self._pool is None:
             return
         with self._ahead_lock:
@@ -1006,7 +1006,7 @@ class Program:
             self._pool.shutdown(cancel_futures=True)  # files parsed ahead for nothing
             self._pool = None
 
-    # a part of the analysis in a forked process (see pdlint.aside) ------------
+    # a part of the analysis in a forked process (see pdlint.engine.fork) ------------
     def detach(self) -> None:
         """Make this the copy of the program in a forked child: it parses in this
         process alone, reports no progress, reads the cache through its own files
@@ -1210,7 +1210,7 @@ class RunRecord:
         when its facts are the ones the analysis read (an edit of comments,
         blank lines at the end, formatting within a line), and, moved along, when
         they differ from those in their spans only (lines inserted or deleted
-        that give no facts; see :mod:`pdlint.shift`). Then :attr:`findings`
+        that give no facts; see :mod:`pdlint.cache.line_moves`). Then :attr:`findings`
         become the moved ones.
         """
         files = {e.source.display: (e.module, e.digest) for e in program.entries}

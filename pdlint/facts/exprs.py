@@ -1,11 +1,11 @@
-"""Helpers over the expression IR of :mod:`pdlint.facts`: walk, names, text."""
+"""Helpers over the expression IR of :mod:`pdlint.facts.types`: walk, names, text."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
 
-from pdlint.facts import Expr
+from pdlint.facts.types import Expr
 
 _WORD_RE = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 

@@ -1,0 +1,1 @@
+"""Everything kept between runs, behind one boundary: facts, file stats, run records."""

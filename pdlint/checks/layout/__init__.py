@@ -1,0 +1,1 @@
+"""PDL201: handoff layouts that depend on a per-role setting."""

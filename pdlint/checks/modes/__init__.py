@@ -1,0 +1,1 @@
+"""PDL102 and PDL103: batch modes that bypass the builder."""

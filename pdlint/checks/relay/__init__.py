@@ -1,0 +1,1 @@
+"""PDL001 and PDL101: per-variant builders and the relay state they fill."""

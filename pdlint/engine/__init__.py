@@ -1,0 +1,1 @@
+"""The engine: the program's files, loading on demand, workers, forks, scheduling."""

@@ -1,0 +1,1 @@
+"""The program model: names, classes, variants, the call graph, from the facts."""

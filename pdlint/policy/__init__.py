@@ -1,0 +1,1 @@
+"""Deciding what is reported: selection, per-file ignores, ``# noqa``, baselines."""

@@ -1,0 +1,1 @@
+"""Settings: TOML reading, ``[tool.pdlint]`` and rule packs (framework knowledge)."""

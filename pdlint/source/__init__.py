@@ -1,0 +1,1 @@
+"""Reading the input: which files to analyse, their bytes, their parse (PDL900)."""
