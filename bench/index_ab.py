@@ -37,7 +37,7 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-from pdlint import index as index_b
+from pdlint.facts import indexer as index_b
 from pdlint.facts.types import ModuleFacts, packed
 from pdlint.source.read import parse_source
 

@@ -44,7 +44,7 @@ def test_aside_gives_the_childs_value_or_none() -> None:
 def test_a_child_that_sent_its_value_is_reaped_later() -> None:
     """join returns as soon as the value is read (a large child takes tens of
     milliseconds to exit); the child is reaped by a later call, never left a zombie."""
-    from pdlint import aside as module
+    from pdlint.engine import fork as module
 
     found = aside(lambda: "value")
     assert found is not None and found.join() == "value"

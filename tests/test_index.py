@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pdlint import index
+from pdlint.facts import indexer as index
 from pdlint.facts.exprs import text
 from pdlint.facts.types import FACT_TYPES, FunctionFacts, ModuleFacts, packed, unpacked
 
