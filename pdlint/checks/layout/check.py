@@ -57,6 +57,7 @@ from pdlint.facts.types import (
     Span,
 )
 from pdlint.findings import Finding, Location, Related, Step
+from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.names import Model, held
 from pdlint.settings.packs import LayoutNames
 
@@ -755,7 +756,7 @@ class LayoutCheck:
                 for call in frame.fn.calls:
                     if call.func[-1] not in wanted or not any(
                         e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
-                        for e in _arguments(call)
+                        for e in call_arguments(call)
                     ):
                         continue
                     for target in self.model.call_targets(frame.fn, call.func):
@@ -765,7 +766,7 @@ class LayoutCheck:
                             continue
                         seen.add(key)
                         callee = self.model.functions[target]
-                        bound = _bind_args(callee, call.func, call.args, call.kwargs)
+                        bound = bind_arguments(callee, call.func, call.args, call.kwargs)
                         ctx = Context(frame, call, bound)
                         known.append(ctx)
                         new.append(Frame(callee, ctx))
@@ -933,7 +934,7 @@ class LayoutCheck:
             returned = {r.value for r in helper.returns if r.value is not None}
             if len(returned) == 1:
                 call = CallFact(func, args, expr[3], at, (), None)
-                bound = _bind_args(helper, func, args, expr[3])
+                bound = bind_arguments(helper, func, args, expr[3])
                 helper_frame = Frame(helper, Context(frame, call, bound))
                 ret = next(r for r in helper.returns if r.value is not None)
                 return self.value(helper_frame, returned.pop(), ret.span, sc, d)
@@ -1462,7 +1463,7 @@ class LayoutCheck:
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
                 wanted = self._measured_params(callee, 1)
-                for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
                     if param in wanted and arg[0] in ("name", "attr", "call"):
                         stems |= self._stems_of(fn, arg)
 
@@ -1484,13 +1485,13 @@ class LayoutCheck:
         }
         if depth > 0:
             for call in fn.calls:
-                passed = [e for e in _arguments(call) if e[0] == "name" and e[1] in params]
+                passed = [e for e in call_arguments(call) if e[0] == "name" and e[1] in params]
                 if not passed:
                     continue
                 for target in self.model.call_targets(fn, call.func):
                     callee = self.model.functions[target]
                     inner = self._measured_params(callee, depth - 1)
-                    for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                    for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
                         if param in inner and arg[0] == "name" and arg[1] in params:
                             out.add(arg[1])
         return out
@@ -1678,23 +1679,6 @@ def _minimal_groups(groups: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...],
             implies(g, h) and (j < i or not implies(h, g)) for j, h in enumerate(unique) if j != i
         )
     )
-
-
-def _arguments(call: CallFact) -> tuple[Expr, ...]:
-    return (*call.args, *(v for _, v in call.kwargs))
-
-
-def _bind_args(
-    callee: FunctionFacts,
-    func: Expr,
-    args: tuple[Expr, ...],
-    kwargs: tuple[tuple[str, Expr], ...],
-) -> tuple[tuple[str, Expr], ...]:
-    params = [p for p, _ in callee.params]
-    skip = 1 if params and params[0] in ("self", "cls") and func[0] == "attr" else 0
-    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
-    out += [(k, v) for k, v in kwargs if k in params]
-    return tuple(out)
 
 
 def _occurrences(text: str, word: str) -> Iterator[int]:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pdlint.facts.exprs import nodes
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
+from pdlint.model.binding import bind_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
@@ -483,12 +484,11 @@ class RelayCheck:
                 continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
-                params = [p for p, _ in callee.params]
-                skip = 1 if params and params[0] in ("self", "cls") else 0
+                bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
                 for index in indices:
-                    if skip + index >= len(params):
+                    if index >= len(bound):
                         continue
-                    param = params[skip + index]
+                    param = bound[index][0]
                     for deref in callee.derefs:
                         if deref.attr or deref.obj != ("name", param):
                             continue
@@ -616,17 +616,8 @@ def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
 def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
     """``callee`` sets ``<param>.state`` before each of its returns, for the param
     that receives ``base`` at ``call``."""
-    params = [p for p, _ in callee.params]
-    method = bool(params) and params[0] in ("self", "cls") and call.func[0] == "attr"
-    skip = 1 if method else 0
-    names = [
-        params[skip + i]
-        for i, arg in enumerate(call.args)
-        if arg == base and skip + i < len(params)
-    ]
-    names.extend(k for k, v in call.kwargs if v == base and k in params)
-    if method and call.func[1] == base:
-        names.append(params[0])
+    bound = bind_arguments(callee, call.func, call.args, call.kwargs, bind_receiver=True)
+    names = [param for param, arg in bound if arg == base]
     for name in names:
         stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
         if stores and all(
