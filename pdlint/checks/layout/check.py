@@ -56,8 +56,9 @@ from pdlint.facts.types import (
     IndexFact,
     Span,
 )
-from pdlint.findings import Finding, Location, Related, Step
+from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments, call_arguments
+from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model, held
 from pdlint.settings.packs import LayoutNames
 
@@ -1559,10 +1560,6 @@ class LayoutCheck:
                     seen.add((qual, site.span))
                     yield self._finding(frame, site, lst, moves)
 
-    def _loc(self, qual: str, span: Span) -> Location:
-        module = self.model.function_module[qual]
-        return Location(self.model.modules[module].path, *span)
-
     def _finding(
         self, frame: Frame, site: IndexFact, lst: HandoffList, moves: list[Move]
     ) -> Finding:
@@ -1588,14 +1585,16 @@ class LayoutCheck:
             "handshake"
         )
         related = [
-            Related(self._loc(q, sp), f"`{src}` takes the group size from the peer's length")
+            Related(
+                location(self.model, q, sp), f"`{src}` takes the group size from the peer's length"
+            )
             for q, sp, src in origins
             if (q, sp) != (fn.qualname, site.span)
         ]
-        for growth in sorted(lst.growths, key=lambda g: self._loc(g.function, g.span)):
+        for growth in sorted(lst.growths, key=lambda g: location(self.model, g.function, g.span)):
             related.append(
                 Related(
-                    self._loc(growth.function, growth.span),
+                    location(self.model, growth.function, growth.span),
                     f"{_role(growth.function)} appends {_entries(growth.added)} "
                     f"when `{growth.condition}`",
                 )
@@ -1604,16 +1603,16 @@ class LayoutCheck:
         callee, ctx = fn.qualname, frame.ctx
         while ctx is not None:
             caller = ctx.caller.fn.qualname
-            note = f"calls `{_short(callee)}` with the peer's copy"
-            path.insert(0, Step(self._loc(caller, ctx.call.span), caller, note))
+            note = f"calls `{short_name(callee)}` with the peer's copy"
+            path.insert(0, Step(location(self.model, caller, ctx.call.span), caller, note))
             callee, ctx = caller, ctx.caller.ctx
         if path:
-            here = self._loc(fn.qualname, site.span)
+            here = location(self.model, fn.qualname, site.span)
             path.append(Step(here, fn.qualname, "indexes the peer's copy"))
         return Finding(
             "PDL201",
             message,
-            self._loc(fn.qualname, site.span),
+            location(self.model, fn.qualname, site.span),
             related=tuple(related),
             path=tuple(path),
             member=lst.name,
@@ -1643,12 +1642,7 @@ def _role(qual: str) -> str:
         return "the prefill side"
     if "decode" in low and "prefill" not in low:
         return "the decode side"
-    return f"`{_short(qual)}`"
-
-
-def _short(qual: str) -> str:
-    parts = qual.split(".")
-    return ".".join(parts[-2:]) if len(parts) > 1 else qual
+    return f"`{short_name(qual)}`"
 
 
 def _subsequence(short: list[str], long: list[str]) -> bool:

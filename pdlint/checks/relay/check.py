@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.facts.exprs import nodes
+from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
-from pdlint.findings import Finding, Location, Related, Step
+from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
@@ -39,17 +40,6 @@ class Relay:
     function: str
     store_span: Span
     target: Expr  # the attribute stored into (``batch.spec_info``)
-
-
-def render(expr: Expr) -> str:
-    """Source-like text of an expression IR (names and attributes only)."""
-    if expr[0] == "name":
-        return str(expr[1])
-    if expr[0] == "attr":
-        return f"{render(expr[1])}.{expr[2]}"
-    if expr[0] == "call":
-        return f"{render(expr[1])}(...)"
-    return "..."
 
 
 def _is_state(expr: Expr, name: str) -> bool:
@@ -378,11 +368,6 @@ class RelayCheck:
                     continue
                 yield from self._consumers(relay, member, none_span)
 
-    def loc(self, qual: str, span: Span) -> Location:
-        module = self.model.function_module[qual]
-        path = self.model.modules[module].path
-        return Location(path, *span)
-
     def _gap_finding(self, relay: Relay) -> Finding:
         builder = relay.builder
         fn = self.model.functions[builder.qualname]
@@ -394,10 +379,10 @@ class RelayCheck:
         return Finding(
             "PDL001",
             message,
-            self.loc(builder.qualname, fn.span),
+            location(self.model, builder.qualname, fn.span),
             related=(
                 Related(
-                    self.loc(relay.function, relay.store_span),
+                    location(self.model, relay.function, relay.store_span),
                     f"relay stores `{relay.state}`",
                 ),
             ),
@@ -532,49 +517,60 @@ class RelayCheck:
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
+        shown = text(obj, brief=True)
         chain = call_chain(parents, consumer)
         entry = chain[0][0]
         steps = [
             Step(
-                self.loc(entry, self.model.functions[entry].span),
+                location(self.model, entry, self.model.functions[entry].span),
                 entry,
-                f"entry point `{short(entry)}`",
+                f"entry point `{short_name(entry)}`",
             )
         ]
         for i in range(1, len(chain)):
             caller = chain[i - 1][0]
             callee, site = chain[i]
             assert site is not None
-            steps.append(Step(self.loc(caller, site.span), caller, f"calls `{short(callee)}`"))
-        steps.append(Step(self.loc(consumer, span), consumer, f"dereferences `{render(obj)}`"))
+            steps.append(
+                Step(
+                    location(self.model, caller, site.span), caller, f"calls `{short_name(callee)}`"
+                )
+            )
+        steps.append(
+            Step(
+                location(self.model, consumer, span),
+                consumer,
+                f"dereferences `{shown}`",
+            )
+        )
         builder_fn = self.model.functions[builder.qualname]
         message = (
-            f"{name} reaches `{render(obj)}` but `{builder_fn.name}` returns None for {name}, "
-            f"so `{relay.state}` is never built on the decode relay from `{short(entry)}`; "
+            f"{name} reaches `{shown}` but `{builder_fn.name}` returns None for {name}, "
+            f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`; "
             f"build it for {name} or raise for {name} (in the builder or a startup validator)"
         )
         related = (
             Related(
-                self.loc(builder.qualname, none_span),
+                location(self.model, builder.qualname, none_span),
                 f"`{builder_fn.name}` returns None for {name}",
             ),
             Related(
-                self.loc(relay.function, relay.store_span),
+                location(self.model, relay.function, relay.store_span),
                 f"relay stores `{relay.state}` only when built",
             ),
             Related(
-                self.loc(entry, self.model.functions[entry].span),
-                f"decode entry point `{short(entry)}`",
+                location(self.model, entry, self.model.functions[entry].span),
+                f"decode entry point `{short_name(entry)}`",
             ),
         )
         return Finding(
             "PDL101",
             message,
-            self.loc(consumer, span),
+            location(self.model, consumer, span),
             related=related,
             path=tuple(steps),
             member=name,
-            key=("PDL101", entry, name, consumer, render(obj)),
+            key=("PDL101", entry, name, consumer, shown),
         )
 
 
@@ -628,11 +624,6 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
     return False
 
 
-def short(qual: str) -> str:
-    parts = qual.split(".")
-    return ".".join(parts[-2:]) if len(parts) > 1 else qual
-
-
 def _flatten(guards: Guards) -> Guards:
     out: list[tuple[Expr, bool]] = []
     for expr, polarity in guards:
@@ -653,11 +644,11 @@ def _is_decode_test(expr: Expr) -> bool:
             if (
                 side[0] == "attr"
                 and side[2].upper() == "DECODE"
-                and "disagg" in render(side[1]).lower()
+                and "disagg" in text(side[1], brief=True).lower()
             ):
                 return True
         return False
     if expr[0] in ("call", "attr", "name"):
-        text = render(expr).lower()
-        return "disagg" in text and "decode" in text
+        shown = text(expr, brief=True).lower()
+        return "disagg" in shown and "decode" in shown
     return False
