@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from pdlint.engine.textscan import literal_pieces
+from pdlint.facts.globs import literal_pieces
 from pdlint.facts.types import CallFact, Expr, FunctionFacts
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model
