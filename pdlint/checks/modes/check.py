@@ -16,13 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.checks.relay.check import (
-    Relay,
-    RelayCheck,
-    guards_mention,
-    none_check,
-    stored_before,
-)
+from pdlint.checks.relay.check import RelayCheck
+from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
+from pdlint.checks.relay.relays import Relay
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step

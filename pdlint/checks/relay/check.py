@@ -8,9 +8,11 @@ dereferences that attribute while the variant is such a member.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import ClassVar
 
+from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.relays import Builder, Relay
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
@@ -21,62 +23,13 @@ from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
-@dataclass(frozen=True)
-class Builder:
-    """A dispatch function and, per member, whether it builds a value."""
-
-    qualname: str
-    variant: Variant
-    gaps: tuple[int, ...]  # members it returns None for
-    none_spans: tuple[Span, ...]  # where, for each gap (same order)
-
-
-@dataclass(frozen=True)
-class Relay:
-    """Where a builder's result is stored into an attribute (the relay state)."""
-
-    state: str
-    builder: Builder
-    function: str
-    store_span: Span
-    target: Expr  # the attribute stored into (``batch.spec_info``)
-
-
-def _is_state(expr: Expr, name: str) -> bool:
-    return (expr[0] == "name" and expr[1] == name) or (expr[0] == "attr" and expr[2] == name)
-
-
-def none_check(expr: Expr, name: str) -> bool:
-    """Whether ``expr`` tests ``name`` for None or truthiness (``x is None``, ``x``...)."""
-    kind = expr[0]
-    if _is_state(expr, name):
-        return True
-    if kind == "not":
-        return none_check(expr[1], name)
-    if kind in ("and", "or"):
-        return any(none_check(v, name) for v in expr[1])
-    if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
-        left, right = expr[1], expr[3][0]
-        return (right == ("const", None) and _is_state(left, name)) or (
-            left == ("const", None) and _is_state(right, name)
-        )
-    if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
-        return _is_state(expr[2][0], name)
-    return False
-
-
-def guards_mention(guards: Guards, name: str) -> bool:
-    """Whether a guard checks ``name`` for None or truthiness."""
-    return any(none_check(expr, name) for expr, _ in guards)
-
-
 class RelayCheck:
     """Finds builders, relays and consumers; yields PDL001 and PDL101."""
 
     codes: ClassVar[tuple[str, ...]] = ("PDL001", "PDL101")
 
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
-    # (``_is_decode_test``: the string "decode", or a dotted name with disagg and decode).
+    # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode).
     relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
         ("raise", "'decode'"),
         ("raise", '"decode"'),
@@ -278,8 +231,8 @@ class RelayCheck:
             survived: set[frozenset[tuple[Expr, bool]]] | None = None
             reads = naming is None or self.model.function_module[fn.qualname] in naming
             for _span, guards in fn.raises:
-                flat = _flatten(guards)
-                decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
+                flat = flatten(guards)
+                decode = [g for g in flat if g[1] and is_decode_test(g[0])]
                 if not (
                     decode
                     or fn.qualname in named
@@ -291,11 +244,9 @@ class RelayCheck:
                     continue
                 # past an earlier raise of this function: its condition is false
                 if survived is None:
-                    survived = {frozenset(_flatten(g)) for _s, g in fn.raises}
+                    survived = {frozenset(flatten(g)) for _s, g in fn.raises}
                 needed = tuple(
-                    (e, p)
-                    for e, p in rest
-                    if p or frozenset(_flatten(((e, True),))) not in survived
+                    (e, p) for e, p in rest if p or frozenset(flatten(((e, True),))) not in survived
                 )
                 for member in range(len(variant.members)):
                     truth = self.variants.guards_truth(rest, fn, variant, member)
@@ -572,83 +523,3 @@ class RelayCheck:
             member=name,
             key=("PDL101", entry, name, consumer, shown),
         )
-
-
-def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = None) -> bool:
-    """The state was set earlier on every path to the deref.
-
-    Set by the function itself (a store under ``if x.state is None:`` counts:
-    after that block the state is set on both branches), or, with ``model``, by
-    an earlier call that receives the object and sets its state on every path.
-    """
-    for store in fn.stores:
-        if store.target != deref.obj or store.span >= deref.span:
-            continue
-        if _dominates(store.guards, deref.guards, deref.attr):
-            return True
-    if model is None or deref.obj[0] != "attr":
-        return False
-    base = deref.obj[1]
-    for call in fn.calls:
-        if call.span >= deref.span or not _dominates(call.guards, deref.guards, deref.attr):
-            continue
-        targets = model.call_targets(fn, call.func)
-        if targets and all(
-            _sets_state(model.functions[t], call, base, deref.attr) for t in targets
-        ):
-            return True
-    return False
-
-
-def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
-    """Code under ``store_guards`` runs on every path to code under ``guards``."""
-    while store_guards and none_check(store_guards[-1][0], state):
-        store_guards = store_guards[:-1]
-    # Every condition the store runs under also holds at the later code (the
-    # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
-    return all(g in guards for g in store_guards)
-
-
-def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
-    """``callee`` sets ``<param>.state`` before each of its returns, for the param
-    that receives ``base`` at ``call``."""
-    bound = bind_arguments(callee, call.func, call.args, call.kwargs, bind_receiver=True)
-    names = [param for param, arg in bound if arg == base]
-    for name in names:
-        stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
-        if stores and all(
-            any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
-            for r in callee.returns
-        ):
-            return True
-    return False
-
-
-def _flatten(guards: Guards) -> Guards:
-    out: list[tuple[Expr, bool]] = []
-    for expr, polarity in guards:
-        if polarity and expr[0] == "and":
-            out.extend((e, True) for e in expr[1])
-        else:
-            out.append((expr, polarity))
-    return tuple(out)
-
-
-def _is_decode_test(expr: Expr) -> bool:
-    """A test that the disaggregation mode is decode (``mode == "decode"``...)."""
-    if expr[0] == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("==", "is"):
-        sides = (expr[1], expr[3][0])
-        for side in sides:
-            if side[0] == "const" and isinstance(side[1], str) and side[1].lower() == "decode":
-                return True
-            if (
-                side[0] == "attr"
-                and side[2].upper() == "DECODE"
-                and "disagg" in text(side[1], brief=True).lower()
-            ):
-                return True
-        return False
-    if expr[0] in ("call", "attr", "name"):
-        shown = text(expr, brief=True).lower()
-        return "disagg" in shown and "decode" in shown
-    return False
