@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pdlint.facts.types import Span
-from pdlint.findings import Location
+from pdlint.findings import Location, Step
 from pdlint.model.names import Model
 
 
@@ -17,3 +17,13 @@ def short_name(qual: str) -> str:
     """The last two parts of a qualified name (``Class.method``), for messages."""
     parts = qual.split(".")
     return ".".join(parts[-2:]) if len(parts) > 1 else qual
+
+
+def call_step(model: Model, caller: str, span: Span, callee: str) -> Step:
+    """The step of a finding's path where ``caller`` calls ``callee`` at ``span``."""
+    return Step(location(model, caller, span), caller, f"calls `{short_name(callee)}`")
+
+
+def deref_step(model: Model, consumer: str, span: Span, shown: str) -> Step:
+    """The last step of a finding's path: ``consumer`` dereferences ``shown``."""
+    return Step(location(model, consumer, span), consumer, f"dereferences `{shown}`")

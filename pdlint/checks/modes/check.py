@@ -23,7 +23,7 @@ from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
-from pdlint.model.locations import location, short_name
+from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
@@ -288,11 +288,7 @@ class ModeCheck:
         ]
         for (caller, _), (callee, site) in zip(chain, chain[1:], strict=False):
             assert site is not None
-            steps.append(
-                Step(
-                    location(self.model, caller, site.span), caller, f"calls `{short_name(callee)}`"
-                )
-            )
+            steps.append(call_step(self.model, caller, site.span, callee))
         return steps
 
     def _bypass_finding(
@@ -317,18 +313,8 @@ class ModeCheck:
         )
         callees = [caller for caller, _ in tail[1:]] + [consumer]
         for (caller, site), callee in zip(tail, callees, strict=False):
-            steps.append(
-                Step(
-                    location(self.model, caller, site.span), caller, f"calls `{short_name(callee)}`"
-                )
-            )
-        steps.append(
-            Step(
-                location(self.model, consumer, span),
-                consumer,
-                f"dereferences `{shown}`",
-            )
-        )
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
         entry = down[0][0]
         message = (
             f"a batch of mode {mode} reaches `{shown}` without passing the relay, so "

@@ -18,7 +18,7 @@ from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards,
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import location, short_name
+from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
@@ -482,18 +482,8 @@ class RelayCheck:
             caller = chain[i - 1][0]
             callee, site = chain[i]
             assert site is not None
-            steps.append(
-                Step(
-                    location(self.model, caller, site.span), caller, f"calls `{short_name(callee)}`"
-                )
-            )
-        steps.append(
-            Step(
-                location(self.model, consumer, span),
-                consumer,
-                f"dereferences `{shown}`",
-            )
-        )
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
         builder_fn = self.model.functions[builder.qualname]
         message = (
             f"{name} reaches `{shown}` but `{builder_fn.name}` returns None for {name}, "
