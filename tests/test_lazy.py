@@ -24,7 +24,7 @@ from pdlint_helpers import chdir, run_pdlint
 from test_real_sglang import sglang_tree
 
 from pdlint.api import analyze
-from pdlint.checks.relay import check as relay_module
+from pdlint.checks.relay import decode_tests as relay_module
 from pdlint.checks.relay.check import RelayCheck
 from pdlint.engine import textscan as scan_module
 from pdlint.engine.textscan import (
@@ -370,10 +370,10 @@ def _decode_raises(source: str, path: str = "m.py") -> bool:
     check's ``rejected`` reads)."""
     facts = index_module(path, path, ast.parse(source), source)
     return any(
-        polarity and relay_module._is_decode_test(expr)
+        polarity and relay_module.is_decode_test(expr)
         for fn in facts.functions
         for _span, guards in fn.raises
-        for expr, polarity in relay_module._flatten(guards)
+        for expr, polarity in relay_module.flatten(guards)
     )
 
 

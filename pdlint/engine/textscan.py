@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from pdlint.facts.globs import literal_pieces  # noqa: F401 (its callers import it from here)
+
 _IDENT = rb"[A-Za-z_\x80-\xff][\w\x80-\xff]*"
 _GAP = rb"(?:[ \t]|\\\r?\n)"  # blanks, or a backslash continuation
 # Keywords are matched with a lookahead, so that a false hit ("dataclass",
@@ -306,12 +308,6 @@ def _matchers(groups: WordGroups) -> tuple[list[list[Word]], dict[Word, tuple[by
             held.update(w for w in plain if w != searched and w in searched)
     # the shortest first: which is likeliest to be absent is not known, the cheapest is
     return out, {w: tuple(sorted(held, key=len)) for w, held in pieces.items() if held}
-
-
-def literal_pieces(pattern: str) -> list[str]:
-    """The literal, dot-free pieces of a qualified-name glob (``a.b*.c`` -> a, b, c)."""
-    without_sets = re.sub(r"\[[^\]]*\]", "*", pattern)
-    return [p for p in re.split(r"[*?.\[\]]+", without_sets) if p]
 
 
 def may_define(

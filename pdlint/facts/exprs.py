@@ -45,15 +45,18 @@ def nodes(expr: Expr) -> Iterator[Expr]:
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6}
 
 
-def text(expr: Expr | None, outer: int = 0) -> str:
-    """Source-like text of an expression IR, for messages."""
+def text(expr: Expr | None, outer: int = 0, *, brief: bool = False) -> str:
+    """Source-like text of an expression IR, for messages; ``brief``: names and
+    attributes only (a call's arguments are ``...``, any other expression ``...``)."""
     if expr is None:
         return ""
     kind = expr[0]
     if kind == "name":
         return str(expr[1])
     if kind == "attr":
-        return f"{text(expr[1], 9)}.{expr[2]}"
+        return f"{text(expr[1], 9, brief=brief)}.{expr[2]}"
+    if brief:
+        return f"{text(expr[1], 9, brief=True)}(...)" if kind == "call" else "..."
     if kind == "const":
         return repr(expr[1])
     if kind == "call":

@@ -387,6 +387,15 @@ def annotation_expr(node: ast.AST | None) -> Expr | None:
     return to_expr(node)
 
 
+def string_annotation_expr(source: str) -> Expr | None:
+    """Annotation IR of an annotation written as a string (a forward reference)."""
+    try:
+        node = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return annotation_expr(node)
+
+
 def _decorator_name(node: ast.expr) -> str:
     if isinstance(node, ast.Call):
         node = node.func

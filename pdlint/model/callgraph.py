@@ -15,8 +15,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from pdlint.engine.textscan import literal_pieces
+from pdlint.facts.globs import literal_pieces
 from pdlint.facts.types import CallFact, Expr, FunctionFacts
+from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model
 
 if TYPE_CHECKING:
@@ -160,14 +161,8 @@ class CallGraph:
         self, fn: FunctionFacts, call: CallFact, target: str
     ) -> list[tuple[str, list[str]]]:
         callee = self.model.functions[target]
-        params = [p for p, _ in callee.params]
-        skip = 1 if params and params[0] in ("self", "cls") and call.func[0] == "attr" else 0
-        pairs = [
-            (params[skip + i], arg) for i, arg in enumerate(call.args) if skip + i < len(params)
-        ]
-        pairs.extend((k, v) for k, v in call.kwargs if k in params)
         out = []
-        for param, arg in pairs:
+        for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
             if arg[0] in ("name", "attr"):
                 refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
                 out.append((param, refs))

@@ -16,7 +16,6 @@ see just what is loaded, so code that enumerates must first load what it needs
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import types
 import weakref
@@ -24,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from pdlint.facts.indexer import annotation_expr
+from pdlint.facts.indexer import string_annotation_expr
 from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
 
 ENUM_BASES = {
@@ -552,7 +551,7 @@ class Model:
             return None
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.annotation_class(annotation_expr(_parse_const(ann[1])), module, fn)
+            return self.annotation_class(string_annotation_expr(ann[1]), module, fn)
         if kind == "union":
             parts = [p for p in (ann[1], ann[2]) if p != ("const", None)]
             return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
@@ -756,10 +755,3 @@ def _names_in(expr: Expr) -> set[str]:
         parts = node[1:] if isinstance(node[0], str) else node
         stack.extend(p for p in parts if isinstance(p, tuple))
     return out
-
-
-def _parse_const(text: str) -> ast.expr | None:
-    try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
+from pdlint.model.binding import bind_arguments
 from pdlint.model.names import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
 
 
@@ -369,12 +370,12 @@ class Variants:
                 wanted = by_param.get(target)
                 if wanted is None:
                     continue
-                params = [p for p, _ in self.model.functions[target].params]
-                skip = 1 if params and params[0] in ("self", "cls") else 0
-                for i, arg in enumerate(call.args):
-                    if arg[0] != "attr" or skip + i >= len(params):
+                callee = self.model.functions[target]
+                bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
+                for param, arg in bound:
+                    if arg[0] != "attr":
                         continue
-                    strings = wanted.get(params[skip + i])
+                    strings = wanted.get(param)
                     owner = self._string_owner(fn, arg) if strings else None
                     if strings and owner is not None:
                         out.append((owner, arg[2], strings))
@@ -736,11 +737,9 @@ class Variants:
         if len(targets) != 1:
             return None
         target = model.functions[targets[0]]
-        params = [p for p, _ in target.params]
-        offset = 1 if params and params[0] in ("self", "cls") and (func[0] == "attr") else 0
-        for i, arg in enumerate(args):
-            if offset + i < len(params) and self.denotes(arg, fn, variant, bound):
-                inner_bound.add(params[offset + i])
+        for param, arg in bind_arguments(target, func, args):
+            if self.denotes(arg, fn, variant, bound):
+                inner_bound.add(param)
         self._member_reads += 1
         return self.function_truth(target, variant, member, frozenset(inner_bound), depth)
 

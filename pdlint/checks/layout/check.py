@@ -28,23 +28,49 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from pdlint.checks.layout.frames import (
+    AGREE,
+    MAX_CONTEXTS,
+    MAX_DEPTH,
+    PEER_GROWS,
+    Context,
+    Frame,
+    Move,
+    Scenario,
+)
 from pdlint.checks.layout.linear import Lin, arith, compare
+from pdlint.checks.layout.lists import Growth, HandoffList
+from pdlint.checks.layout.messages import entries, role_of
+from pdlint.checks.layout.role_local import RoleLocal
+from pdlint.checks.layout.text_queries import (
+    TextQuery,
+    line_numbers,
+    minimal_groups,
+    occurrences,
+    shortest,
+)
+from pdlint.checks.layout.words import (
+    BUILTINS,
+    GROW_WORDS,
+    LOCAL_PREFIXES,
+    PEER_PREFIXES,
+    ROLE_LOCAL_WORDS,
+    growing_near,
+    setup_name,
+    subsequence,
+)
 from pdlint.facts.exprs import (
     NEGATED_OP,
     comparisons,
     comparisons_with_sense,
-    holds,
     identifiers,
     nodes,
     text,
-    words,
 )
 from pdlint.facts.types import (
     BindFact,
@@ -56,90 +82,16 @@ from pdlint.facts.types import (
     IndexFact,
     Span,
 )
-from pdlint.findings import Finding, Location, Related, Step
+from pdlint.findings import Finding, Related, Step
+from pdlint.model.binding import bind_arguments, call_arguments
+from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model, held
 from pdlint.settings.packs import LayoutNames
-
-PEER_PREFIXES = ("dst_", "peer_", "remote_")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python numbers lines
-LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
-ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
-# "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
-# role-local only followed by one of these (``spec_algorithm``, ``spec_info``).
-SPEC_FOLLOWERS = ("algorithm", "algo", "decode", "decoding", "info", "draft", "tokens", "steps")
-GROW_WORDS = ("append", "extend", "+=")
-BUILTINS = ("len", "int", "round", "min", "max", "abs", "sum", "range", "slice")
-SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")
-BASE = 840  # entries of a list when both roles agree (divisible by 1..8)
-EXTRA = 12  # entries one role adds under its own setting (moves ``// k`` for k <= 12)
-MAX_DEPTH = 12
-MAX_CONTEXTS = 8  # call sites per function that bind its parameters to a copy
 
 NO_STEMS: frozenset[str] = frozenset()
 COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
 NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
 NO_NAMES: frozenset[str] = frozenset()
-# a text query's gate and word groups (see ``Model.load_text``)
-TextQuery = tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, ...], ...]]
-Scenario = tuple[int, int]  # (length of the peer's copy, length of the local list)
-AGREE: Scenario = (BASE, BASE)
-PEER_GROWS: Scenario = (BASE + EXTRA, BASE)
-
-# the program's handoff lists ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Growth:
-    """Entries added to a handoff list under a role-local condition."""
-
-    function: str
-    span: Span
-    condition: str  # as it holds where the entries are added
-    added: Expr
-
-
-@dataclass
-class HandoffList:
-    """A list that crosses the handoff, under all the names it is stored as."""
-
-    name: str
-    names: set[str] = field(default_factory=set)
-    growths: list[Growth] = field(default_factory=list)
-    derived_from: str | None = None
-
-
-@dataclass(frozen=True, eq=False)
-class Context:
-    """A call site that binds parameters of the callee (to a copy of a list, or values)."""
-
-    caller: Frame
-    call: CallFact
-    args: tuple[tuple[str, Expr], ...]
-
-
-@dataclass(frozen=True, eq=False)
-class Frame:
-    """A function, and the call that bound its parameters (None: unbound)."""
-
-    fn: FunctionFacts
-    ctx: Context | None = None
-
-    def arg(self, name: str) -> Expr | None:
-        if self.ctx is None:
-            return None
-        for param, expr in self.ctx.args:
-            if param == name:
-                return expr
-        return None
-
-
-@dataclass(frozen=True)
-class Move:
-    """An offset into the peer's copy that moves when one role's list grows."""
-
-    bound: Expr
-    # where the peer's length enters the offset: (function, span, source text)
-    origins: tuple[tuple[str, Span, str], ...]
 
 
 class LayoutCheck:
@@ -185,13 +137,14 @@ class LayoutCheck:
         """Word groups to scan besides :attr:`scanned_words` for these packs' tables:
         a grow word near a pack's role-local setting (so :meth:`load_related`
         reads them from the scan, not from every file's lower-cased text)."""
-        return _growing_near(w for names in layouts for w in names.role_local)
+        return growing_near(w for names in layouts for w in names.role_local)
 
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
         names = names or LayoutNames()
         self.model = model
         self.peer_prefixes = tuple(dict.fromkeys((*PEER_PREFIXES, *names.peer_prefixes)))
         self.role_words = tuple(w.lower() for w in (*ROLE_LOCAL_WORDS, *names.role_local))
+        self.roles = RoleLocal(self.role_words)
         self.pack_lists = set(names.handoff_lists)
         self.pack_copies = dict(names.peer_copies)
         self._prefixes = (*self.peer_prefixes, *LOCAL_PREFIXES)  # of a copy's name
@@ -205,7 +158,6 @@ class LayoutCheck:
         self._named: dict[str, tuple[str, HandoffList] | None] = {}
         self._bind_table: dict[str, dict[str, list[BindFact]]] = {}
         self._params: dict[str, set[str]] = {}
-        self._role_local_ident: dict[str, bool] = {}
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
         self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
@@ -220,7 +172,7 @@ class LayoutCheck:
         self._next_fresh: set[str] | None = None  # the modules that query loaded
         # and the part of it that its gate's files must pass besides: a list grows
         # (a grow word) after a branch whose condition names a role-local word,
-        # which is where a grow's guards come from (see _role_local_condition)
+        # which is where a grow's guards come from (see RoleLocal.condition)
         self._branches: tuple[tuple[str, ...], tuple[str, ...]] = (self.role_words, GROW_WORDS)
         self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
@@ -233,8 +185,6 @@ class LayoutCheck:
         self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
         self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
         self._name_totals: dict[str, int] = {}  # functions by name
-        self._role_local_expr: dict[Expr, bool] = {}
-        self._conditions: dict[int, tuple[Guards, str | None]] = {}  # by id, object kept
         # by the id of a function's facts (kept in the value, so the id stays unique)
         self._alias_memo: dict[tuple[int, str], tuple[FunctionFacts, list[str] | None]] = {}
         self._name_stems: dict[int, tuple[FunctionFacts, dict[str, frozenset[str]]]] = {}
@@ -247,7 +197,6 @@ class LayoutCheck:
         self._copy_flags: dict[str, bool] = {}  # see :meth:`_is_named_copy`
         self._sorted: tuple[int, list[str]] = (-1, [])
         self._alias_locals: dict[str, set[str]] = {}  # :meth:`_alias_names` by function
-        self._idents: dict[Expr, tuple[str, ...]] = {}
 
     @property
     def list_names(self) -> dict[str, HandoffList]:
@@ -272,59 +221,12 @@ class LayoutCheck:
         return found
 
     # handoff lists --------------------------------------------------------
-    def role_local(self, expr: Expr) -> bool:
-        """Whether a condition reads a role's own setting (a draft, speculative...)."""
-        found = self._role_local_expr.get(expr)
-        if found is None:
-            found = any(self._role_local_ident_of(i) for i in self._identifiers(expr))
-            self._role_local_expr[expr] = found
-        return found
-
-    def _role_local_ident_of(self, ident: str) -> bool:
-        found = self._role_local_ident.get(ident)
-        if found is None:
-            parts = words(ident)
-            found = (
-                ident.lower() in self.role_words
-                or any(w in self.role_words for w in parts)
-                or any(
-                    a == "spec" and b in SPEC_FOLLOWERS
-                    for a, b in zip(parts, parts[1:], strict=False)
-                )
-            )
-            self._role_local_ident[ident] = found
-        return found
-
-    def _identifiers(self, expr: Expr) -> tuple[str, ...]:
-        """:func:`identifiers` of ``expr``, computed once per expression."""
-        found = self._idents.get(expr)
-        if found is None:
-            found = self._idents[expr] = tuple(identifiers(expr))
-        return found
-
-    def _condition(self, guards: Guards) -> str | None:
-        # by identity: equal guards can differ in their text (``== 1``, ``== True``)
-        found = self._conditions.get(id(guards))
-        if found is None:
-            found = self._conditions[id(guards)] = (guards, self._role_local_condition(guards))
-        return found[1]
-
-    def _role_local_condition(self, guards: Guards) -> str | None:
-        for expr, polarity in guards:
-            if expr[0] == "and" and polarity:
-                parts = [e for e in expr[1] if self.role_local(e)]
-                if parts:
-                    return holds(parts[0], True)
-            if self.role_local(expr):
-                return holds(expr, polarity)
-        return None
-
     def _is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
         key = fn.qualname
         if key in self._setup:
             return self._setup[key]
         self._setup[key] = False  # cycle guard
-        found = _setup_name(fn.name)
+        found = setup_name(fn.name)
         if not found and depth < 2:
             found = any(self._is_setup(c, depth + 1) for c in self._callers_of(fn))
         self._setup[key] = found
@@ -343,7 +245,7 @@ class LayoutCheck:
             names = {fn.name for fn in level}
             if self.model.source is not None and depth == 0:
                 wanted = {fn.name for fn in level if self._may_matter(fn)}
-                unnamed = {n for n in wanted - self._callers.keys() if not _setup_name(n)}
+                unnamed = {n for n in wanted - self._callers.keys() if not setup_name(n)}
                 if unnamed:
                     self.model.load_text(any_of=unnamed)
                     self._name_count = None
@@ -372,7 +274,7 @@ class LayoutCheck:
             or (
                 len(stem_words) > 1
                 and stem_words[-1] == name_words[-1]
-                and _subsequence(stem_words, name_words)
+                and subsequence(stem_words, name_words)
             )
             for stem, stem_words in self._stems.items()
         )
@@ -514,7 +416,7 @@ class LayoutCheck:
                 built.append((fn, fact.target, fact.loops, True))
             if fact.value[0] == "const":
                 continue
-            condition = self._condition(fact.guards)
+            condition = self.roles.condition(fact.guards)
             if condition is not None:
                 candidates.append((fn, fact, condition, names))
         self._fetch_setup_callers([fn for fn, _, _, _ in candidates])
@@ -539,7 +441,7 @@ class LayoutCheck:
         return self.lists
 
     def _named_list(self, expr: Expr) -> HandoffList | None:
-        for ident in self._identifiers(expr):
+        for ident in self.roles.identifiers(expr):
             lst = self._by_name.get(ident)
             if lst is not None:
                 return lst
@@ -562,7 +464,7 @@ class LayoutCheck:
         fits: dict[int, list[str]] = {}
         for name in self._attribute_names().get(last, ()):
             name_words = name.split("_")
-            if _subsequence(stem_words, name_words):
+            if subsequence(stem_words, name_words):
                 fits.setdefault(len(name_words) - len(stem_words), []).append(name)
         closest = fits[min(fits)] if fits else []
         if len(closest) == 1 and closest[0] in self._by_name:
@@ -755,7 +657,7 @@ class LayoutCheck:
                 for call in frame.fn.calls:
                     if call.func[-1] not in wanted or not any(
                         e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
-                        for e in _arguments(call)
+                        for e in call_arguments(call)
                     ):
                         continue
                     for target in self.model.call_targets(frame.fn, call.func):
@@ -765,7 +667,7 @@ class LayoutCheck:
                             continue
                         seen.add(key)
                         callee = self.model.functions[target]
-                        bound = _bind_args(callee, call.func, call.args, call.kwargs)
+                        bound = bind_arguments(callee, call.func, call.args, call.kwargs)
                         ctx = Context(frame, call, bound)
                         known.append(ctx)
                         new.append(Frame(callee, ctx))
@@ -933,7 +835,7 @@ class LayoutCheck:
             returned = {r.value for r in helper.returns if r.value is not None}
             if len(returned) == 1:
                 call = CallFact(func, args, expr[3], at, (), None)
-                bound = _bind_args(helper, func, args, expr[3])
+                bound = bind_arguments(helper, func, args, expr[3])
                 helper_frame = Frame(helper, Context(frame, call, bound))
                 ret = next(r for r in helper.returns if r.value is not None)
                 return self.value(helper_frame, returned.pop(), ret.span, sc, d)
@@ -1102,7 +1004,7 @@ class LayoutCheck:
         if set(kinds) == {"peer", "local"}:
             return True
         peerish = [any(self.peer_word(w) for w in identifiers(s)) for s in sides]
-        return peerish.count(True) == 1 and all(self.role_local(s) for s in sides)
+        return peerish.count(True) == 1 and all(self.roles.role_local(s) for s in sides)
 
     # loading (a lazy model) ----------------------------------------------------
     def load_related(self) -> None:
@@ -1137,7 +1039,7 @@ class LayoutCheck:
                 break
             sources |= names
             before = set(self.model.modules)
-            self.model.load_text(any_of=_shortest(names), all_of=all_of)
+            self.model.load_text(any_of=shortest(names), all_of=all_of)
             fresh = set(self.model.modules) - before
         # callers were read from a part of what is loaded now
         self._callers.clear()
@@ -1180,7 +1082,7 @@ class LayoutCheck:
         self.model.load_text(
             any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
         )
-        gate = (*self.growing_words, *_growing_near(self.role_words))
+        gate = (*self.growing_words, *growing_near(self.role_words))
         if prefetch is not None:
             # the next query's files are among those its gate selects: parsed ahead
             # while the stems are found, which narrow them (the worker processes
@@ -1208,7 +1110,7 @@ class LayoutCheck:
         stems.update(self.pack_copies.values())
         self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
         # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
-        all_of = _minimal_groups(
+        all_of = minimal_groups(
             tuple(words) if len(words) > 1 else (f".{stem}",)
             for stem, words in self._stems.items()
             if words
@@ -1244,9 +1146,9 @@ class LayoutCheck:
             found = None
             if text is not None:
                 positions = sorted(
-                    at for word in self._peer_texts for at in _occurrences(text, word)
+                    at for word in self._peer_texts for at in occurrences(text, word)
                 )
-                found = _line_numbers(text, positions)
+                found = line_numbers(text, positions)
             self._lines[module] = found
         return self._lines[module]
 
@@ -1261,10 +1163,10 @@ class LayoutCheck:
         words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
         others = {w for w in words if not any(k in w.lower() for k in scanned)}
         naming = set(
-            self.model.source.with_text(gate=self.naming_words, any_of=_shortest(words - others))
+            self.model.source.with_text(gate=self.naming_words, any_of=shortest(words - others))
         )
         if others:
-            naming.update(self.model.source.with_text(any_of=_shortest(others)))
+            naming.update(self.model.source.with_text(any_of=shortest(others)))
         return naming
 
     def _grown_names(self, sources: set[str], fresh: set[str]) -> set[str]:
@@ -1273,7 +1175,7 @@ class LayoutCheck:
         out: set[str] = set()
         grows, comprehensions = self._building_sites()
         for fn, grow, names in grows:
-            if self._condition(grow.guards) is not None:
+            if self.roles.condition(grow.guards) is not None:
                 fresh_setup: bool | None = None
                 for n in names:
                     if not self._fits_stem(n):
@@ -1284,11 +1186,11 @@ class LayoutCheck:
                             continue
                     out.add(n)
             if sources and grow.loops:
-                if any(i in sources for loop in grow.loops for i in self._identifiers(loop)):
+                if any(i in sources for loop in grow.loops for i in self.roles.identifiers(loop)):
                     out.update(n for n in names if self._fits_stem(n))
         if sources:
             for fn, bind in comprehensions:
-                if not sources.isdisjoint(self._identifiers(bind.value)):
+                if not sources.isdisjoint(self.roles.identifiers(bind.value)):
                     names = self._aliases(fn, ("name", bind.names[0])) or []
                     out.update(n for n in names if self._fits_stem(n))
         return out
@@ -1418,7 +1320,9 @@ class LayoutCheck:
             return isinstance(base[1], str) and self.peer_word(base[1])
         found = self._peer_bases.get(base)
         if found is None:
-            found = self._peer_bases[base] = any(self.peer_word(w) for w in self._identifiers(base))
+            found = self._peer_bases[base] = any(
+                self.peer_word(w) for w in self.roles.identifiers(base)
+            )
         return found
 
     def _passed_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
@@ -1462,7 +1366,7 @@ class LayoutCheck:
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
                 wanted = self._measured_params(callee, 1)
-                for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
                     if param in wanted and arg[0] in ("name", "attr", "call"):
                         stems |= self._stems_of(fn, arg)
 
@@ -1484,13 +1388,13 @@ class LayoutCheck:
         }
         if depth > 0:
             for call in fn.calls:
-                passed = [e for e in _arguments(call) if e[0] == "name" and e[1] in params]
+                passed = [e for e in call_arguments(call) if e[0] == "name" and e[1] in params]
                 if not passed:
                     continue
                 for target in self.model.call_targets(fn, call.func):
                     callee = self.model.functions[target]
                     inner = self._measured_params(callee, depth - 1)
-                    for param, arg in _bind_args(callee, call.func, call.args, call.kwargs):
+                    for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
                         if param in inner and arg[0] == "name" and arg[1] in params:
                             out.add(arg[1])
         return out
@@ -1558,10 +1462,6 @@ class LayoutCheck:
                     seen.add((qual, site.span))
                     yield self._finding(frame, site, lst, moves)
 
-    def _loc(self, qual: str, span: Span) -> Location:
-        module = self.model.function_module[qual]
-        return Location(self.model.modules[module].path, *span)
-
     def _finding(
         self, frame: Frame, site: IndexFact, lst: HandoffList, moves: list[Move]
     ) -> Finding:
@@ -1587,15 +1487,17 @@ class LayoutCheck:
             "handshake"
         )
         related = [
-            Related(self._loc(q, sp), f"`{src}` takes the group size from the peer's length")
+            Related(
+                location(self.model, q, sp), f"`{src}` takes the group size from the peer's length"
+            )
             for q, sp, src in origins
             if (q, sp) != (fn.qualname, site.span)
         ]
-        for growth in sorted(lst.growths, key=lambda g: self._loc(g.function, g.span)):
+        for growth in sorted(lst.growths, key=lambda g: location(self.model, g.function, g.span)):
             related.append(
                 Related(
-                    self._loc(growth.function, growth.span),
-                    f"{_role(growth.function)} appends {_entries(growth.added)} "
+                    location(self.model, growth.function, growth.span),
+                    f"{role_of(growth.function)} appends {entries(growth.added)} "
                     f"when `{growth.condition}`",
                 )
             )
@@ -1603,117 +1505,18 @@ class LayoutCheck:
         callee, ctx = fn.qualname, frame.ctx
         while ctx is not None:
             caller = ctx.caller.fn.qualname
-            note = f"calls `{_short(callee)}` with the peer's copy"
-            path.insert(0, Step(self._loc(caller, ctx.call.span), caller, note))
+            note = f"calls `{short_name(callee)}` with the peer's copy"
+            path.insert(0, Step(location(self.model, caller, ctx.call.span), caller, note))
             callee, ctx = caller, ctx.caller.ctx
         if path:
-            here = self._loc(fn.qualname, site.span)
+            here = location(self.model, fn.qualname, site.span)
             path.append(Step(here, fn.qualname, "indexes the peer's copy"))
         return Finding(
             "PDL201",
             message,
-            self._loc(fn.qualname, site.span),
+            location(self.model, fn.qualname, site.span),
             related=tuple(related),
             path=tuple(path),
             member=lst.name,
             key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
         )
-
-
-def _growing_near(role_words: Iterable[str]) -> tuple[tuple[str, ...], ...]:
-    """Groups of a grow word and a role-local word besides :data:`ROLE_LOCAL_WORDS`."""
-    own = [w.lower() for w in role_words if w.lower() not in ROLE_LOCAL_WORDS]
-    return tuple((grow, word) for grow in GROW_WORDS for word in own)
-
-
-def _setup_name(name: str) -> bool:
-    """A function that sets a role up, by its name alone."""
-    return name in ("__init__", "__post_init__") or any(w in name.lower() for w in SETUP_WORDS)
-
-
-def _entries(added: Expr) -> str:
-    shown = text(added)
-    return "entries" if "..." in shown else f"`{shown}`"
-
-
-def _role(qual: str) -> str:
-    low = qual.lower()
-    if "prefill" in low and "decode" not in low:
-        return "the prefill side"
-    if "decode" in low and "prefill" not in low:
-        return "the decode side"
-    return f"`{_short(qual)}`"
-
-
-def _short(qual: str) -> str:
-    parts = qual.split(".")
-    return ".".join(parts[-2:]) if len(parts) > 1 else qual
-
-
-def _subsequence(short: list[str], long: list[str]) -> bool:
-    it = iter(long)
-    return all(any(w == x for x in it) for w in short)
-
-
-def _shortest(words: Iterable[str]) -> set[str]:
-    """Words a text is tested for (one of them), without those holding another:
-    a text that holds ``kv_ptrs`` holds ``ptrs``; the test is the same."""
-    unique = set(words)
-    return {w for w in unique if not any(o != w and o in w for o in unique)}
-
-
-def _minimal_groups(groups: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
-    """Word groups a text is tested for (one group, every word), without the groups
-    that another implies: a text holding every word of ``g`` holds every word of
-    ``h`` when each word of ``h`` is part of one of ``g``; the test is the same."""
-    unique = list(dict.fromkeys(tuple(sorted(set(g))) for g in groups))
-
-    def implies(g: tuple[str, ...], h: tuple[str, ...]) -> bool:
-        return all(any(w in x for x in g) for w in h)
-
-    return tuple(
-        g
-        for i, g in enumerate(unique)
-        if not any(
-            implies(g, h) and (j < i or not implies(h, g)) for j, h in enumerate(unique) if j != i
-        )
-    )
-
-
-def _arguments(call: CallFact) -> tuple[Expr, ...]:
-    return (*call.args, *(v for _, v in call.kwargs))
-
-
-def _bind_args(
-    callee: FunctionFacts,
-    func: Expr,
-    args: tuple[Expr, ...],
-    kwargs: tuple[tuple[str, Expr], ...],
-) -> tuple[tuple[str, Expr], ...]:
-    params = [p for p, _ in callee.params]
-    skip = 1 if params and params[0] in ("self", "cls") and func[0] == "attr" else 0
-    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
-    out += [(k, v) for k, v in kwargs if k in params]
-    return tuple(out)
-
-
-def _occurrences(text: str, word: str) -> Iterator[int]:
-    """Where ``word`` occurs in ``text``."""
-    at = text.find(word)
-    while at != -1:
-        yield at
-        at = text.find(word, at + 1)
-
-
-def _line_numbers(text: str, positions: list[int]) -> list[int]:
-    """The line (as Python numbers them) of each of these positions, in order."""
-    if "\r" in text:  # a line break that is not "\n" alone: each break, found
-        starts = [m.end() for m in _LINE_BREAK.finditer(text)]
-        return [bisect.bisect_right(starts, at) + 1 for at in positions]
-    out = []
-    line, previous = 1, 0
-    for at in positions:
-        line += text.count("\n", previous, at)
-        previous = at
-        out.append(line)
-    return out

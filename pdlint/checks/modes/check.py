@@ -16,18 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.checks.relay.check import (
-    Relay,
-    RelayCheck,
-    guards_mention,
-    none_check,
-    render,
-    short,
-    stored_before,
-)
+from pdlint.checks.relay.check import RelayCheck
+from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
+from pdlint.checks.relay.relays import Relay
+from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
+from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
@@ -158,7 +154,9 @@ class ModeCheck:
                 func = store.value[1]
                 name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else ""
                 if self._is_placeholder(name):
-                    out.append(Placeholder(qual, store.span, render(func), state, store.target))
+                    out.append(
+                        Placeholder(qual, store.span, text(func, brief=True), state, store.target)
+                    )
         return out
 
     def _is_placeholder(self, name: str) -> bool:
@@ -283,16 +281,14 @@ class ModeCheck:
         entry = chain[0][0]
         steps = [
             Step(
-                self.relay.loc(entry, self.model.functions[entry].span),
+                location(self.model, entry, self.model.functions[entry].span),
                 entry,
-                f"entry point `{short(entry)}`",
+                f"entry point `{short_name(entry)}`",
             )
         ]
         for (caller, _), (callee, site) in zip(chain, chain[1:], strict=False):
             assert site is not None
-            steps.append(
-                Step(self.relay.loc(caller, site.span), caller, f"calls `{short(callee)}`")
-            )
+            steps.append(call_step(self.model, caller, site.span, callee))
         return steps
 
     def _bypass_finding(
@@ -307,48 +303,47 @@ class ModeCheck:
         span: Span,
     ) -> Finding:
         mode = f"{origin.variant.name}.{origin.variant.members[origin.member]}"
+        shown = text(obj, brief=True)
         steps = self._steps(down)
         made_fn, made_span = made
         steps.append(
-            Step(self.relay.loc(made_fn, made_span), made_fn, f"a batch of mode {mode} is made")
+            Step(
+                location(self.model, made_fn, made_span), made_fn, f"a batch of mode {mode} is made"
+            )
         )
         callees = [caller for caller, _ in tail[1:]] + [consumer]
         for (caller, site), callee in zip(tail, callees, strict=False):
-            steps.append(
-                Step(self.relay.loc(caller, site.span), caller, f"calls `{short(callee)}`")
-            )
-        steps.append(
-            Step(self.relay.loc(consumer, span), consumer, f"dereferences `{render(obj)}`")
-        )
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
         entry = down[0][0]
         message = (
-            f"a batch of mode {mode} reaches `{render(obj)}` without passing the relay, so "
-            f"`{relay.state}` was never set for it (made in `{short(origin.function)}`, "
-            f"consumed in `{short(consumer)}`); guard the consumer with a mode check, or with "
+            f"a batch of mode {mode} reaches `{shown}` without passing the relay, so "
+            f"`{relay.state}` was never set for it (made in `{short_name(origin.function)}`, "
+            f"consumed in `{short_name(consumer)}`); guard the consumer with a mode check, or with "
             f"a None check that builds a placeholder or raises"
         )
         related = (
             Related(
-                self.relay.loc(origin.function, origin.span),
+                location(self.model, origin.function, origin.span),
                 f"the batch gets mode {mode} here",
             ),
             Related(
-                self.relay.loc(relay.function, relay.store_span),
+                location(self.model, relay.function, relay.store_span),
                 f"`{relay.state}` is set only on the relay",
             ),
             Related(
-                self.relay.loc(entry, self.model.functions[entry].span),
-                f"decode entry point `{short(entry)}`",
+                location(self.model, entry, self.model.functions[entry].span),
+                f"decode entry point `{short_name(entry)}`",
             ),
         )
         return Finding(
             "PDL102",
             message,
-            self.relay.loc(consumer, span),
+            location(self.model, consumer, span),
             related=related,
             path=tuple(steps),
             member=origin.variant.members[origin.member],
-            key=("PDL102", entry, mode, origin.function, consumer, render(obj)),
+            key=("PDL102", entry, mode, origin.function, consumer, shown),
         )
 
     # PDL103 -------------------------------------------------------------------
@@ -403,40 +398,41 @@ class ModeCheck:
         builder = relay.builder
         name = builder.variant.members[member]
         builder_fn = self.model.functions[builder.qualname]
+        shown = text(placeholder.target, brief=True)
         chain = call_chain(parents, placeholder.function)
         steps = self._steps(chain)
         steps.append(
             Step(
-                self.relay.loc(placeholder.function, placeholder.span),
+                location(self.model, placeholder.function, placeholder.span),
                 placeholder.function,
                 f"installs `{placeholder.factory}(...)` when `{relay.state}` is None",
             )
         )
         entry = chain[0][0]
         message = (
-            f"`{placeholder.factory}(...)` fills `{render(placeholder.target)}` with an idle "
+            f"`{placeholder.factory}(...)` fills `{shown}` with an idle "
             f"placeholder, but a batch of real requests with {name} also reaches this None "
             f"check: `{builder_fn.name}` returns None for {name}, so the placeholder hides the "
             f"missing state; build `{relay.state}` for {name} or raise for {name}"
         )
         related = (
             Related(
-                self.relay.loc(builder.qualname, none_span),
+                location(self.model, builder.qualname, none_span),
                 f"`{builder_fn.name}` returns None for {name}",
             ),
             Related(
-                self.relay.loc(relay.function, relay.store_span),
+                location(self.model, relay.function, relay.store_span),
                 f"relay stores `{relay.state}` only when built",
             ),
             Related(
-                self.relay.loc(entry, self.model.functions[entry].span),
-                f"decode entry point `{short(entry)}`",
+                location(self.model, entry, self.model.functions[entry].span),
+                f"decode entry point `{short_name(entry)}`",
             ),
         )
         return Finding(
             "PDL103",
             message,
-            self.relay.loc(placeholder.function, placeholder.span),
+            location(self.model, placeholder.function, placeholder.span),
             related=related,
             path=tuple(steps),
             member=name,

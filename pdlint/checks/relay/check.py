@@ -8,75 +8,19 @@ dereferences that attribute while the variant is such a member.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import ClassVar
 
-from pdlint.facts.exprs import nodes
+from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.relays import Builder, Relay
+from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
-from pdlint.findings import Finding, Location, Related, Step
+from pdlint.findings import Finding, Related, Step
+from pdlint.model.binding import bind_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
-
-
-@dataclass(frozen=True)
-class Builder:
-    """A dispatch function and, per member, whether it builds a value."""
-
-    qualname: str
-    variant: Variant
-    gaps: tuple[int, ...]  # members it returns None for
-    none_spans: tuple[Span, ...]  # where, for each gap (same order)
-
-
-@dataclass(frozen=True)
-class Relay:
-    """Where a builder's result is stored into an attribute (the relay state)."""
-
-    state: str
-    builder: Builder
-    function: str
-    store_span: Span
-    target: Expr  # the attribute stored into (``batch.spec_info``)
-
-
-def render(expr: Expr) -> str:
-    """Source-like text of an expression IR (names and attributes only)."""
-    if expr[0] == "name":
-        return str(expr[1])
-    if expr[0] == "attr":
-        return f"{render(expr[1])}.{expr[2]}"
-    if expr[0] == "call":
-        return f"{render(expr[1])}(...)"
-    return "..."
-
-
-def _is_state(expr: Expr, name: str) -> bool:
-    return (expr[0] == "name" and expr[1] == name) or (expr[0] == "attr" and expr[2] == name)
-
-
-def none_check(expr: Expr, name: str) -> bool:
-    """Whether ``expr`` tests ``name`` for None or truthiness (``x is None``, ``x``...)."""
-    kind = expr[0]
-    if _is_state(expr, name):
-        return True
-    if kind == "not":
-        return none_check(expr[1], name)
-    if kind in ("and", "or"):
-        return any(none_check(v, name) for v in expr[1])
-    if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
-        left, right = expr[1], expr[3][0]
-        return (right == ("const", None) and _is_state(left, name)) or (
-            left == ("const", None) and _is_state(right, name)
-        )
-    if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
-        return _is_state(expr[2][0], name)
-    return False
-
-
-def guards_mention(guards: Guards, name: str) -> bool:
-    """Whether a guard checks ``name`` for None or truthiness."""
-    return any(none_check(expr, name) for expr, _ in guards)
 
 
 class RelayCheck:
@@ -85,7 +29,7 @@ class RelayCheck:
     codes: ClassVar[tuple[str, ...]] = ("PDL001", "PDL101")
 
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
-    # (``_is_decode_test``: the string "decode", or a dotted name with disagg and decode).
+    # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode).
     relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
         ("raise", "'decode'"),
         ("raise", '"decode"'),
@@ -287,8 +231,8 @@ class RelayCheck:
             survived: set[frozenset[tuple[Expr, bool]]] | None = None
             reads = naming is None or self.model.function_module[fn.qualname] in naming
             for _span, guards in fn.raises:
-                flat = _flatten(guards)
-                decode = [g for g in flat if g[1] and _is_decode_test(g[0])]
+                flat = flatten(guards)
+                decode = [g for g in flat if g[1] and is_decode_test(g[0])]
                 if not (
                     decode
                     or fn.qualname in named
@@ -300,11 +244,9 @@ class RelayCheck:
                     continue
                 # past an earlier raise of this function: its condition is false
                 if survived is None:
-                    survived = {frozenset(_flatten(g)) for _s, g in fn.raises}
+                    survived = {frozenset(flatten(g)) for _s, g in fn.raises}
                 needed = tuple(
-                    (e, p)
-                    for e, p in rest
-                    if p or frozenset(_flatten(((e, True),))) not in survived
+                    (e, p) for e, p in rest if p or frozenset(flatten(((e, True),))) not in survived
                 )
                 for member in range(len(variant.members)):
                     truth = self.variants.guards_truth(rest, fn, variant, member)
@@ -377,11 +319,6 @@ class RelayCheck:
                     continue
                 yield from self._consumers(relay, member, none_span)
 
-    def loc(self, qual: str, span: Span) -> Location:
-        module = self.model.function_module[qual]
-        path = self.model.modules[module].path
-        return Location(path, *span)
-
     def _gap_finding(self, relay: Relay) -> Finding:
         builder = relay.builder
         fn = self.model.functions[builder.qualname]
@@ -393,10 +330,10 @@ class RelayCheck:
         return Finding(
             "PDL001",
             message,
-            self.loc(builder.qualname, fn.span),
+            location(self.model, builder.qualname, fn.span),
             related=(
                 Related(
-                    self.loc(relay.function, relay.store_span),
+                    location(self.model, relay.function, relay.store_span),
                     f"relay stores `{relay.state}`",
                 ),
             ),
@@ -483,12 +420,11 @@ class RelayCheck:
                 continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
-                params = [p for p, _ in callee.params]
-                skip = 1 if params and params[0] in ("self", "cls") else 0
+                bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
                 for index in indices:
-                    if skip + index >= len(params):
+                    if index >= len(bound):
                         continue
-                    param = params[skip + index]
+                    param = bound[index][0]
                     for deref in callee.derefs:
                         if deref.attr or deref.obj != ("name", param):
                             continue
@@ -532,141 +468,48 @@ class RelayCheck:
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
+        shown = text(obj, brief=True)
         chain = call_chain(parents, consumer)
         entry = chain[0][0]
         steps = [
             Step(
-                self.loc(entry, self.model.functions[entry].span),
+                location(self.model, entry, self.model.functions[entry].span),
                 entry,
-                f"entry point `{short(entry)}`",
+                f"entry point `{short_name(entry)}`",
             )
         ]
         for i in range(1, len(chain)):
             caller = chain[i - 1][0]
             callee, site = chain[i]
             assert site is not None
-            steps.append(Step(self.loc(caller, site.span), caller, f"calls `{short(callee)}`"))
-        steps.append(Step(self.loc(consumer, span), consumer, f"dereferences `{render(obj)}`"))
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
         builder_fn = self.model.functions[builder.qualname]
         message = (
-            f"{name} reaches `{render(obj)}` but `{builder_fn.name}` returns None for {name}, "
-            f"so `{relay.state}` is never built on the decode relay from `{short(entry)}`; "
+            f"{name} reaches `{shown}` but `{builder_fn.name}` returns None for {name}, "
+            f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`; "
             f"build it for {name} or raise for {name} (in the builder or a startup validator)"
         )
         related = (
             Related(
-                self.loc(builder.qualname, none_span),
+                location(self.model, builder.qualname, none_span),
                 f"`{builder_fn.name}` returns None for {name}",
             ),
             Related(
-                self.loc(relay.function, relay.store_span),
+                location(self.model, relay.function, relay.store_span),
                 f"relay stores `{relay.state}` only when built",
             ),
             Related(
-                self.loc(entry, self.model.functions[entry].span),
-                f"decode entry point `{short(entry)}`",
+                location(self.model, entry, self.model.functions[entry].span),
+                f"decode entry point `{short_name(entry)}`",
             ),
         )
         return Finding(
             "PDL101",
             message,
-            self.loc(consumer, span),
+            location(self.model, consumer, span),
             related=related,
             path=tuple(steps),
             member=name,
-            key=("PDL101", entry, name, consumer, render(obj)),
+            key=("PDL101", entry, name, consumer, shown),
         )
-
-
-def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = None) -> bool:
-    """The state was set earlier on every path to the deref.
-
-    Set by the function itself (a store under ``if x.state is None:`` counts:
-    after that block the state is set on both branches), or, with ``model``, by
-    an earlier call that receives the object and sets its state on every path.
-    """
-    for store in fn.stores:
-        if store.target != deref.obj or store.span >= deref.span:
-            continue
-        if _dominates(store.guards, deref.guards, deref.attr):
-            return True
-    if model is None or deref.obj[0] != "attr":
-        return False
-    base = deref.obj[1]
-    for call in fn.calls:
-        if call.span >= deref.span or not _dominates(call.guards, deref.guards, deref.attr):
-            continue
-        targets = model.call_targets(fn, call.func)
-        if targets and all(
-            _sets_state(model.functions[t], call, base, deref.attr) for t in targets
-        ):
-            return True
-    return False
-
-
-def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
-    """Code under ``store_guards`` runs on every path to code under ``guards``."""
-    while store_guards and none_check(store_guards[-1][0], state):
-        store_guards = store_guards[:-1]
-    # Every condition the store runs under also holds at the later code (the
-    # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
-    return all(g in guards for g in store_guards)
-
-
-def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
-    """``callee`` sets ``<param>.state`` before each of its returns, for the param
-    that receives ``base`` at ``call``."""
-    params = [p for p, _ in callee.params]
-    method = bool(params) and params[0] in ("self", "cls") and call.func[0] == "attr"
-    skip = 1 if method else 0
-    names = [
-        params[skip + i]
-        for i, arg in enumerate(call.args)
-        if arg == base and skip + i < len(params)
-    ]
-    names.extend(k for k, v in call.kwargs if v == base and k in params)
-    if method and call.func[1] == base:
-        names.append(params[0])
-    for name in names:
-        stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
-        if stores and all(
-            any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
-            for r in callee.returns
-        ):
-            return True
-    return False
-
-
-def short(qual: str) -> str:
-    parts = qual.split(".")
-    return ".".join(parts[-2:]) if len(parts) > 1 else qual
-
-
-def _flatten(guards: Guards) -> Guards:
-    out: list[tuple[Expr, bool]] = []
-    for expr, polarity in guards:
-        if polarity and expr[0] == "and":
-            out.extend((e, True) for e in expr[1])
-        else:
-            out.append((expr, polarity))
-    return tuple(out)
-
-
-def _is_decode_test(expr: Expr) -> bool:
-    """A test that the disaggregation mode is decode (``mode == "decode"``...)."""
-    if expr[0] == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("==", "is"):
-        sides = (expr[1], expr[3][0])
-        for side in sides:
-            if side[0] == "const" and isinstance(side[1], str) and side[1].lower() == "decode":
-                return True
-            if (
-                side[0] == "attr"
-                and side[2].upper() == "DECODE"
-                and "disagg" in render(side[1]).lower()
-            ):
-                return True
-        return False
-    if expr[0] in ("call", "attr", "name"):
-        text = render(expr).lower()
-        return "disagg" in text and "decode" in text
-    return False

@@ -1,0 +1,85 @@
+"""Whether the relay state is tested for None, or set, before code dereferences it."""
+
+from __future__ import annotations
+
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards
+from pdlint.model.binding import bind_arguments
+from pdlint.model.names import Model
+
+
+def _is_state(expr: Expr, name: str) -> bool:
+    return (expr[0] == "name" and expr[1] == name) or (expr[0] == "attr" and expr[2] == name)
+
+
+def none_check(expr: Expr, name: str) -> bool:
+    """Whether ``expr`` tests ``name`` for None or truthiness (``x is None``, ``x``...)."""
+    kind = expr[0]
+    if _is_state(expr, name):
+        return True
+    if kind == "not":
+        return none_check(expr[1], name)
+    if kind in ("and", "or"):
+        return any(none_check(v, name) for v in expr[1])
+    if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
+        left, right = expr[1], expr[3][0]
+        return (right == ("const", None) and _is_state(left, name)) or (
+            left == ("const", None) and _is_state(right, name)
+        )
+    if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
+        return _is_state(expr[2][0], name)
+    return False
+
+
+def guards_mention(guards: Guards, name: str) -> bool:
+    """Whether a guard checks ``name`` for None or truthiness."""
+    return any(none_check(expr, name) for expr, _ in guards)
+
+
+def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = None) -> bool:
+    """The state was set earlier on every path to the deref.
+
+    Set by the function itself (a store under ``if x.state is None:`` counts:
+    after that block the state is set on both branches), or, with ``model``, by
+    an earlier call that receives the object and sets its state on every path.
+    """
+    for store in fn.stores:
+        if store.target != deref.obj or store.span >= deref.span:
+            continue
+        if _dominates(store.guards, deref.guards, deref.attr):
+            return True
+    if model is None or deref.obj[0] != "attr":
+        return False
+    base = deref.obj[1]
+    for call in fn.calls:
+        if call.span >= deref.span or not _dominates(call.guards, deref.guards, deref.attr):
+            continue
+        targets = model.call_targets(fn, call.func)
+        if targets and all(
+            _sets_state(model.functions[t], call, base, deref.attr) for t in targets
+        ):
+            return True
+    return False
+
+
+def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
+    """Code under ``store_guards`` runs on every path to code under ``guards``."""
+    while store_guards and none_check(store_guards[-1][0], state):
+        store_guards = store_guards[:-1]
+    # Every condition the store runs under also holds at the later code (the
+    # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
+    return all(g in guards for g in store_guards)
+
+
+def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
+    """``callee`` sets ``<param>.state`` before each of its returns, for the param
+    that receives ``base`` at ``call``."""
+    bound = bind_arguments(callee, call.func, call.args, call.kwargs, bind_receiver=True)
+    names = [param for param, arg in bound if arg == base]
+    for name in names:
+        stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
+        if stores and all(
+            any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
+            for r in callee.returns
+        ):
+            return True
+    return False

@@ -1,0 +1,11 @@
+"""Qualified-name globs (``pkg.*.Class.run``): the literal pieces a matching name holds."""
+
+from __future__ import annotations
+
+import re
+
+
+def literal_pieces(pattern: str) -> list[str]:
+    """The literal, dot-free pieces of a qualified-name glob (``a.b*.c`` -> a, b, c)."""
+    without_sets = re.sub(r"\[[^\]]*\]", "*", pattern)
+    return [p for p in re.split(r"[*?.\[\]]+", without_sets) if p]
