@@ -647,7 +647,7 @@ def test_forged_entries_in_the_analysed_tree_are_never_unpickled(
     import hashlib
     import pickle
 
-    from pdlint import cache as cache_module
+    from pdlint.cache import store as cache_module
 
     folder = copy_relay_gap(tmp_path / "proj")
     cache = folder / ".pdlint_cache"

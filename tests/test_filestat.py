@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from pdlint import filestat
 from pdlint.api import analyze
+from pdlint.cache import stat_index as filestat
 from pdlint.cache.stat_index import RACY_NS, StatIndex
 from pdlint.cache.store import FactStore, content_hash
 from pdlint.engine.program import Program

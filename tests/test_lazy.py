@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from pdlint_helpers import chdir, run_pdlint
 from test_real_sglang import sglang_tree
 
-from pdlint import scan as scan_module
 from pdlint.api import analyze
-from pdlint.checks import relay as relay_module
+from pdlint.checks.relay import check as relay_module
 from pdlint.checks.relay.check import RelayCheck
+from pdlint.engine import textscan as scan_module
 from pdlint.engine.textscan import (
     in_condition,
     literal_pieces,

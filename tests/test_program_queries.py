@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdlint import program
 from pdlint.cache.store import FactStore
+from pdlint.engine import program
 from pdlint.engine.program import Program
 from pdlint.engine.textscan import may_define
 from pdlint.source.discover import discover

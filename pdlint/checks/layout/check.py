@@ -29,13 +29,17 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from pdlint.checks.base import Check, Loading, Run
+from pdlint.checks.base import Context as CheckContext
 from pdlint.checks.layout.linear import Lin, arith, compare
+from pdlint.checks.layout.rules import RULES
+from pdlint.checks.layout.run import LayoutRun
 from pdlint.facts.exprs import (
     NEGATED_OP,
     comparisons,
@@ -58,7 +62,7 @@ from pdlint.facts.types import (
 )
 from pdlint.findings import Finding, Location, Related, Step
 from pdlint.model.names import Model, held
-from pdlint.settings.packs import LayoutNames
+from pdlint.settings.packs import LayoutNames, Pack
 
 PEER_PREFIXES = ("dst_", "peer_", "remote_")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python numbers lines
@@ -142,10 +146,12 @@ class Move:
     origins: tuple[tuple[str, Span, str], ...]
 
 
-class LayoutCheck:
+class LayoutCheck(Check):
     """Finds handoff lists, the peer's copies of them and the offsets into those."""
 
-    codes: ClassVar[tuple[str, ...]] = ("PDL201",)
+    rules = RULES
+    pack_section = LayoutNames
+    isolated = True  # its own model on a lazy run: the same findings whatever else loads
 
     # Scanned (and cached) with the checks' relevant words, loaded only by
     # :meth:`load_related`: the files that name a peer's copy by its prefix
@@ -186,6 +192,23 @@ class LayoutCheck:
         a grow word near a pack's role-local setting (so :meth:`load_related`
         reads them from the scan, not from every file's lower-cased text)."""
         return _growing_near(w for names in layouts for w in names.role_local)
+
+    loading = Loading(scanned=scanned_words, later=loaded_later)
+
+    @classmethod
+    def read_packs(cls, packs: Sequence[Pack]) -> LayoutNames:
+        names = LayoutNames()
+        for pack in packs:
+            names = names.merged(pack.layout)
+        return names
+
+    @classmethod
+    def scanned_for(cls, packs: Iterable[Pack]) -> tuple[tuple[str, ...], ...]:
+        return cls.pack_scanned_words(p.layout for p in packs)
+
+    @classmethod
+    def begin(cls, context: CheckContext) -> Run:
+        return LayoutRun(cls(context.model, context.section))
 
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
         names = names or LayoutNames()

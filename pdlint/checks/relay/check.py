@@ -7,16 +7,20 @@ dereferences that attribute while the variant is such a member.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from pdlint.checks.base import Check, Context, Loading, Run
+from pdlint.checks.relay.graph import GraphRun, RelayPack
+from pdlint.checks.relay.rules import RULES
 from pdlint.facts.exprs import nodes
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Location, Related, Step
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
+from pdlint.settings.packs import Pack
 
 
 @dataclass(frozen=True)
@@ -79,10 +83,11 @@ def guards_mention(guards: Guards, name: str) -> bool:
     return any(none_check(expr, name) for expr, _ in guards)
 
 
-class RelayCheck:
+class RelayCheck(Check):
     """Finds builders, relays and consumers; yields PDL001 and PDL101."""
 
-    codes: ClassVar[tuple[str, ...]] = ("PDL001", "PDL101")
+    rules = RULES
+    pack_section = RelayPack
 
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
     # (``_is_decode_test``: the string "decode", or a dotted name with disagg and decode).
@@ -97,6 +102,15 @@ class RelayCheck:
         ("'decode'", '"decode"', "disagg*decode", "decode*disagg"),
         ("raise",),
     )
+    loading = Loading(words=relevant_words, branches=relevant_branches)
+
+    @classmethod
+    def read_packs(cls, packs: Sequence[Pack]) -> RelayPack:
+        return RelayPack.of(packs)
+
+    @classmethod
+    def begin(cls, context: Context) -> Run:
+        return GraphRun(cls, context)
 
     def __init__(
         self,
