@@ -403,7 +403,7 @@ def test_an_analysis_reads_files_with_the_collector_off(tmp_path: Path, monkeypa
     sglang). The collector is off from the start and back on at the end."""
     import gc
 
-    from pdlint import program
+    from pdlint.engine import program
     from pdlint.api import analyze
     from pdlint.settings.config import Settings
 

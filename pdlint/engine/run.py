@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pdlint import __version__
-from pdlint.cache.records import previous_run, run_key, store_record
+from pdlint.cache.records import RunRecord, previous_run, run_key, store_record
 from pdlint.cache.store import SCHEMA, FactStore, make_key
 from pdlint.checks.base import Check
-from pdlint.engine.program import FactsMemo, Program, RunRecord
+from pdlint.engine.program import FactsMemo, Program
 from pdlint.engine.schedule import analyse
 from pdlint.findings import Finding
 from pdlint.settings.config import Settings

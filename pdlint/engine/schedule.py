@@ -10,11 +10,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pdlint.cache.records import check_key, previous_run, store_record
+from pdlint.cache.records import Reading, Reads, RunRecord, check_key, previous_run, store_record
 from pdlint.checks.base import Check, Context, Run
 from pdlint.checks.catalogue import checks
 from pdlint.engine.fork import Aside, aside
-from pdlint.engine.program import Gains, Program, Reading, Reads, RunRecord, worker_count
+from pdlint.engine.program import Gains, Program, worker_count
 from pdlint.findings import Finding
 from pdlint.model.names import Model
 from pdlint.policy.selection import is_enabled

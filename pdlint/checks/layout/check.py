@@ -1170,7 +1170,7 @@ class LayoutCheck(Check):
     def load_next(self) -> set[str] | None:
         """Load the files of the query that follows :meth:`first_phase` (once): the
         modules it added, None when no query follows. A forked run loads them before
-        it forks, as they are parsed (see :func:`pdlint.api._analyse`)."""
+        it forks, as they are parsed (see :func:`pdlint.engine.schedule.analyse`)."""
         query = self.first_phase()
         if query is None:
             return None
