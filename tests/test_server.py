@@ -403,8 +403,8 @@ def test_an_analysis_reads_files_with_the_collector_off(tmp_path: Path, monkeypa
     sglang). The collector is off from the start and back on at the end."""
     import gc
 
-    from pdlint.engine import program
     from pdlint.api import analyze
+    from pdlint.engine import program
     from pdlint.settings.config import Settings
 
     folder = copy_relay_gap(tmp_path / "proj")
