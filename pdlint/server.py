@@ -14,7 +14,6 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Iterator, MutableMapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -28,7 +27,8 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import PositionCodec
 
 from pdlint import __version__
-from pdlint.api import IndexOutcome, Result, analyze
+from pdlint.api import Result, analyze
+from pdlint.cache.memo import RecentMemo
 from pdlint.checks.catalogue import get_rule
 from pdlint.findings import Finding, Location
 from pdlint.policy.selection import NOQA_RE, noqa_codes
@@ -45,46 +45,6 @@ SEVERITIES = {
 }
 
 log = logging.getLogger(__name__)
-
-MemoKey = tuple[str, str, str]
-
-
-class RecentMemo(MutableMapping[MemoKey, IndexOutcome]):
-    """A facts memo that keeps only what the last run used.
-
-    Every edit gives a file new content and so a new key; :meth:`sweep` after
-    each run drops the facts of the versions no run asked for since.
-    """
-
-    def __init__(self) -> None:
-        self._old: dict[MemoKey, IndexOutcome] = {}
-        self._new: dict[MemoKey, IndexOutcome] = {}
-        self.stored = 0  # files indexed (not found here) since this memo was made
-
-    def __getitem__(self, key: MemoKey) -> IndexOutcome:
-        if key not in self._new:
-            self._new[key] = self._old[key]
-        return self._new[key]
-
-    def __setitem__(self, key: MemoKey, value: IndexOutcome) -> None:
-        self._new[key] = value
-        self.stored += 1
-
-    def __delitem__(self, key: MemoKey) -> None:
-        found = self._new.pop(key, None) is not None
-        if self._old.pop(key, None) is None and not found:
-            raise KeyError(key)
-
-    def __iter__(self) -> Iterator[MemoKey]:
-        return iter({**self._old, **self._new})
-
-    def __len__(self) -> int:
-        return len({**self._old, **self._new})
-
-    def sweep(self) -> None:
-        """Forget every entry the runs since the previous sweep did not use."""
-        self._old, self._new = self._new, {}
-
 
 # In the analysis process: one facts memo per project root, kept between runs.
 _MEMOS: dict[str, RecentMemo] = {}

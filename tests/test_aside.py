@@ -20,7 +20,10 @@ from conftest import FIXTURES, json_findings, summary
 from pdlint_helpers import chdir, run_pdlint
 
 from pdlint import api
+from pdlint.checks.layout.check import LayoutCheck
+from pdlint.engine import schedule
 from pdlint.engine.fork import aside, can_fork
+from pdlint.engine.run import LAZY_THRESHOLD
 from pdlint.server import RecentMemo
 from pdlint.settings.config import Settings
 
@@ -88,9 +91,9 @@ def test_the_check_aside_gives_the_same_run(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = FIXTURES / name
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 10**9)
     alone = _analyse(folder, tmp_path / "alone")
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     forked = _analyse(folder, tmp_path / "forked")
     assert forked.stats.pop(FORKED) == 1
     assert FORKED not in alone.stats
@@ -108,21 +111,21 @@ def test_a_late_fork_gives_the_same_run(
     ahead meanwhile, from the files its gate selects while the stems are found)."""
     monkeypatch.setenv("PDLINT_WORKERS", "3")  # forced on a small tree
     loads: list[int] = []  # the process each run loads the next query in
-    load_next = api.LayoutCheck.load_next
+    load_next = LayoutCheck.load_next
 
-    def spy(check: api.LayoutCheck) -> set[str] | None:
+    def spy(check: LayoutCheck) -> set[str] | None:
         before = check._next_fresh
         fresh = load_next(check)
         if before is None and fresh is not None:
             loads.append(os.getpid())  # a forked child appends to its own copy
         return fresh
 
-    monkeypatch.setattr(api.LayoutCheck, "load_next", spy)
+    monkeypatch.setattr(LayoutCheck, "load_next", spy)
     folder = FIXTURES / name
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 10**9)
     alone = _analyse(folder, tmp_path / "alone")
     alone_loads, loads[:] = list(loads), []
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     forked = _analyse(folder, tmp_path / "forked")
     assert forked.stats.pop(FORKED) == 1
     assert loads == alone_loads  # in this process (before the fork), when it has one
@@ -159,7 +162,7 @@ def test_a_file_only_the_forked_check_loaded_is_in_the_run_record(
 ) -> None:
     """The record of a run depends on what the child loaded: editing that file (a
     new fact) analyses again, where a record without it would reuse stale findings."""
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     folder, sizes = _with_peer_sizes(tmp_path)
     cache = tmp_path / "cache"
     first = _analyse(folder, cache)
@@ -176,7 +179,7 @@ def test_a_query_only_the_forked_check_asked_is_in_the_run_record(
     """A new file that only the child's second query (a list of a copy's stem grown
     under a role-local condition) selects: the record holds that query, so the run
     analyses again, and finds what a full run finds."""
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     folder, _sizes = _with_peer_sizes(tmp_path)
     cache = tmp_path / "cache"
     assert _analyse(folder, cache).stats[FORKED] == 1
@@ -195,7 +198,7 @@ def test_a_long_lived_memo_keeps_what_the_forked_check_used(
     """The language server's memo (no fact cache here) forgets, after each run, the
     facts no run used: those the child indexed or read count, so no later run
     parses a file again."""
-    monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+    monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     folder, _sizes = _with_peer_sizes(tmp_path)
     memo = RecentMemo()
     runs = []
@@ -221,7 +224,7 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
     filler = folder / "filler"
     filler.mkdir()
     (filler / "__init__.py").write_text("")
-    for i in range(api.LAZY_THRESHOLD):
+    for i in range(LAZY_THRESHOLD):
         (filler / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
     cache = str(tmp_path / "cache")
     workers = {"PDLINT_WORKERS": "2"}

@@ -15,8 +15,8 @@ import pytest
 from conftest import FIXTURES
 from pdlint_helpers import chdir
 
-from pdlint import api
 from pdlint.api import Result, analyze
+from pdlint.engine import schedule
 from pdlint.settings.config import Settings
 
 REUSED = "checks reused (nothing they depend on changed)"
@@ -29,7 +29,7 @@ def both(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
     """A tree with a relay gap (PDL001, PDL101) and a handoff layout (PDL201), its
     PDL201 check run in this process or (forced on a small tree) in a forked one."""
     if request.param:
-        monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
+        monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 0)
     folder = tmp_path / "both"
     for name in ("relay_gap", "layout_helpers"):
         shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)

@@ -10,6 +10,7 @@ import pytest
 from pdlint_helpers import FIXTURES, chdir
 
 from pdlint import api
+from pdlint.checks.relay import graph
 from pdlint.facts.types import FunctionFacts, Guards
 from pdlint.model.names import Model
 from pdlint.model.variants import Truth, Variant, Variants
@@ -27,7 +28,7 @@ def _variants_after_a_run(package: Path, monkeypatch: pytest.MonkeyPatch) -> Var
             super().__init__(model)
             made.append(self)
 
-    monkeypatch.setattr(api, "Variants", Recording)
+    monkeypatch.setattr(graph, "Variants", Recording)
     with chdir(package):
         api.analyze(["."], Settings(root=str(package), cache=False), lazy=False)
     assert made

@@ -37,3 +37,12 @@ def test_every_help_uri_lands_on_its_rule_heading():
         assert headings[url.fragment] == f"{rule.code} {rule.name}"
         section = text.split(f"## {rule.code} {rule.name}\n", 1)[1].split("\n## ", 1)[0]
         assert rule.example.splitlines()[0] in section
+
+
+def test_the_catalogue_is_the_rules_of_the_checks_found_by_walking_the_package() -> None:
+    from pdlint.checks.catalogue import checks
+    from pdlint.engine.rules import RULES as ENGINE_RULES
+
+    found = [rule.code for check in checks() for rule in check.rules]
+    assert sorted([*found, *(r.code for r in ENGINE_RULES)]) == list(RULES)
+    assert [c.__name__ for c in checks()] == ["RelayCheck", "ModeCheck", "LayoutCheck"]

@@ -22,20 +22,18 @@ import threading
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pdlint.cache.line_moves import move_findings, moves
+from pdlint.cache.line_moves import moves
 from pdlint.cache.stat_index import StatIndex, stamp
 from pdlint.cache.store import CODE, FactStore, content_hash, make_key
+from pdlint.engine.queries import branch_part, selects, text_test
 from pdlint.engine.textscan import (
     Branches,
     FileScan,
     WordGroups,
-    in_condition,
-    may_define,
     scan_source,
-    starts_identifier,
 )
 from pdlint.facts.indexer import index_module, module_of_absolute
 from pdlint.facts.types import ModuleFacts, Span, packed, unpacked
@@ -46,6 +44,8 @@ from pdlint.source.read import decode_source, parse_error, parse_source, read_by
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+
+    from pdlint.cache.records import Reads, RunRecord
 
 # A batch is sent to worker processes when it holds at least this many bytes of
 # uncached source (about a tenth of a second of parsing and indexing on one core;
@@ -126,77 +126,6 @@ class Gains:
     memo_used: list[tuple[str, str, str]]  # found in the memo (a long-lived one keeps them)
     modules: set[str]  # the modules it loaded
     parsed_ahead: int = 0  # of its parsed files, those parsed ahead of their load
-
-
-@dataclass
-class Reads:
-    """What one check asked of the program through a :class:`Reading`."""
-
-    modules: set[str] = field(default_factory=set)  # asked to load (found or not)
-    looked_up: set[str] = field(default_factory=set)
-    asked: set[tuple[object, ...]] = field(default_factory=set)  # queries (their keys)
-
-
-class Reading:
-    """A program as one check's lazy model sees it: the same answers, with a record
-    of what the check asked (:attr:`reads`), so that its findings can be reused
-    while nothing it read changed (see :meth:`RunRecord.of_reads`)."""
-
-    def __init__(self, program: Program) -> None:
-        self.program = program
-        self.reads = Reads()
-
-    def _asked(self, answer: Callable[[], list[str]]) -> list[str]:
-        """``answer()``, with the queries the program records meanwhile in :attr:`reads`."""
-        outer, self.program.reading = self.program.reading, self.reads
-        try:
-            return answer()
-        finally:
-            self.program.reading = outer
-
-    def __contains__(self, module: str) -> bool:
-        self.reads.looked_up.add(module)
-        return module in self.program
-
-    def load(self, modules: Iterable[str]) -> list[ModuleFacts]:
-        wanted = list(modules)
-        self.reads.modules.update(wanted)
-        return self.program.load(wanted)
-
-    def defining(self, pieces: Iterable[str], *, ignore_case: bool = False) -> list[str]:
-        return self._asked(lambda: self.program.defining(pieces, ignore_case=ignore_case))
-
-    def class_headers_naming(self, words: set[str]) -> list[str]:
-        return self._asked(lambda: self.program.class_headers_naming(words))
-
-    def with_text(
-        self,
-        *,
-        gate: WordGroups = (),
-        any_of: Iterable[str] = (),
-        all_of: WordGroups = (),
-        starts: Iterable[str] = (),
-        branches: Branches = ((), ()),
-        record: bool = True,
-    ) -> list[str]:
-        return self._asked(
-            lambda: self.program.with_text(
-                gate=gate,
-                any_of=any_of,
-                all_of=all_of,
-                starts=starts,
-                branches=branches,
-                record=record,
-            )
-        )
-
-    def aliases(self) -> dict[str, set[str]]:
-        self.reads.asked.add(("aliases",))
-        return self.program.aliases()
-
-    def source_text(self, module: str) -> str | None:
-        # a filter of what the facts hold (see RunRecord.holds_for): not a dependency
-        return self.program.source_text(module)
 
 
 def worker_count() -> int | None:
@@ -588,7 +517,7 @@ class Program:
                 self._text_known = loaded
         passing, tested = self._text_known.get(query, (set(), set()))
         scans = self.scans() if query[1] else {}
-        test = _text_test(query, self._branch_hits)
+        test = text_test(query, self._branch_hits)
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:
@@ -638,7 +567,7 @@ class Program:
             tuple(sorted(set(any_of))),
             tuple(sorted({tuple(sorted(set(g), key=lambda w: (-len(w), w))) for g in all_of})),
             tuple(sorted(set(starts))),
-            _branch_part(branches),
+            branch_part(branches),
         )
         return self._ask(query) if record else self._answer(query)
 
@@ -712,7 +641,7 @@ class Program:
         assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
         wanted = [p.lower() if ignore_case else p for p in pieces]
         if any("\n" in p or "\0" in p for p in wanted):
-            return [m for m, s in self.scans().items() if _selects(query, m, s)]
+            return [m for m, s in self.scans().items() if selects(query, m, s)]
         texts = self._names_text.get(ignore_case)
         if texts is None:
             names = []
@@ -1080,313 +1009,3 @@ class Program:
     def read_errors(self) -> list[Finding]:
         """PDL900 for every file that could not be read."""
         return [e.error for e in self.entries if e.error is not None]
-
-
-@dataclass
-class RunRecord:
-    """What a run's findings depend on, and the findings (before policy).
-
-    The analysis is a function of the files it loaded and of the answers the
-    program gave it (which modules exist, which files a text query selects).
-    A later run whose files give the same loaded files and the same answers
-    would compute the same findings, so it reuses them instead.
-    """
-
-    files: dict[str, tuple[str, str]]  # display -> (module, digest); "" when unreadable
-    modules: dict[str, str]  # module -> the display of the file that stands for it
-    loaded: set[str]  # displays parsed or read from the fact cache
-    present: set[str]  # module names looked up, found
-    absent: set[str]  # module names looked up, not found
-    asked: dict[tuple[object, ...], tuple[object, ...]]
-    aliases: dict[str, tuple[tuple[str, str], ...]]  # display -> its ``as`` pairs
-    findings: list[Finding]
-    stats: dict[str, int]
-    whole: bool  # every file was parsed: any change counts
-    warnings: tuple[str, ...] = ()  # what the analysis warned about (names matching nothing)
-    facts: dict[str, str] = field(default_factory=dict)  # display -> digest of its facts
-
-    @classmethod
-    def of(
-        cls,
-        program: Program,
-        findings: list[Finding],
-        stats: dict[str, int],
-        whole: bool,
-        warnings: tuple[str, ...] = (),
-    ) -> RunRecord:
-        looked = program.looked_up
-        record = cls._record(
-            program,
-            loaded=set(program.done) | {e.source.display for e in program.entries if e.error},
-            looked=looked,
-            asked=dict(program.asked),
-            findings=findings,
-            stats=stats,
-            whole=whole,
-            warnings=warnings,
-            facts=dict(program.fact_digests),
-        )
-        for other in program.reused:  # a check's findings taken from its own record
-            record.loaded |= other.loaded
-            record.present |= other.present
-            record.absent |= other.absent
-            for query, answer in other.asked.items():
-                record.asked.setdefault(query, answer)
-            for display, digest in other.facts.items():
-                record.facts.setdefault(display, digest)
-        return record
-
-    @classmethod
-    def of_reads(
-        cls,
-        program: Program,
-        reads: Reads,
-        findings: list[Finding],
-        stats: dict[str, int],
-        warnings: tuple[str, ...] = (),
-    ) -> RunRecord:
-        """The record of one check's findings and warnings: what it asked through a
-        :class:`Reading` (and the program's top-level packages, which choose the
-        rule packs that configure it). The files it loaded that did not parse
-        give their PDL900 with its findings, as a run reusing them parses nothing."""
-        by_module = program.by_module
-        loaded = {by_module[m].source.display for m in reads.modules if m in by_module}
-        asked = {q: program.asked[q] for q in reads.asked if q in program.asked}
-        asked[("tops",)] = tuple(sorted(program.tops()))
-        errors = [program.errors[d] for d in sorted(loaded) if d in program.errors]
-        return cls._record(
-            program,
-            loaded=loaded,
-            looked=reads.looked_up | reads.modules,
-            asked=asked,
-            findings=[*findings, *errors],
-            stats=stats,
-            whole=False,
-            warnings=warnings,
-            facts={d: program.fact_digests[d] for d in loaded if d in program.fact_digests},
-        )
-
-    @classmethod
-    def _record(
-        cls,
-        program: Program,
-        *,
-        loaded: set[str],
-        looked: set[str],
-        asked: dict[tuple[object, ...], tuple[object, ...]],
-        findings: list[Finding],
-        stats: dict[str, int],
-        whole: bool,
-        warnings: tuple[str, ...],
-        facts: dict[str, str],
-    ) -> RunRecord:
-        scans = program._scans or {}
-        return cls(
-            files={e.source.display: (e.module, e.digest) for e in program.entries},
-            modules={m: e.source.display for m, e in program.by_module.items()},
-            loaded=loaded,
-            present={m for m in looked if m in program.by_module},
-            absent={m for m in looked if m not in program.by_module},
-            asked=asked,
-            aliases={
-                program.by_module[m].source.display: s.aliases
-                for m, s in scans.items()
-                if s.aliases
-            },
-            findings=findings,
-            stats=stats,
-            whole=whole,
-            warnings=warnings,
-            facts=facts,
-        )
-
-    def holds_for(self, program: Program) -> bool:
-        """Whether ``program`` would lead the analysis to the same findings.
-
-        Only the files that changed (added, removed, edited) are scanned again:
-        each recorded answer is a union over files, so it holds when every
-        changed file stays in (or out of) it. A changed file the analysis loaded
-        is indexed again (or read from the fact cache): the findings still hold
-        when its facts are the ones the analysis read (an edit of comments,
-        blank lines at the end, formatting within a line), and, moved along, when
-        they differ from those in their spans only (lines inserted or deleted
-        that give no facts; see :mod:`pdlint.cache.line_moves`). Then :attr:`findings`
-        become the moved ones.
-        """
-        files = {e.source.display: (e.module, e.digest) for e in program.entries}
-        if files == self.files:
-            return True
-        unreadable = {e.source.display for e in program.entries if e.error is not None}
-        if unreadable != {d for d, (_m, digest) in self.files.items() if not digest}:
-            return False  # every unreadable file gets its PDL900
-        changed = _changed(files, self.files)
-        if self.whole and not changed <= self.loaded:
-            return False  # a file added or removed, in a run that parsed every file
-        now = {m: e.source.display for m, e in program.by_module.items()}
-        entries = {e.source.display: e for e in program.entries}
-        same_facts = set()
-        moved: dict[str, dict[Span, Span]] = {}
-        for display in sorted(changed & self.loaded):
-            entry = entries.get(display)
-            old = self.files.get(display)
-            if (
-                entry is None
-                or not entry.readable
-                or old is None
-                or old[0] != entry.module
-                or now.get(entry.module) != display
-                or self.modules.get(entry.module) != display
-                or display not in self.facts
-            ):
-                return False
-            if program.facts_digest(entry) != self.facts[display]:
-                pairs = program.line_moves(entry, old[1])
-                if pairs is None:
-                    return False
-                moved[display] = pairs  # the same facts, some of them on other lines
-            same_facts.add(display)  # the same module, from the same facts
-        touched = {self.files[d][0] for d in changed - same_facts if d in self.files}
-        touched |= {files[d][0] for d in changed - same_facts if d in files}
-        for module in touched:
-            if module in self.present or module in self.absent:
-                return False  # the analysis looked this module up
-            if now.get(module) != self.modules.get(module) and not (
-                now.get(module) in changed or self.modules.get(module) in changed
-            ):
-                return False  # an unchanged file now stands for it (or no longer does)
-        for display in changed:
-            old_module = self.files[display][0] if display in self.files else None
-            was = old_module is not None and self.modules.get(old_module) == display
-            entry = entries.get(display)
-            now_stands = entry is not None and program.by_module.get(entry.module) is entry
-            scan = None
-            data = entry.data if entry is not None and now_stands else None
-            if now_stands:
-                if data is None:
-                    return False  # unreadable since the run began
-                scan = scan_source(data, program.groups)
-                if scan.aliases != self.aliases.get(display, ()):
-                    return False
-            elif self.aliases.get(display) and was:
-                return False
-            for query, answer in self.asked.items():
-                if query[0] in ("aliases", "tops"):
-                    continue
-                before = was and old_module in answer
-                after = (
-                    scan is not None
-                    and entry is not None
-                    and _selects(query, entry.module, scan, data)
-                )
-                if before != after:
-                    return False
-        tops = sorted({m.split(".")[0] for m in program.by_module})
-        if ("tops",) in self.asked and list(self.asked[("tops",)]) != tops:
-            return False
-        findings: list[Finding] | None = self.findings
-        for display, pairs in sorted(moved.items()):
-            findings = move_findings(findings, display, pairs) if findings is not None else None
-        if findings is None:
-            return False
-        self.findings = findings
-        return True
-
-    def refresh(self, program: Program) -> bool:
-        """Take in ``program``'s files (after :meth:`holds_for` said yes), so that the
-        next run compares with them; False when nothing changed."""
-        files = {e.source.display: (e.module, e.digest) for e in program.entries}
-        if files == self.files:
-            return False
-        changed = _changed(files, self.files)
-        for entry in program.entries:
-            display = entry.source.display
-            if display not in changed:
-                continue
-            self.aliases.pop(display, None)
-            if entry.readable and program.by_module.get(entry.module) is entry:
-                aliases = scan_source(entry.data or b"", program.groups).aliases
-                if aliases:
-                    self.aliases[display] = aliases
-        for display in changed - files.keys():
-            self.aliases.pop(display, None)
-        for entry in program.entries:  # the facts of a loaded file whose lines moved
-            display = entry.source.display
-            if display in changed and display in self.facts and entry.readable:
-                self.facts[display] = program.facts_digest(entry)
-        self.files = files
-        self.modules = {m: e.source.display for m, e in program.by_module.items()}
-        return True
-
-
-def _text_test(
-    query: tuple[object, ...], branch_memo: dict[tuple[object, str], bool] | None = None
-) -> Callable[[FileScan | None, bytes, str], bool]:
-    """The per-file test of a ``("text", ...)`` query (see :meth:`Program.with_text`),
-    of a file's scan, bytes and content hash. ``branch_memo`` keeps the branch part's
-    answers by content hash (two queries of a run often ask the same of a file)."""
-    _, indices, folded, any_of, all_of, starts, branches = query
-    assert isinstance(indices, tuple) and isinstance(folded, tuple)
-    assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
-    assert isinstance(starts, tuple) and isinstance(branches, tuple)
-    gated = bool(indices or folded)
-    folded_bytes = [[w.lower().encode() for w in group] for group in folded]
-    any_bytes = [w.encode() for w in any_of]
-    all_bytes = [[w.encode() for w in group] for group in all_of]
-    starts_bytes = [w.encode() for w in starts]
-    branch_bytes = [[w.encode() for w in part] for part in branches]
-
-    def test(scan: FileScan | None, data: bytes, digest: str) -> bool:
-        lower: bytes | None = None
-        if gated:
-            passed = scan is not None and any(scan.groups[i] for i in indices)
-            if not passed and folded_bytes:
-                lower = data.lower()
-                passed = any(all(w in lower for w in group) for group in folded_bytes)
-            if not passed:
-                return False
-        if any_bytes and not any(w in data for w in any_bytes):
-            return False
-        if starts_bytes and not any(starts_identifier(data, w) for w in starts_bytes):
-            return False
-        if all_bytes and not any(all(w in data for w in group) for group in all_bytes):
-            return False
-        if not branch_bytes:
-            return True
-        hit = None if branch_memo is None else branch_memo.get((branches, digest))
-        if hit is None:
-            hit = in_condition(data.lower() if lower is None else lower, *branch_bytes)
-            if branch_memo is not None:
-                branch_memo[branches, digest] = hit
-        return hit
-
-    return test
-
-
-def _branch_part(branches: Branches) -> tuple[tuple[str, ...], ...]:
-    """The ``branches`` part of a text query: () when it selects every file."""
-    words, later = (tuple(sorted({w.lower() for w in part})) for part in branches)
-    return (words, later) if words or later else ()
-
-
-def _changed(files: dict[str, tuple[str, str]], before: dict[str, tuple[str, str]]) -> set[str]:
-    """The files added, removed or changed (in module or content) between two tables
-    of display -> (module, digest)."""
-    return {display for display, _ in files.items() ^ before.items()}
-
-
-def _selects(
-    query: tuple[object, ...], module: str, scan: FileScan, data: bytes | None = None
-) -> bool:
-    """Whether the file of ``module`` (scanned as ``scan``, with bytes ``data``) is in
-    a query's answer."""
-    kind = query[0]
-    if kind == "text":
-        return _text_test(query)(scan, data or b"", "")
-    if kind == "defining":
-        pieces, ignore_case = query[1], query[2]
-        assert isinstance(pieces, tuple) and isinstance(ignore_case, bool)
-        return may_define(scan, module, pieces, ignore_case=ignore_case)
-    if kind == "headers":
-        words = set(query[1])  # type: ignore[call-overload]
-        return any(not words.isdisjoint(header) for _name, header in scan.headers)
-    raise ValueError(f"unknown query {query!r}")

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from typing import ClassVar
 
+from pdlint.checks.base import Check, Loading, Run
+from pdlint.checks.base import Context as CheckContext
 from pdlint.checks.layout.frames import (
     AGREE,
     MAX_CONTEXTS,
@@ -47,6 +49,8 @@ from pdlint.checks.layout.linear import Lin, arith, compare
 from pdlint.checks.layout.lists import Growth, HandoffList
 from pdlint.checks.layout.messages import entries, role_of
 from pdlint.checks.layout.role_local import RoleLocal
+from pdlint.checks.layout.rules import RULES
+from pdlint.checks.layout.run import LayoutRun
 from pdlint.checks.layout.text_queries import (
     TextQuery,
     line_numbers,
@@ -86,7 +90,7 @@ from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model, held
-from pdlint.settings.packs import LayoutNames
+from pdlint.settings.packs import LayoutNames, Pack
 
 NO_STEMS: frozenset[str] = frozenset()
 COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
@@ -94,10 +98,12 @@ NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
 NO_NAMES: frozenset[str] = frozenset()
 
 
-class LayoutCheck:
+class LayoutCheck(Check):
     """Finds handoff lists, the peer's copies of them and the offsets into those."""
 
-    codes: ClassVar[tuple[str, ...]] = ("PDL201",)
+    rules = RULES
+    pack_section = LayoutNames
+    isolated = True  # its own model on a lazy run: the same findings whatever else loads
 
     # Scanned (and cached) with the checks' relevant words, loaded only by
     # :meth:`load_related`: the files that name a peer's copy by its prefix
@@ -138,6 +144,23 @@ class LayoutCheck:
         a grow word near a pack's role-local setting (so :meth:`load_related`
         reads them from the scan, not from every file's lower-cased text)."""
         return growing_near(w for names in layouts for w in names.role_local)
+
+    loading = Loading(scanned=scanned_words, later=loaded_later)
+
+    @classmethod
+    def read_packs(cls, packs: Sequence[Pack]) -> LayoutNames:
+        names = LayoutNames()
+        for pack in packs:
+            names = names.merged(pack.layout)
+        return names
+
+    @classmethod
+    def scanned_for(cls, packs: Iterable[Pack]) -> tuple[tuple[str, ...], ...]:
+        return cls.pack_scanned_words(p.layout for p in packs)
+
+    @classmethod
+    def begin(cls, context: CheckContext) -> Run:
+        return LayoutRun(cls(context.model, context.section))
 
     def __init__(self, model: Model, names: LayoutNames | None = None) -> None:
         names = names or LayoutNames()
@@ -1049,7 +1072,7 @@ class LayoutCheck:
     def load_next(self) -> set[str] | None:
         """Load the files of the query that follows :meth:`first_phase` (once): the
         modules it added, None when no query follows. A forked run loads them before
-        it forks, as they are parsed (see :func:`pdlint.api._analyse`)."""
+        it forks, as they are parsed (see :func:`pdlint.engine.schedule.analyse`)."""
         query = self.first_phase()
         if query is None:
             return None

@@ -12,10 +12,12 @@ reached by a non-idle batch whose builder skipped member M is PDL103.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
+from pdlint.checks.base import Check, Context, Run
+from pdlint.checks.modes.rules import RULES
+from pdlint.checks.modes.run import ModePack, ModeRun
 from pdlint.checks.relay.check import RelayCheck
 from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
 from pdlint.checks.relay.relays import Relay
@@ -25,6 +27,7 @@ from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
+from pdlint.settings.packs import Pack
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
 PLACEHOLDER_WORDS = ("idle", "dummy", "placeholder")
@@ -52,10 +55,20 @@ class Placeholder:
     target: Expr
 
 
-class ModeCheck:
+class ModeCheck(Check):
     """Batch modes that bypass the relay, and placeholders that mask gaps."""
 
-    codes: ClassVar[tuple[str, ...]] = ("PDL102", "PDL103")
+    rules = RULES
+    pack_section = ModePack
+    requires = (RelayCheck,)  # it reads the relays of the relay check's run
+
+    @classmethod
+    def read_packs(cls, packs: Sequence[Pack]) -> ModePack:
+        return ModePack.of(packs)
+
+    @classmethod
+    def begin(cls, context: Context) -> Run:
+        return ModeRun(cls, context, context.required[RelayCheck])
 
     def __init__(
         self,

@@ -7,12 +7,15 @@ dereferences that attribute while the variant is such a member.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import ClassVar
 
+from pdlint.checks.base import Check, Context, Loading, Run
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.graph import GraphRun, RelayPack
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.relays import Builder, Relay
+from pdlint.checks.relay.rules import RULES
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
@@ -21,12 +24,14 @@ from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
+from pdlint.settings.packs import Pack
 
 
-class RelayCheck:
+class RelayCheck(Check):
     """Finds builders, relays and consumers; yields PDL001 and PDL101."""
 
-    codes: ClassVar[tuple[str, ...]] = ("PDL001", "PDL101")
+    rules = RULES
+    pack_section = RelayPack
 
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
     # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode).
@@ -41,6 +46,15 @@ class RelayCheck:
         ("'decode'", '"decode"', "disagg*decode", "decode*disagg"),
         ("raise",),
     )
+    loading = Loading(words=relevant_words, branches=relevant_branches)
+
+    @classmethod
+    def read_packs(cls, packs: Sequence[Pack]) -> RelayPack:
+        return RelayPack.of(packs)
+
+    @classmethod
+    def begin(cls, context: Context) -> Run:
+        return GraphRun(cls, context)
 
     def __init__(
         self,

@@ -1,0 +1,129 @@
+"""The relay check's run: entry points, the variant tables and the call graph it
+reads, built again while a lazy model loads the files it asks for."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pdlint.checks.base import Context, Run
+from pdlint.findings import Finding
+from pdlint.model.callgraph import CallGraph, PassedMemo, heuristic_entries, match_entries
+from pdlint.model.class_factories import ClassFactories
+from pdlint.model.names import Model
+from pdlint.model.variants import Variants
+from pdlint.settings.packs import Pack, line_of, packs_dir
+
+if TYPE_CHECKING:
+    from pdlint.checks.relay.check import RelayCheck
+
+
+@dataclass(frozen=True)
+class RelayPack:
+    """The packs' ``[relay]`` names the relay check reads."""
+
+    entry_points: tuple[str, ...] = ()
+    startup_validators: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, packs: Sequence[Pack]) -> RelayPack:
+        """The names of all ``packs``, in order."""
+        return cls(
+            tuple(p for pack in packs for p in pack.entry_points),
+            tuple(v for pack in packs for v in pack.startup_validators),
+        )
+
+
+def unmatched_names(
+    model: Model, packs: Sequence[Pack], entry_points: tuple[str, ...]
+) -> list[str]:
+    """Warnings for entry points and validators that name no analysed function.
+
+    Every name a user gave (settings, a pack file of their own) is checked; a
+    bundled pack is reported only when none of its names of a kind matches, as
+    a release may lack some of them.
+    """
+    out = [
+        f"entry point '{p}' matches no analysed function"
+        for p in entry_points
+        if not match_entries(model, [p])
+    ]
+    for pack in packs:
+        own = os.path.realpath(os.path.dirname(pack.path)) != os.path.realpath(packs_dir())
+        for key, names in (
+            ("entry-points", pack.entry_points),
+            ("startup-validators", pack.startup_validators),
+        ):
+            missing = [n for n in names if not match_entries(model, [n])]
+            if own:
+                for n in missing:
+                    line = line_of(pack, n)
+                    where = f"{pack.path}:{line}" if line else pack.path
+                    out.append(f"{where}: [relay] {key}: '{n}' matches no analysed function")
+            elif names and len(missing) == len(names):
+                out.append(
+                    f"rule pack '{pack.name}': no [relay] {key} name matches an analysed function"
+                )
+    return out
+
+
+class GraphRun(Run):
+    """The relay check on the call graph from the entry points; the mode check
+    reads its graph, roots and relays (see :mod:`pdlint.checks.modes.run`)."""
+
+    def __init__(self, check: type[RelayCheck], context: Context) -> None:
+        model, settings, section = context.model, context.settings, context.section
+        self.make = check
+        self.context = context
+        self.model = model
+        self.patterns = [*section.entry_points, *settings.entry_points]
+        entries = match_entries(model, self.patterns) if self.patterns else []
+        context.warnings.extend(unmatched_names(model, context.packs, settings.entry_points))
+        if self.patterns and not entries:
+            context.stats["entry-point patterns matching nothing"] += len(self.patterns)
+        self.heuristic = not entries
+        if self.heuristic:
+            entries = heuristic_entries(model)
+        self.entries = entries
+        self.passed: PassedMemo = {}
+        self.prefetched: set[str] = set()
+        if model.source is not None:
+            # A lazy model: the variant tables are built from the loaded modules, so
+            # load what the entry points reach first (a call graph without the
+            # variant-chosen edges, which need those tables).
+            CallGraph(model, entries, passed=self.passed, prefetched=self.prefetched)
+        self.validators: tuple[str, ...] = section.startup_validators
+
+    def run(self) -> Iterator[Finding]:
+        model = self.model
+        self.variants = Variants(model)
+        self.context.settled()
+        factories = ClassFactories(model, self.variants)
+        self.graph = CallGraph(model, self.entries, factories.targets, self.passed, self.prefetched)
+        self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
+        self.known = len(self.variants.by_name)  # before the checks look more up
+        self.check = self.make(model, self.variants, self.graph, self.roots, self.validators)
+        out = list(self.check.run())
+        self.variant_stats = Counter(self.variants.stats)  # as they are before the mode check
+        return iter(out)
+
+    def wants(self) -> tuple[str, ...]:
+        # A lazy model: the members of a class's string variant that a builder
+        # dispatches on are the strings compared with that attribute in any file;
+        # load the files naming it, and check again if that loaded any. (A string
+        # variant of an attribute of no known class, by name alone, is left as the
+        # loaded files give it: its name may be in most files.)
+        if self.model.source is None:
+            return ()
+        return tuple(sorted(f".{a}" for a in self.check.string_builder_attributes()))
+
+    def finish(self) -> None:
+        stats = self.context.stats
+        stats["entry points"] = len(self.roots)
+        stats["variants"] = self.known
+        stats.update(self.variant_stats)
+        stats["functions reachable"] = len(self.graph)
+        stats["calls dropped (unresolved)"] = self.graph.dropped

@@ -1,0 +1,62 @@
+"""The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing."""
+
+from __future__ import annotations
+
+from pdlint.checks.base import Rule
+
+RULES = (
+    Rule(
+        code="PDL001",
+        name="dispatch-gap",
+        summary="A per-variant builder on the relay returns None for some members",
+        severity="note",
+        tags=("pd-disaggregation", "inventory"),
+        explanation="""\
+A dispatch function (a builder) branches on a variant value (a speculative
+algorithm, a batch mode) and returns a value for some members and None for the
+others. Under prefill/decode disaggregation the decode side rebuilds
+per-request state through such builders, so the members it returns None for
+have no decode-side state. This note is the support inventory: it lists those
+members at the builder. It becomes an error (PDL101) only where a member
+without state reaches a consumer of that state.""",
+        example="""\
+class Algo(Enum):
+    EAGLE = auto()
+    DFLASH = auto()
+
+    def build_draft_input(self, batch):
+        if self is Algo.EAGLE:
+            return EagleDraftInput(batch)
+        return None          # PDL001: returns None for DFLASH""",
+    ),
+    Rule(
+        code="PDL101",
+        name="relay-state-missing",
+        summary="A member reaches a consumer of relay state that its builder never built",
+        severity="error",
+        tags=("pd-disaggregation", "crash", "correctness"),
+        explanation="""\
+A request handed over from prefill enters the decode engine through a relay
+path that rebuilds per-request state with a per-variant builder and stores it
+in an attribute (the relay state). For member M the builder returns None, so
+the state is never set, yet a consumer reached from a disaggregated decode
+entry point dereferences the state while the variant is M. In a colocated
+deployment the local prefill builds the state and everything works; under PD
+the first decode step fails (AttributeError on None) or computes on garbage.
+
+Fix: build the state for M in the builder, or fail loudly and early for M: raise
+in the builder's branch for M, or reject M with disaggregation mode "decode" in
+a startup validator (pdlint treats both as handled). A validator that rejects M
+only with some setting on (``if FLAG and algo not in (...): raise``) tells pdlint
+that M never runs with FLAG on: code reached only under FLAG is not reached by M.""",
+        example="""\
+# relay (decode side)
+info = self.algo.build_draft_input(self)     # None for DFLASH
+if info is not None:
+    self.draft_input = info
+
+# consumer, reached from event_loop_disagg_decode
+if batch.algo.is_dflash():
+    batch.draft_input.prepare(batch)          # PDL101 for DFLASH""",
+    ),
+)
