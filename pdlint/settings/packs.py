@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdlint.settings.config import ConfigError, key_location, read_toml, where
+from pdlint.settings.toml import ConfigError, key_location, read_toml
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
@@ -87,7 +87,8 @@ def _strings(
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where(path, text, key, f'[{section}]')}: expected a list of strings")
+        where = key_location(path, text, key, f"[{section}]")
+        raise ConfigError(f"{where}: expected a list of strings")
     return tuple(value)
 
 
@@ -136,26 +137,26 @@ def load_pack(path: Path) -> Pack:
         if section not in _SECTIONS:
             known = ", ".join(f"[{s}]" for s in _SECTIONS)
             if isinstance(value, dict):
-                raise ConfigError(
-                    f"{where(path, text, None, f'[{section}]')}: unknown section (known: {known})"
-                )
+                where = key_location(path, text, None, f"[{section}]")
+                raise ConfigError(f"{where}: unknown section (known: {known})")
             raise ConfigError(
-                f"{where(path, text, section, 'the top level')}: unknown key "
+                f"{key_location(path, text, section, 'the top level')}: unknown key "
                 f"(known sections: {known})"
             )
         if not isinstance(value, dict):
-            raise ConfigError(f"{where(path, text, section, 'the top level')}: must be a table")
+            raise ConfigError(
+                f"{key_location(path, text, section, 'the top level')}: must be a table"
+            )
         for key in value:
             if key not in _SECTIONS[section]:
                 known = ", ".join(sorted(_SECTIONS[section]))
-                raise ConfigError(
-                    f"{where(path, text, key, f'[{section}]')}: unknown key (known keys: {known})"
-                )
+                where = key_location(path, text, key, f"[{section}]")
+                raise ConfigError(f"{where}: unknown key (known keys: {known})")
     meta = data.get("pack", {})
     relay = data.get("relay", {})
     name = meta.get("name", path.stem)
     if not isinstance(name, str):
-        raise ConfigError(f"{where(path, text, 'name', '[pack]')}: expected a string")
+        raise ConfigError(f"{key_location(path, text, 'name', '[pack]')}: expected a string")
     return Pack(
         name=name,
         path=str(path),
