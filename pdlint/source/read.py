@@ -190,7 +190,9 @@ def _newer_syntax(text: str, line: int) -> bool:
             return False  # the statement alone parses here: the error is elsewhere
         try:
             import libcst
-
+        except ImportError:  # an optional dependency (the dev extra): no hint without it
+            return False
+        try:
             libcst.parse_module(statement, libcst.PartialParserConfig(python_version="3.12"))
         except Exception:
             return False
