@@ -113,6 +113,7 @@ def analyze(
         jobs.append((source, stdin or b""))
 
     packs = load_packs(settings.packs, settings.root) if use_packs else []
+    warnings.extend(w for pack in packs for w in pack.warnings)  # keys no longer read
     directory = None
     if settings.cache:
         try:

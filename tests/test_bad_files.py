@@ -368,6 +368,19 @@ def test_syntax_of_a_newer_python(relay_gap, name):
     assert errors[0].endswith(f"(valid in a newer Python than {running}; run pdlint on it there)")
 
 
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the statement is valid here")
+def test_syntax_of_a_newer_python_without_libcst(relay_gap, monkeypatch):
+    """libcst is optional (the dev extra): without it, the same PDL900, no hint."""
+    monkeypatch.setitem(sys.modules, "libcst", None)  # import libcst raises ImportError
+    (relay_gap / PKG / "modern.py").write_text(NEWER["type-alias"])
+
+    res = invoke("check", ".", "--no-cache", cwd=relay_gap)
+
+    assert res.returncode == 1
+    assert_gap_found(res.stdout)
+    assert pdl900(res.stdout) == [f"{PKG}/modern.py:2:6: PDL900 syntax error: invalid syntax"]
+
+
 def test_a_syntax_error_after_a_megabyte_of_code(relay_gap):
     # The newer-Python hint reads up to the error; it gives up past a budget.
     data = b"A = 1\n" * 170_000 + b"type X = int\n"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -293,3 +295,14 @@ def test_config_flag_missing_file_exits_2(project):
 
     assert res.returncode == 2
     assert "nowhere.toml" in res.stderr
+
+
+def test_settings_modules_import_one_way():
+    """toml <- packs <- config: reading packs never loads the settings module."""
+    code = (
+        "import sys, pdlint.settings.packs; "
+        "print('pdlint.settings.config' in sys.modules, 'pdlint.settings.toml' in sys.modules)"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+
+    assert (res.returncode, res.stdout) == (0, "False True\n"), res.stderr

@@ -199,6 +199,30 @@ def test_malformed_pack_names_file_line_and_key(project, body, line, where, comp
     assert_fails(res, f"{pack.resolve()}:{line}:{where}", complaint)
 
 
+def test_pack_still_carrying_states_warns_and_runs(project):
+    """``states`` is no longer read: a warning names the file, line and key."""
+    pack = write(
+        project / "mine.toml",
+        PACK_HEAD + 'entry-points = ["*event_loop_disagg_decode"]\nstates = ["draft_input"]\n',
+    )
+
+    res = invoke("check", ".", "--packs", "mine.toml", cwd=project)
+
+    assert res.returncode == 1
+    assert_gap_found(res.stdout)
+    assert res.stderr.splitlines() == [
+        f"pdlint: warning: {pack.resolve()}:7: key 'states' in [relay]: no longer read "
+        "(the relay check finds the per-request state where a builder's result is stored); "
+        "remove it"
+    ]
+
+
+def test_the_bundled_packs_carry_no_retired_key():
+    from pdlint.settings.packs import bundled, load_pack
+
+    assert [load_pack(path).warnings for path in bundled().values()] == [()] * len(bundled())
+
+
 def test_pack_name_of_the_wrong_type(project):
     pack = write(project / "mine.toml", "[pack]\n\nname = 7\n")
 

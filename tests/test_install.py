@@ -8,6 +8,7 @@ runs in CI with the rest of the suite.
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import json
 import os
 import shutil
@@ -175,6 +176,17 @@ def needs_compiled() -> None:
         pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
 
 
+def with_optional_dependencies(installed: Path, cwd: Path) -> None:
+    """Install into the venv what the dev extra adds to the source's runs: libcst,
+    for the newer-Python hint of a syntax error (a ``pip install .`` leaves it out)."""
+    pip = run(
+        [str(installed / BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
+        + ["-q", f"libcst=={importlib.metadata.version('libcst')}"],
+        cwd=cwd,
+    )
+    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
+
+
 def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """``pdlint ARGV`` from this checkout's source (what the compiled build must match)."""
     env = {**clean_env(), "PYTHONPATH": str(REPO)}
@@ -246,6 +258,7 @@ def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
     pathological case of test_pathological.py, run by the installed pdlint, ends
     within the same bound, with no traceback, and finds what the source finds."""
     needs_compiled()
+    with_optional_dependencies(installed, tmp_path)  # a syntax error's hint, as the source's
     root = tmp_path / "proj"
     getattr(pathological, case)(root)
     argv = ["check", "--no-cache", "--output-format", "json", "."]

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from pdlint.findings import Finding
 from pdlint.settings.config import Settings
-from pdlint.source.discover import matches
+from pdlint.source.globs import path_matches
 
 DEFAULT_SELECT = "PDL"
 
@@ -76,7 +76,7 @@ def apply_policy(
             continue
         path = finding.location.path
         if any(
-            finding.code.startswith(codes) and matches((glob,), path)
+            finding.code.startswith(codes) and path_matches((glob,), path)
             for glob, codes in settings.per_file_ignores
         ):
             continue

@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from pdlint.checks.catalogue import RULES
+from pdlint.settings.packs import bundled
+from pdlint.settings.toml import ConfigError, key_location, read_toml
 
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "github")
 DEFAULT_EXCLUDE = (
@@ -43,10 +39,6 @@ DEFAULT_EXCLUDE = (
     "dist",
     "__pypackages__",
 )
-
-
-class ConfigError(Exception):
-    """A configuration problem; the message names the file, line and key."""
 
 
 @dataclass(frozen=True)
@@ -108,50 +100,6 @@ def check_codes(codes: list[str] | tuple[str, ...], where: str) -> tuple[str, ..
     return tuple(out)
 
 
-def _header(section: str) -> re.Pattern[str] | None:
-    """The header line of a ``[a.b]`` table (spaces allowed around dots)."""
-    if not section.startswith("["):
-        return None
-    parts = section.strip("[]").split(".")
-    dotted = r"[ \t]*\.[ \t]*".join(re.escape(p.strip()) for p in parts)
-    return re.compile(rf"^[ \t]*\[[ \t]*{dotted}[ \t]*\]", re.M)
-
-
-def _line_of(text: str, key: str | None, section: str) -> int | None:
-    """The line of ``key = ...`` in ``section`` (searched from its header on).
-
-    Only spaces and tabs may precede the key, so a blank line before it does not
-    pull the reported line up; and a same-named key in an earlier table
-    (``[tool.ruff]``'s ``select``) is not the one reported. With no key, the
-    line of the section's header.
-    """
-    start = 0
-    header = _header(section)
-    if header is not None:
-        found = header.search(text)
-        if found and key is None:
-            return text.count("\n", 0, found.start()) + 1
-        start = found.end() if found else 0
-    if key is None:
-        return None
-    pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
-    match = pattern.search(text, start)
-    sub_table = _header(f"{section[:-1]}.{key}]") if header is not None else None
-    if match is None and sub_table is not None:  # [section.key]
-        match = sub_table.search(text)
-    return text.count("\n", 0, match.start()) + 1 if match else None
-
-
-def where(path: Path | str, text: str, key: str | None, section: str) -> str:
-    """``path:line: key 'k' in [section]`` (the line when it can be found)."""
-    line = _line_of(text, key, section)
-    pos = f"{path}:{line}" if line else str(path)
-    return f"{pos}: key '{key}' in {section}" if key is not None else f"{pos}: {section}"
-
-
-key_location = where
-
-
 def _convert(kind: str, value: Any, where: str) -> Any:
     if kind == "codes":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -194,19 +142,17 @@ def settings_from_table(
         if key not in _KEYS:
             known = ", ".join(sorted(_KEYS))
             raise ConfigError(
-                f"{where(path, text, key, section)}: unknown key (known keys: {known})"
+                f"{key_location(path, text, key, section)}: unknown key (known keys: {known})"
             )
         kind, attr = _KEYS[key]
-        changes[attr] = _convert(kind, value, where(path, text, key, section))
+        changes[attr] = _convert(kind, value, key_location(path, text, key, section))
         if key == "packs":
-            _check_packs(changes[attr], path.parent, where(path, text, key, section))
+            _check_packs(changes[attr], path.parent, key_location(path, text, key, section))
     return replace(base, config_file=str(path), **changes)
 
 
 def _check_packs(items: tuple[str, ...], directory: Path, where: str) -> None:
     """Every pack a config names is bundled or a file (relative to the config)."""
-    from pdlint.settings.packs import bundled  # pdlint.settings.packs imports this module
-
     available = bundled()
     for item in items:
         candidate = Path(item) if Path(item).is_absolute() else directory / item
@@ -215,25 +161,6 @@ def _check_packs(items: tuple[str, ...], directory: Path, where: str) -> None:
             raise ConfigError(
                 f"{where}: rule pack '{item}' is neither a bundled pack ({known}) nor a file"
             )
-
-
-def read_toml(path: Path) -> tuple[dict[str, Any], str]:
-    """Read a TOML file; raise ConfigError with the file and line on failure."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read: {exc}") from None
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as exc:
-        at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        if at:
-            pos = f"{path}:{at.group(1)}"
-        elif "end of document" in str(exc):
-            pos = f"{path}:{len(text.splitlines())}"
-        else:
-            pos = str(path)
-        raise ConfigError(f"{pos}: invalid TOML: {exc}") from None
 
 
 def load_config_file(path: Path, base: Settings) -> Settings:
@@ -246,7 +173,7 @@ def load_config_file(path: Path, base: Settings) -> Settings:
     else:
         table, section = data, "the top level"
     if not isinstance(table, dict):
-        raise ConfigError(f"{where(path, text, None, section)}: must be a table")
+        raise ConfigError(f"{key_location(path, text, None, section)}: must be a table")
     return settings_from_table(table, path, text, section, base)
 
 

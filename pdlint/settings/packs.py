@@ -1,4 +1,4 @@
-"""Rule packs: framework knowledge kept as TOML data (entry points, states...).
+"""Rule packs: framework knowledge kept as TOML data (entry points, validators...).
 
 Bundled packs live in ``rules/`` (shipped in the wheel as ``pdlint/packs``).
 """
@@ -10,18 +10,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdlint.settings.config import ConfigError, key_location, read_toml, where
+from pdlint.settings.toml import ConfigError, key_location, read_toml
 
 _SECTIONS: dict[str, set[str]] = {
     "pack": {"name", "description", "detect"},
     "relay": {
         "entry-points",
-        "states",
         "startup-validators",
         "placeholder-factories",
         "bypass-modes",
     },
     "layout": {"handoff-lists", "peer-copies", "role-local", "peer-prefixes"},
+}
+
+# Keys of earlier packs that pdlint no longer reads, and why: still checked as
+# they were (a pack rejected before is rejected still), then warned about.
+_RETIRED: dict[tuple[str, str], str] = {
+    ("relay", "states"): (
+        "the relay check finds the per-request state where a builder's result is stored"
+    ),
 }
 
 
@@ -56,12 +63,12 @@ class Pack:
     path: str
     detect: tuple[str, ...]
     entry_points: tuple[str, ...]
-    states: tuple[str, ...]
     startup_validators: tuple[str, ...]
     placeholder_factories: tuple[str, ...]
     digest: str
     bypass_modes: tuple[str, ...] = ()
     layout: LayoutNames = field(default_factory=LayoutNames)
+    warnings: tuple[str, ...] = ()  # keys no longer read, with their file and line
 
 
 def packs_dir() -> Path:
@@ -87,7 +94,8 @@ def _strings(
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where(path, text, key, f'[{section}]')}: expected a list of strings")
+        where = key_location(path, text, key, f"[{section}]")
+        raise ConfigError(f"{where}: expected a list of strings")
     return tuple(value)
 
 
@@ -129,6 +137,18 @@ def _layout(table: dict[str, Any], path: Path, text: str) -> LayoutNames:
     )
 
 
+def _retired(data: dict[str, Any], path: Path, text: str) -> tuple[str, ...]:
+    """A warning for each key no longer read, naming the file, line and key."""
+    warnings = []
+    for (section, key), why in _RETIRED.items():
+        table = data.get(section, {})
+        if key in table:
+            _strings(table, key, path, section, text)
+            where = key_location(path, text, key, f"[{section}]")
+            warnings.append(f"{where}: no longer read ({why}); remove it")
+    return tuple(warnings)
+
+
 def load_pack(path: Path) -> Pack:
     """Read and validate a pack; ConfigError names the file and key."""
     data, text = read_toml(path)
@@ -136,37 +156,40 @@ def load_pack(path: Path) -> Pack:
         if section not in _SECTIONS:
             known = ", ".join(f"[{s}]" for s in _SECTIONS)
             if isinstance(value, dict):
-                raise ConfigError(
-                    f"{where(path, text, None, f'[{section}]')}: unknown section (known: {known})"
-                )
+                where = key_location(path, text, None, f"[{section}]")
+                raise ConfigError(f"{where}: unknown section (known: {known})")
             raise ConfigError(
-                f"{where(path, text, section, 'the top level')}: unknown key "
+                f"{key_location(path, text, section, 'the top level')}: unknown key "
                 f"(known sections: {known})"
             )
         if not isinstance(value, dict):
-            raise ConfigError(f"{where(path, text, section, 'the top level')}: must be a table")
+            raise ConfigError(
+                f"{key_location(path, text, section, 'the top level')}: must be a table"
+            )
         for key in value:
-            if key not in _SECTIONS[section]:
+            if key not in _SECTIONS[section] and (section, key) not in _RETIRED:
                 known = ", ".join(sorted(_SECTIONS[section]))
-                raise ConfigError(
-                    f"{where(path, text, key, f'[{section}]')}: unknown key (known keys: {known})"
-                )
+                where = key_location(path, text, key, f"[{section}]")
+                raise ConfigError(f"{where}: unknown key (known keys: {known})")
     meta = data.get("pack", {})
     relay = data.get("relay", {})
     name = meta.get("name", path.stem)
     if not isinstance(name, str):
-        raise ConfigError(f"{where(path, text, 'name', '[pack]')}: expected a string")
+        raise ConfigError(f"{key_location(path, text, 'name', '[pack]')}: expected a string")
+    detect = _strings(meta, "detect", path, "pack", text)
+    entry_points = _strings(relay, "entry-points", path, "relay", text)
+    warnings = _retired(data, path, text)  # checked where `states` was, after entry-points
     return Pack(
         name=name,
         path=str(path),
-        detect=_strings(meta, "detect", path, "pack", text),
-        entry_points=_strings(relay, "entry-points", path, "relay", text),
-        states=_strings(relay, "states", path, "relay", text),
+        detect=detect,
+        entry_points=entry_points,
         startup_validators=_strings(relay, "startup-validators", path, "relay", text),
         placeholder_factories=_strings(relay, "placeholder-factories", path, "relay", text),
         digest=hashlib.sha256(text.encode()).hexdigest(),
         bypass_modes=_strings(relay, "bypass-modes", path, "relay", text),
         layout=_layout(data.get("layout", {}), path, text),
+        warnings=warnings,
     )
 
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import errno
-import fnmatch
 import functools
 import os
-import re
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from pdlint.source.globs import path_matches
 
 
 class DiscoveryError(Exception):
@@ -35,28 +35,6 @@ def display_path(path: str | Path, cwd: Path | None = None) -> str:
     if absolute.startswith(prefix):
         absolute = absolute[len(prefix) :]
     return absolute.replace(os.sep, "/") if os.sep != "/" else absolute
-
-
-def matches(patterns: tuple[str, ...], relative: str) -> bool:
-    """True if a glob matches the relative path, or a name pattern its basename."""
-    path_re, name_re = _compiled(patterns)
-    if path_re.match(relative):
-        return True
-    return name_re is not None and name_re.match(relative.rsplit("/", 1)[-1]) is not None
-
-
-@functools.lru_cache(maxsize=64)
-def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
-    """One regex for the path globs (``p`` or ``*/p``), one for the name globs."""
-    paths, names = [], []
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        paths += [fnmatch.translate(pattern), fnmatch.translate(f"*/{pattern}")]
-        if "/" not in pattern:
-            names.append(fnmatch.translate(pattern))
-    path_re = re.compile("|".join(f"(?:{p})" for p in paths) or "(?!)")
-    name_re = re.compile("|".join(f"(?:{p})" for p in names)) if names else None
-    return path_re, name_re
 
 
 def not_a_file(path: str) -> str | None:
@@ -138,13 +116,13 @@ def _walk(
         for entry in entries:
             name = entry.name
             if _entry_test(entry.is_dir):
-                if not matches(exclude, rel_root + name) and not _is_virtualenv(entry.path):
+                if not path_matches(exclude, rel_root + name) and not _is_virtualenv(entry.path):
                     if not _entry_test(entry.is_symlink):
                         below.append((entry.path, f"{rel_root}{name}/", prefix + name))
                 continue
             if not (name.endswith(".py") or name.endswith(".pyi")):
                 continue
-            if matches(exclude, rel_root + name):
+            if path_matches(exclude, rel_root + name):
                 continue
             full = entry.path
             if not _entry_test(functools.partial(entry.is_file, follow_symlinks=False)):
