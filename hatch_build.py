@@ -1,11 +1,10 @@
 """Build hook: the wheel carries the indexer and the analysis compiled with mypyc,
 when it can.
 
-The indexer (``pdlint/facts/indexer.py``) turns every parsed module into facts: on sglang
-0.5.23 it is a fifth of a cold run's CPU, and compiled it takes about a third less.
-The analysis (the model, the call graph, the variant tables, the checks) is most
-of an edit's run, which compiled takes about a third less time (see the README's
-Performance section). Compiled as mypy and black are: the same source,
+The indexer (``pdlint/facts/indexer.py``) turns every parsed module into facts, a
+large part of a cold run's CPU; the analysis (the model, the call graph, the
+variant tables, the checks) is most of an edit's run. Both run faster compiled
+(see docs/performance.md). Compiled as mypy and black are: the same source,
 type-checked, turned into C extensions that Python imports before the ``.py``
 beside them (one per module, compiled side by side).
 
@@ -27,7 +26,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 # The indexer, and the analysis: the program model, the call graph, the variant
-# tables and the checks (each is a good part of a run's CPU; see the README).
+# tables and the checks (each is a good part of a run's CPU; see docs/performance.md).
 # What is compiled, by folder: a new module there is compiled with no edit here.
 COMPILED_GLOBS = (
     "pdlint/facts/indexer.py",

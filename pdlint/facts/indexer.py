@@ -67,7 +67,7 @@ _tuple_new = tuple.__new__
 
 # ``_fact(cls, fields)``: ``cls(*fields)`` for a fact given every field, in order,
 # built in C (a named tuple's own ``__new__`` is a Python function; facts are most
-# of what indexing makes; a dict of the fields by name took 3x as long). The same
+# of what indexing makes, and building from a dict of fields by name is slower). The same
 # fact: tests/test_index.py checks the facts of a module field by field.
 _fact: Callable[[type[_F], tuple[Any, ...]], _F] = _tuple_new
 

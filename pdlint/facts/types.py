@@ -174,9 +174,9 @@ for _type in FACT_TYPES:
 # The facts' transport form, between the worker processes and the analysis and in
 # the fact cache: the same values, each fact a plain tuple. A fact pickles through
 # its ``__reduce__``, a Python function called once per fact; a plain tuple pickles
-# in C. On the 1,097 files pdlint parses in sglang 0.5.23, pickling the facts took
-# 1.6 s, and 0.9 s turned into this form first; loading costs the same either way
-# (turning the tuples back into facts runs in C: ``map`` over ``tuple.__new__``).
+# in C, so turning the facts into this form first and pickling that is cheaper than
+# pickling the facts; loading costs the same either way (turning the tuples back
+# into facts runs in C: ``map`` over ``tuple.__new__``).
 _new = tuple.__new__
 # each field of a function's facts that holds facts (``tuple[CallFact, ...]`` and the
 # like, read from the annotations: a field added later is packed too), by position,

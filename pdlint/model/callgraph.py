@@ -2,8 +2,8 @@
 
 The graph is kept as plain dictionaries (callee -> call sites, by caller): the
 checks walk it many times, and importing networkx costs more than building and
-walking it on a whole serving engine (0.13 to 0.39 s per run on the development
-machine, of a 1.5 s budget for an edit). :meth:`CallGraph.to_networkx` gives the
+walking it on a whole serving engine, a large part of an edit's time budget
+(networkx is a test dependency only). :meth:`CallGraph.to_networkx` gives the
 same graph as a networkx ``DiGraph``, which the tests use as the oracle of the
 graph's edges, call sites, callers, reach and ancestors.
 """
