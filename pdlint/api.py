@@ -17,9 +17,10 @@ from typing import ParamSpec, TypeVar
 
 from pdlint.cache.store import CacheDirError, FactStore, cache_location
 from pdlint.checks.catalogue import checks
-from pdlint.engine.program import FactsMemo, IndexOutcome, worker_count
+from pdlint.engine.loading import FactsMemo, IndexOutcome
 from pdlint.engine.run import execute
 from pdlint.engine.schedule import running_checks
+from pdlint.engine.workers import worker_count
 from pdlint.facts.indexer import forget_packages
 from pdlint.findings import Finding
 from pdlint.policy.selection import apply_policy

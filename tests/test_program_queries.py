@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdlint.cache.store import FactStore
-from pdlint.engine import program
+from pdlint.engine import scan_index
 from pdlint.engine.program import Program
 from pdlint.engine.textscan import may_define
 from pdlint.source.discover import discover
@@ -75,8 +75,8 @@ def test_an_edit_adds_its_scans_beside_the_scan_index(tmp_path: Path) -> None:
     _scans(package, cache)
     versions = cache / next(p.name for p in cache.iterdir() if p.is_dir())
     probe = Program([], FactStore(None), "salt")
-    index = versions / probe._index_key(program.SCAN_INDEX)
-    delta = versions / probe._index_key(program.SCAN_DELTA)
+    index = versions / probe.index.key(scan_index.SCAN_INDEX)
+    delta = versions / probe.index.key(scan_index.SCAN_DELTA)
     written = index.stat().st_mtime_ns
     assert not delta.exists()
 
@@ -87,11 +87,11 @@ def test_an_edit_adds_its_scans_beside_the_scan_index(tmp_path: Path) -> None:
     assert scans == fresh and _scans(package, cache) == fresh
     assert "changed" in fresh["pkg_x.mod_3"].defs  # type: ignore[attr-defined]
 
-    for i in range(program.SCAN_DELTA_MAX + 1):
+    for i in range(scan_index.SCAN_DELTA_MAX + 1):
         (package / f"many_{i}.py").write_text(f"def g{i}():\n    pass\n")
     assert _scans(package, cache) == _scans(package, tmp_path / "fresh2")
     assert index.stat().st_mtime_ns != written  # written again, the delta emptied
-    payload = FactStore(cache).get(probe._index_key(program.SCAN_DELTA), kind="blob")
+    payload = FactStore(cache).get(probe.index.key(scan_index.SCAN_DELTA), kind="blob")
     assert payload is not None and pickle.loads(payload) == {}
     assert _scans(package, cache) == _scans(package, tmp_path / "fresh3")
 
@@ -136,10 +136,12 @@ def test_each_prefetch_replaces_the_files_queued_before(tmp_path: Path, monkeypa
     mods = [f"pkg_x.mod_{i}" for i in range(8)]
 
     def queued() -> list[str]:
-        return [e.module for e in program._ahead_queue]
+        return [e.module for e in program.workers.queue]
 
     def started() -> set[str]:
-        return {m for m, e in program.by_module.items() if e.source.display in program._ahead}
+        return {
+            m for m, e in program.by_module.items() if e.source.display in program.workers.ahead
+        }
 
     try:
         program.prefetch(mods[:4])
@@ -176,14 +178,14 @@ def test_a_file_parsed_ahead_before_its_callback_is_added_does_not_deadlock(
             pass
 
     program = Program([(f, None) for f in _package(tmp_path, 4)], FactStore(None), "salt")
-    monkeypatch.setattr(program, "_workers", lambda size, count: Done())
-    program._pool = Done()  # type: ignore[assignment]
-    program._workers_count = 2
+    monkeypatch.setattr(program.workers, "pool_for", lambda size, count: Done())
+    program.workers.pool = Done()  # type: ignore[assignment]
+    program.workers.count = 2
     mods = [f"pkg_x.mod_{i}" for i in range(4)]
     worker = threading.Thread(target=program.prefetch, args=(mods,), daemon=True)
     worker.start()
     worker.join(timeout=20)
     assert not worker.is_alive(), "prefetch deadlocked"
-    assert not program._ahead_queue and len(program._ahead) == 4  # each queued the next
+    assert not program.workers.queue and len(program.workers.ahead) == 4  # each queued the next
     assert [facts.module for facts in program.load(mods)] == mods
     assert program.parsed_ahead == 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 
-from pdlint.engine.program import IndexOutcome
+from pdlint.engine.loading import IndexOutcome
 
 __all__ = ["MemoKey", "RecentMemo"]
 

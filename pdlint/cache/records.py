@@ -197,7 +197,7 @@ class RunRecord:
         warnings: tuple[str, ...],
         facts: dict[str, str],
     ) -> RunRecord:
-        scans = program._scans or {}
+        scans = program.index.scanned or {}
         return cls(
             files={e.source.display: (e.module, e.digest) for e in program.entries},
             modules={m: e.source.display for m, e in program.by_module.items()},

@@ -12,7 +12,8 @@ from pdlint import __version__
 from pdlint.cache.records import RunRecord, previous_run, run_key, store_record
 from pdlint.cache.store import SCHEMA, FactStore, make_key
 from pdlint.checks.base import Check
-from pdlint.engine.program import FactsMemo, Program
+from pdlint.engine.loading import FactsMemo
+from pdlint.engine.program import Program
 from pdlint.engine.schedule import analyse
 from pdlint.findings import Finding
 from pdlint.settings.config import Settings

@@ -14,7 +14,9 @@ from pdlint.cache.records import Reading, Reads, RunRecord, check_key, previous_
 from pdlint.checks.base import Check, Context, Run
 from pdlint.checks.catalogue import checks
 from pdlint.engine.fork import Aside, aside
-from pdlint.engine.program import Gains, Program, worker_count
+from pdlint.engine.gains import Gains
+from pdlint.engine.program import Program
+from pdlint.engine.workers import worker_count
 from pdlint.findings import Finding
 from pdlint.model.names import Model
 from pdlint.policy.selection import is_enabled
