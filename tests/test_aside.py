@@ -20,7 +20,7 @@ from conftest import FIXTURES, json_findings, summary
 from pdlint_helpers import chdir, run_pdlint
 
 from pdlint import api
-from pdlint.checks.layout.check import LayoutCheck
+from pdlint.checks.layout.loading_plan import LoadingPlan
 from pdlint.engine import schedule
 from pdlint.engine.fork import aside, can_fork
 from pdlint.engine.run import LAZY_THRESHOLD
@@ -111,16 +111,16 @@ def test_a_late_fork_gives_the_same_run(
     ahead meanwhile, from the files its gate selects while the stems are found)."""
     monkeypatch.setenv("PDLINT_WORKERS", "3")  # forced on a small tree
     loads: list[int] = []  # the process each run loads the next query in
-    load_next = LayoutCheck.load_next
+    load_next = LoadingPlan.load_next
 
-    def spy(check: LayoutCheck) -> set[str] | None:
-        before = check._next_fresh
-        fresh = load_next(check)
+    def spy(plan: LoadingPlan) -> set[str] | None:
+        before = plan._next_fresh
+        fresh = load_next(plan)
         if before is None and fresh is not None:
             loads.append(os.getpid())  # a forked child appends to its own copy
         return fresh
 
-    monkeypatch.setattr(LayoutCheck, "load_next", spy)
+    monkeypatch.setattr(LoadingPlan, "load_next", spy)
     folder = FIXTURES / name
     monkeypatch.setattr(schedule, "ASIDE_MIN_FILES", 10**9)
     alone = _analyse(folder, tmp_path / "alone")

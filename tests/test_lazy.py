@@ -377,8 +377,8 @@ def _decode_raises(source: str, path: str = "m.py") -> bool:
     )
 
 
-DECODE = tuple(w.encode() for w in RelayCheck.relevant_branches[0])
-RAISE = tuple(w.encode() for w in RelayCheck.relevant_branches[1])
+DECODE = tuple(w.encode() for w in RelayCheck.loading.branches[0])
+RAISE = tuple(w.encode() for w in RelayCheck.loading.branches[1])
 
 
 def assert_in_condition_covers(path: Path, source: str) -> None:

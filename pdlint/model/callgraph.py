@@ -10,7 +10,6 @@ graph's edges, call sites, callers, reach and ancestors.
 
 from __future__ import annotations
 
-import fnmatch
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -19,6 +18,7 @@ from pdlint.facts.globs import literal_pieces
 from pdlint.facts.types import CallFact, Expr, FunctionFacts
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model
+from pdlint.source.globs import name_matches
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -49,11 +49,7 @@ def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
     out = set()
     for pattern in patterns:
         for qual in _functions_in(model, model.load_defining(literal_pieces(pattern))):
-            if (
-                qual == pattern
-                or fnmatch.fnmatchcase(qual, pattern)
-                or qual.endswith("." + pattern)
-            ):
+            if name_matches(pattern, qual):
                 out.add(qual)
     return sorted(out)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pdlint.checks.layout.pack import LayoutNames
 from pdlint.settings.toml import ConfigError, key_location, read_toml
 
 _SECTIONS: dict[str, set[str]] = {
@@ -30,29 +31,6 @@ _RETIRED: dict[tuple[str, str], str] = {
         "the relay check finds the per-request state where a builder's result is stored"
     ),
 }
-
-
-@dataclass(frozen=True)
-class LayoutNames:
-    """A pack's ``[layout]`` table: names the PDL201 check cannot guess."""
-
-    handoff_lists: tuple[str, ...] = ()  # lists each role sends its peer
-    peer_copies: tuple[tuple[str, str], ...] = ()  # (peer's copy name, handoff list)
-    role_local: tuple[str, ...] = ()  # words marking a role's own setting
-    peer_prefixes: tuple[str, ...] = ()  # name prefixes of a peer's copy ("dst_")
-
-    def merged(self, other: LayoutNames) -> LayoutNames:
-        """Both packs' names, without repeats, in order."""
-
-        def union(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...]:
-            return tuple(dict.fromkeys((*a, *b)))
-
-        return LayoutNames(
-            union(self.handoff_lists, other.handoff_lists),
-            union(self.peer_copies, other.peer_copies),
-            union(self.role_local, other.role_local),
-            union(self.peer_prefixes, other.peer_prefixes),
-        )
 
 
 @dataclass(frozen=True)

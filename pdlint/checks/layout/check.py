@@ -26,41 +26,22 @@ assumption.
 
 from __future__ import annotations
 
-import bisect
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from fractions import Fraction
-from typing import ClassVar
 
 from pdlint.checks.base import Check, Loading, Run
 from pdlint.checks.base import Context as CheckContext
-from pdlint.checks.layout.frames import (
-    AGREE,
-    MAX_CONTEXTS,
-    MAX_DEPTH,
-    PEER_GROWS,
-    Context,
-    Frame,
-    Move,
-    Scenario,
-)
-from pdlint.checks.layout.linear import Lin, arith, compare
+from pdlint.checks.layout.frames import MAX_CONTEXTS, Context, Frame, Move
 from pdlint.checks.layout.lists import Growth, HandoffList
+from pdlint.checks.layout.loading_plan import LOADED_LATER, SCANNED_WORDS, LoadingPlan
 from pdlint.checks.layout.messages import entries, role_of
+from pdlint.checks.layout.pack import LayoutNames
+from pdlint.checks.layout.peer_offsets import PeerOffsets
 from pdlint.checks.layout.role_local import RoleLocal
 from pdlint.checks.layout.rules import RULES
 from pdlint.checks.layout.run import LayoutRun
-from pdlint.checks.layout.text_queries import (
-    TextQuery,
-    line_numbers,
-    minimal_groups,
-    occurrences,
-    shortest,
-)
 from pdlint.checks.layout.words import (
-    BUILTINS,
-    GROW_WORDS,
     LOCAL_PREFIXES,
     PEER_PREFIXES,
     ROLE_LOCAL_WORDS,
@@ -68,31 +49,14 @@ from pdlint.checks.layout.words import (
     setup_name,
     subsequence,
 )
-from pdlint.facts.exprs import (
-    NEGATED_OP,
-    comparisons,
-    comparisons_with_sense,
-    identifiers,
-    nodes,
-    text,
-)
-from pdlint.facts.types import (
-    BindFact,
-    CallFact,
-    Expr,
-    FunctionFacts,
-    GrowFact,
-    Guards,
-    IndexFact,
-    Span,
-)
+from pdlint.facts.exprs import comparisons, identifiers, nodes, text
+from pdlint.facts.types import BindFact, CallFact, Expr, FunctionFacts, GrowFact, IndexFact, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model, held
-from pdlint.settings.packs import LayoutNames, Pack
+from pdlint.settings.packs import Pack
 
-NO_STEMS: frozenset[str] = frozenset()
 COPY_KINDS = frozenset(("name", "attr", "call"))  # expressions that can be a copy of a list
 NO_ALIASES: frozenset[tuple[str, str]] = frozenset()
 NO_NAMES: frozenset[str] = frozenset()
@@ -105,47 +69,8 @@ class LayoutCheck(Check):
     pack_section = LayoutNames
     isolated = True  # its own model on a lazy run: the same findings whatever else loads
 
-    # Scanned (and cached) with the checks' relevant words, loaded only by
-    # :meth:`load_related`: the files that name a peer's copy by its prefix
-    # (``dst_``, ``peer_`` or ``remote_``: where offsets into it are computed,
-    # with ``len(`` or with a helper elsewhere that returns one), and the files
-    # that can grow a list under a role-local setting (a grow word and a
-    # draft/speculative word; of those, the query loads the files where the
-    # latter is in a branch's condition with a grow word after it, see
-    # load_next). The files that can name a peer's copy (a peer word, in any
-    # case) are scanned too, never loaded.
-    measuring_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
-        (prefix,) for prefix in PEER_PREFIXES
-    )
-    growing_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
-        (grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS
-    )
-    naming_words: ClassVar[tuple[tuple[str, ...], ...]] = tuple(
-        (prefix.rstrip("_"),) for prefix in PEER_PREFIXES
-    )
-    # load_related's first query, (gate, starts) of Program.with_text: its files are
-    # parsed ahead. A name gives a stem only when it starts with a peer prefix (see
-    # peer_word), so the files whose text holds one inside an identifier alone
-    # (``is_remote_``, ``NVML_REMOTE_``: a third of those the scan selects on sglang
-    # 0.5.23) are not loaded for it
-    loaded_later: ClassVar[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]] = (
-        measuring_words,
-        PEER_PREFIXES,
-    )
-    scanned_words: ClassVar[tuple[tuple[str, ...], ...]] = (
-        *measuring_words,
-        *growing_words,
-        *naming_words,
-    )
-
-    @staticmethod
-    def pack_scanned_words(layouts: Iterable[LayoutNames]) -> tuple[tuple[str, ...], ...]:
-        """Word groups to scan besides :attr:`scanned_words` for these packs' tables:
-        a grow word near a pack's role-local setting (so :meth:`load_related`
-        reads them from the scan, not from every file's lower-cased text)."""
-        return growing_near(w for names in layouts for w in names.role_local)
-
-    loading = Loading(scanned=scanned_words, later=loaded_later)
+    # the files it scans and loads itself, in phases (see loading_plan)
+    loading = Loading(scanned=SCANNED_WORDS, later=LOADED_LATER)
 
     @classmethod
     def read_packs(cls, packs: Sequence[Pack]) -> LayoutNames:
@@ -156,7 +81,9 @@ class LayoutCheck(Check):
 
     @classmethod
     def scanned_for(cls, packs: Iterable[Pack]) -> tuple[tuple[str, ...], ...]:
-        return cls.pack_scanned_words(p.layout for p in packs)
+        # a grow word near a pack's role-local setting (so the loading plan reads
+        # them from the scan, not from every file's lower-cased text)
+        return growing_near(w for pack in packs for w in pack.layout.role_local)
 
     @classmethod
     def begin(cls, context: CheckContext) -> Run:
@@ -176,28 +103,11 @@ class LayoutCheck(Check):
         self._callers: dict[str, list[tuple[FunctionFacts, Expr]]] = {}
         self._name_count: dict[str, int] | None = None
         self._setup: dict[str, bool] = {}
-        self._origins: list[tuple[str, Span, str, str]] = []
-        self._binds: list[tuple[str, BindFact]] = []
         self._named: dict[str, tuple[str, HandoffList] | None] = {}
         self._bind_table: dict[str, dict[str, list[BindFact]]] = {}
         self._params: dict[str, set[str]] = {}
         self._aliases_cache: set[tuple[str, str]] = set()
         self._attrs: dict[str, set[str]] | None = None
-        self._stems: dict[str, list[str]] = {}  # the copies' stems, by words (lazy loading)
-        # the words a name giving a stem holds (see _names_a_peer), and module texts
-        self._peer_texts = tuple(
-            dict.fromkeys((*(p[:-1] or p for p in self.peer_prefixes), *self.pack_copies))
-        )
-        self._lines: dict[str, list[int] | None] = {}
-        # load_related's first phase: whether it ran, and the query that follows it
-        self._first_done = False
-        self._next_query: TextQuery | None = None
-        self._next_fresh: set[str] | None = None  # the modules that query loaded
-        # and the part of it that its gate's files must pass besides: a list grows
-        # (a grow word) after a branch whose condition names a role-local word,
-        # which is where a grow's guards come from (see RoleLocal.condition)
-        self._branches: tuple[tuple[str, ...], tuple[str, ...]] = (self.role_words, GROW_WORDS)
-        self._fits: dict[str, bool] = {}
         # memos of what depends on a function's facts (or an expression) alone
         # the last name (or other tail) of what each function calls, in the model's order
         self._call_lasts: dict[str, tuple[FunctionFacts, set[object]]] = {}
@@ -210,16 +120,12 @@ class LayoutCheck(Check):
         self._name_totals: dict[str, int] = {}  # functions by name
         # by the id of a function's facts (kept in the value, so the id stays unique)
         self._alias_memo: dict[tuple[int, str], tuple[FunctionFacts, list[str] | None]] = {}
-        self._name_stems: dict[int, tuple[FunctionFacts, dict[str, frozenset[str]]]] = {}
-        self._measured: dict[tuple[int, int], tuple[object, frozenset[str] | None]] = {}
-        self._measured_param_memo: dict[tuple[int, int], tuple[FunctionFacts, set[str]]] = {}
-        self._peer_stems: dict[str, frozenset[str]] = {}  # an attribute of a peer word
-        self._peer_bases: dict[Expr, bool] = {}
-        self._peer_words: dict[str, bool] = {}
-        self._plain_stems: dict[str, frozenset[str]] = {}
+        self.peer_words: dict[str, bool] = {}  # :meth:`peer_word`'s memo
         self._copy_flags: dict[str, bool] = {}  # see :meth:`_is_named_copy`
         self._sorted: tuple[int, list[str]] = (-1, [])
         self._alias_locals: dict[str, set[str]] = {}  # :meth:`_alias_names` by function
+        self.plan = LoadingPlan(self)  # what it loads on a lazy model
+        self.offsets = PeerOffsets(self)  # the copies and the offsets' values
 
     @property
     def list_names(self) -> dict[str, HandoffList]:
@@ -244,19 +150,19 @@ class LayoutCheck(Check):
         return found
 
     # handoff lists --------------------------------------------------------
-    def _is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
+    def is_setup(self, fn: FunctionFacts, depth: int = 0) -> bool:
         key = fn.qualname
         if key in self._setup:
             return self._setup[key]
         self._setup[key] = False  # cycle guard
         found = setup_name(fn.name)
         if not found and depth < 2:
-            found = any(self._is_setup(c, depth + 1) for c in self._callers_of(fn))
+            found = any(self.is_setup(c, depth + 1) for c in self._callers_of(fn))
         self._setup[key] = found
         return found
 
     def _fetch_setup_callers(self, functions: list[FunctionFacts]) -> None:
-        """Index, one pass per depth, the callers :meth:`_is_setup` will ask for.
+        """Index, one pass per depth, the callers :meth:`is_setup` will ask for.
 
         In a lazy model the files that can call a function growing a list that a
         loaded copy can denote (their text holds its name) are loaded first, so
@@ -278,29 +184,10 @@ class LayoutCheck(Check):
     def _may_matter(self, fn: FunctionFacts) -> bool:
         """Whether a function grows a list a loaded copy can denote (a lazy model)."""
         for grow in fn.grows:
-            names = self._aliases(fn, grow.target) if grow.target[0] in ("name", "attr") else None
-            if any(self._fits_stem(n) for n in names or ()):
+            names = self.aliases(fn, grow.target) if grow.target[0] in ("name", "attr") else None
+            if any(self.plan.fits_stem(n) for n in names or ()):
                 return True
         return False
-
-    def _fits_stem(self, name: str) -> bool:
-        """Whether a copy's stem can denote a list of this name (see :meth:`_match`)."""
-        found = self._fits.get(name)
-        if found is None:
-            found = self._fits[name] = self._fits_any_stem(name)
-        return found
-
-    def _fits_any_stem(self, name: str) -> bool:
-        name_words = name.split("_")
-        return any(
-            name == stem
-            or (
-                len(stem_words) > 1
-                and stem_words[-1] == name_words[-1]
-                and subsequence(stem_words, name_words)
-            )
-            for stem, stem_words in self._stems.items()
-        )
 
     def _fetch_callers(self, names: set[str]) -> None:
         """Index the calls of these function names (one pass over every function
@@ -344,7 +231,7 @@ class LayoutCheck(Check):
             call_lasts[fn.qualname] = (fn, {call.func[-1] for call in fn.calls})
             for grow in fn.grows:
                 if grow.target[0] in ("name", "attr"):
-                    names = self._aliases(fn, grow.target)
+                    names = self.aliases(fn, grow.target)
                     if names:
                         self._grow_sites.append((fn, grow, names))
             for bind in fn.binds:
@@ -384,7 +271,7 @@ class LayoutCheck(Check):
                 out.append(caller)
         return out
 
-    def _aliases(self, fn: FunctionFacts, target: Expr) -> list[str] | None:
+    def aliases(self, fn: FunctionFacts, target: Expr) -> list[str] | None:
         """Names a grown list is known by outside its function: the attributes it is
         stored as (a local variable's own name means nothing elsewhere), or a
         pack-named variable. None when the list never leaves the function.
@@ -444,7 +331,7 @@ class LayoutCheck(Check):
                 candidates.append((fn, fact, condition, names))
         self._fetch_setup_callers([fn for fn, _, _, _ in candidates])
         for fn, grow, condition, names in candidates:
-            if self.pack_lists.intersection(names) or self._is_setup(fn):
+            if self.pack_lists.intersection(names) or self.is_setup(fn):
                 growth = Growth(fn.qualname, grow.span, condition, grow.value)
                 self._add(names, [growth], None)
         for _ in range(2):  # lists built entry by entry from a handoff list, on a setup path
@@ -454,12 +341,12 @@ class LayoutCheck(Check):
                     source = self._named_list(expr)
                     if source is None:
                         continue
-                    aliases = self._aliases(fn, target)
+                    aliases = self.aliases(fn, target)
                     if aliases is not None and not (looped and source.names.intersection(aliases)):
                         derived.append((fn, aliases, source))
             self._fetch_setup_callers([fn for fn, _, _ in derived])
             for fn, names, source in derived:
-                if self.pack_lists.intersection(names) or self._is_setup(fn):
+                if self.pack_lists.intersection(names) or self.is_setup(fn):
                     self._add(names, source.growths, source.name)
         return self.lists
 
@@ -522,14 +409,14 @@ class LayoutCheck(Check):
 
     def peer_word(self, name: str) -> bool:
         """A name for the peer or something of it: ``peer``, ``peer_info``, ``dst_ptrs``."""
-        found = self._peer_words.get(name)
+        found = self.peer_words.get(name)
         if found is None:
             found = any(name.startswith(p) or name == p[:-1] for p in self.peer_prefixes)
-            self._peer_words[name] = found
+            self.peer_words[name] = found
         return found
 
     def _maybe_copy(self, expr: Expr, qual: str, aliases: AbstractSet[tuple[str, str]]) -> bool:
-        """Cheap test before :meth:`copy_of`: can ``expr`` name a copy at all."""
+        """Cheap test before :meth:`PeerOffsets.copy_of`: can ``expr`` name a copy at all."""
         kind = expr[0]
         if kind == "name":
             return self._is_named_copy(expr[1]) or (qual, expr[1]) in aliases
@@ -599,46 +486,6 @@ class LayoutCheck(Check):
                 return ("local", lst) if lst is not None else None
         return None
 
-    def copy_of(self, frame: Frame, expr: Expr, depth: int = 0) -> tuple[str, HandoffList] | None:
-        """Whether ``expr`` in ``frame`` is a whole copy of a handoff list, and whose."""
-        if depth > MAX_DEPTH:
-            return None
-        kind = expr[0]
-        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
-            return self.copy_of(frame, expr[2][0], depth + 1)
-        if kind == "name":
-            name = expr[1]
-            found = self.named_copy(name)
-            if found is not None:
-                return found
-            if name in self.params_of(frame.fn):
-                arg = frame.arg(name)
-                if arg is not None and frame.ctx is not None:
-                    return self.copy_of(frame.ctx.caller, arg, depth + 1)
-                return None
-            binds = self.binds_of(frame.fn).get(name, [])
-            if (
-                len(binds) == 1
-                and binds[0].names == (name,)
-                and binds[0].value[0] in ("name", "attr", "call")
-            ):
-                return self.copy_of(frame, binds[0].value, depth + 1)
-            return None
-        if kind == "attr":
-            found = self.named_copy(expr[2])
-            if found is not None:
-                return found
-            lst = self._by_name.get(expr[2])
-            if lst is not None and any(self.peer_word(w) for w in identifiers(expr[1])):
-                return ("peer", lst)
-        return None
-
-    def _mentions_copy(self, frame: Frame, expr: Expr) -> bool:
-        return any(
-            node[0] in ("name", "attr") and self.copy_of(frame, node) is not None
-            for node in nodes(expr)
-        )
-
     def _contexts(self) -> dict[str, list[Context]]:
         """Call sites passing a copy of a handoff list, per callee (two levels deep).
 
@@ -679,7 +526,8 @@ class LayoutCheck(Check):
             for frame in frames:
                 for call in frame.fn.calls:
                     if call.func[-1] not in wanted or not any(
-                        e[0] in ("name", "attr", "call") and self.copy_of(frame, e) is not None
+                        e[0] in ("name", "attr", "call")
+                        and self.offsets.copy_of(frame, e) is not None
                         for e in call_arguments(call)
                     ):
                         continue
@@ -714,282 +562,7 @@ class LayoutCheck(Check):
         binds = [b for b in self.binds_of(fn).get(base[1], ()) if b.names == (base[1],)]
         return len(binds) == 1 and binds[0].value[0] == "name" and binds[0].value[1] in params
 
-    # evaluation ------------------------------------------------------------
-    def value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, depth: int = 0) -> Lin | None:
-        """The value of ``expr`` at ``at`` in ``frame`` when the lists have lengths ``sc``."""
-        if depth > MAX_DEPTH:
-            return None
-        kind = expr[0]
-        d = depth + 1
-        if kind == "const":
-            v = expr[1]
-            if isinstance(v, int):  # bool included
-                return Lin.of(int(v))
-            if isinstance(v, float):
-                return Lin.of(Fraction(v))
-            return None
-        if kind == "binop":
-            left = self.value(frame, expr[2], at, sc, d)
-            right = self.value(frame, expr[3], at, sc, d)
-            if left is None or right is None:
-                return None
-            return arith(expr[1], left, right)
-        if kind == "neg":
-            inner = self.value(frame, expr[1], at, sc, d)
-            return inner.scaled(Fraction(-1)) if inner is not None else None
-        if kind == "name":
-            return self._name_value(frame, expr[1], at, sc, d)
-        if kind == "call":
-            return self._call_value(frame, expr, at, sc, d)
-        if kind in ("attr", "subscript"):
-            if self._mentions_copy(frame, expr):
-                return None
-            return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
-        return None
-
-    def _name_value(self, frame: Frame, name: str, at: Span, sc: Scenario, d: int) -> Lin | None:
-        fn = frame.fn
-        if self.copy_of(frame, ("name", name)) is not None:
-            return None
-        binds = self._reaching(frame, name, at, d)
-        if binds:
-            values = set()
-            for bind in binds:
-                values.add(self._bind_value(frame, bind, name, sc, d))
-            return values.pop() if len(values) == 1 else None
-        if name in self.params_of(fn):
-            arg = frame.arg(name)
-            if arg is not None and frame.ctx is not None:
-                return self.value(frame.ctx.caller, arg, frame.ctx.call.span, sc, d)
-            return Lin.symbol(f"{fn.qualname}:param:{name}")
-        return Lin.symbol(f"{fn.qualname}:name:{name}")
-
-    def _bind_value(
-        self, frame: Frame, bind: BindFact, name: str, sc: Scenario, d: int
-    ) -> Lin | None:
-        value = bind.value
-        if len(bind.names) > 1:
-            if value[0] != "seq" or len(value[1]) != len(bind.names):
-                return None
-            value = value[1][bind.names.index(name)]
-        self._binds.append((frame.fn.qualname, bind))
-        try:
-            return self.value(frame, value, bind.span, sc, d)
-        finally:
-            self._binds.pop()
-
-    def _reaching(self, frame: Frame, name: str, at: Span, d: int) -> list[BindFact]:
-        """Assignments of ``name`` that may reach ``at`` on the grown run's path.
-
-        The last one on every path to ``at`` (its guards a prefix of those at
-        ``at``), and later ones in branches the grown lengths do not rule out.
-        """
-        before = [b for b in self.binds_of(frame.fn).get(name, []) if b.span[:2] < at[:2]]
-        if not before:
-            return []
-        here = self._guards_at(frame.fn, at)
-        dominating = None
-        for bind in before:
-            if here[: len(bind.guards)] == bind.guards:
-                dominating = bind
-        later = [b for b in before if dominating is None or b.span[:2] > dominating.span[:2]]
-        # The path is the one taken with the grown lengths, whatever ``sc`` is:
-        # the agreeing run asks what the same code computes with other lengths.
-        saved = self._origins
-        self._origins = []
-        try:
-            live = [
-                b
-                for b in later
-                if self.reachable(frame, b.guards, b.span, PEER_GROWS, d) is not False
-            ]
-        finally:
-            self._origins = saved
-        if dominating is not None:
-            live.insert(0, dominating)
-        return live
-
-    def _guards_at(self, fn: FunctionFacts, at: Span) -> Guards:
-        for index in fn.indexes:
-            if index.span == at:
-                return index.guards
-        for bind in fn.binds:
-            if bind.span == at:
-                return bind.guards
-        for call in fn.calls:
-            if call.span == at:
-                return call.guards
-        for ret in fn.returns:
-            if ret.span == at:
-                return ret.guards
-        return ()
-
-    def _call_value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int) -> Lin | None:
-        func, args = expr[1], expr[2]
-        if func == ("name", "len") and len(args) == 1:
-            copy = self.copy_of(frame, args[0])
-            if copy is not None:
-                kind = copy[0]
-                here = frame.fn.qualname
-                if not self._binds or self._binds[-1][0] != here:
-                    self._origins.append((here, at, text(expr), kind))  # a helper's return
-                if self._binds:
-                    qual, bind = self._binds[-1]
-                    source = f"{' = '.join(bind.names)} = {text(bind.value)}"
-                    self._origins.append((qual, bind.span, source, kind))
-                return Lin.of(sc[0] if kind == "peer" else sc[1])
-            if self._mentions_copy(frame, args[0]):
-                return None
-            return Lin.symbol(f"{frame.fn.qualname}:len:{args[0]!r}")
-        if func in (("name", "int"), ("name", "round")) and len(args) == 1:
-            inner = self.value(frame, args[0], at, sc, d)
-            if inner is None or not inner.known:
-                return None
-            return Lin.of(int(inner.const) if func[1] == "int" else round(inner.const))
-        if func in (("name", "min"), ("name", "max")) and len(args) > 1:
-            values = [self.value(frame, a, at, sc, d) for a in args]
-            if any(v is None or not v.known for v in values):
-                return None
-            consts = [v.const for v in values if v is not None]
-            return Lin.of(min(consts) if func[1] == "min" else max(consts))
-        targets = self.model.call_targets(frame.fn, func)
-        if len(targets) == 1:
-            helper = self.model.functions[targets[0]]
-            returned = {r.value for r in helper.returns if r.value is not None}
-            if len(returned) == 1:
-                call = CallFact(func, args, expr[3], at, (), None)
-                bound = bind_arguments(helper, func, args, expr[3])
-                helper_frame = Frame(helper, Context(frame, call, bound))
-                ret = next(r for r in helper.returns if r.value is not None)
-                return self.value(helper_frame, returned.pop(), ret.span, sc, d)
-            return None
-        if self._mentions_copy(frame, expr):
-            return None
-        return Lin.symbol(f"{frame.fn.qualname}:{expr!r}")
-
-    def truth(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int = 0) -> bool | None:
-        """Truth of a condition under the scenario; None when it cannot be told."""
-        if d > MAX_DEPTH:
-            return None
-        kind = expr[0]
-        if kind == "not":
-            inner = self.truth(frame, expr[1], at, sc, d + 1)
-            return None if inner is None else not inner
-        if kind in ("and", "or"):
-            results = [self.truth(frame, e, at, sc, d + 1) for e in expr[1]]
-            stop = kind == "or"
-            if stop in results:
-                return stop
-            return None if None in results else not stop
-        if kind == "cmp":
-            left = self.value(frame, expr[1], at, sc, d + 1)
-            result: bool | None = True
-            for op, right_expr in zip(expr[2], expr[3], strict=False):
-                right = self.value(frame, right_expr, at, sc, d + 1)
-                if left is None or right is None:
-                    return None
-                outcome = compare(op, left, right)
-                if outcome is None:
-                    return None
-                if not outcome:
-                    result = False
-                left = right
-            return result
-        value = self.value(frame, expr, at, sc, d + 1)
-        if value is None or not value.known:
-            return None
-        return bool(value.const)
-
-    def reachable(
-        self, frame: Frame, guards: Guards, at: Span, sc: Scenario, d: int = 0
-    ) -> bool | None:
-        """False when a guard is false under the scenario; the call sites binding the frame too."""
-        for expr, polarity in guards:
-            outcome = self.truth(frame, expr, at, sc, d + 1)
-            if outcome is not None and outcome != polarity:
-                return False
-        if frame.ctx is not None and d < MAX_DEPTH:
-            ctx = frame.ctx
-            return self.reachable(ctx.caller, ctx.call.guards, ctx.call.span, sc, d + 1)
-        return None
-
-    # findings -----------------------------------------------------------------
-    def _moves(self, frame: Frame, site: IndexFact) -> list[Move]:
-        index = site.index
-        bounds = [index[1], index[2]] if index[0] == "slice" else [index]
-        out: list[Move] = []
-        if self.reachable(frame, site.guards, site.span, PEER_GROWS) is False:
-            return out
-        if self._growth_rejected(frame, site.span, site.guards):
-            return out
-        for position, bound in enumerate(bounds):
-            if bound == ("const", None) or bound[0] == "const":
-                continue
-            agreed = self.value(frame, bound, site.span, AGREE)
-            if agreed is None:
-                continue
-            self._origins = []
-            moved = self.value(frame, bound, site.span, PEER_GROWS)
-            if moved is None or moved == agreed:
-                continue
-            whole = position == 1 and index[0] == "slice"
-            if whole and moved == Lin.of(PEER_GROWS[0]) and agreed == Lin.of(AGREE[0]):
-                continue  # ``dst[a:len(dst)]``: up to the end, whatever the length
-            origins = [o[:3] for o in self._origins if o[3] == "peer"]
-            if origins:
-                out.append(Move(bound, tuple(dict.fromkeys(origins))))
-        return out
-
-    def _growth_rejected(self, frame: Frame, at: Span, guards: Guards, d: int = 0) -> bool:
-        """A raise or assert before ``at`` fails when the peer's list has grown.
-
-        An equality test on a count taken from the peer's length (``!=`` raises),
-        or an upper limit on it (``count > limit`` raises), against a value that
-        does not depend on that length: the code then fails loudly instead of
-        computing offsets from a grown list. Also checked at the call sites that
-        bind the frame.
-        """
-        fn = frame.fn
-        rejecting: list[tuple[Expr, bool]] = []
-        for span, raise_guards in fn.raises:
-            if span[:2] < at[:2] and raise_guards:
-                cond, polarity = raise_guards[-1]
-                prefix = raise_guards[:-1]
-                if guards[: len(prefix)] == prefix and (cond, not polarity) in guards:
-                    rejecting.append((cond, polarity))
-        for test, span, assert_guards in fn.asserts:
-            if span[:2] < at[:2] and guards[: len(assert_guards)] == assert_guards:
-                rejecting.append((test, False))
-        for cond, sense in rejecting:
-            for cmp, raises_when in comparisons_with_sense(cond, sense):
-                if self._rejects(frame, cmp, raises_when, at):
-                    return True
-        if frame.ctx is not None and d < MAX_DEPTH:
-            ctx = frame.ctx
-            return self._growth_rejected(ctx.caller, ctx.call.span, ctx.call.guards, d + 1)
-        return False
-
-    def _rejects(self, frame: Frame, cmp: Expr, raises_when: bool, at: Span) -> bool:
-        op = cmp[2][0] if raises_when else NEGATED_OP.get(cmp[2][0], "")
-        left, right = cmp[1], cmp[3][0]
-        growth = []
-        for side in (left, right):
-            agreed = self.value(frame, side, at, AGREE)
-            grown = self.value(frame, side, at, PEER_GROWS)
-            if agreed is None or grown is None:
-                return False
-            diff = grown.plus(agreed, -1)
-            if not diff.known:
-                return False
-            growth.append(diff.const)
-        if op == "!=":
-            return (growth[0] != 0) != (growth[1] != 0)
-        if op in (">", ">="):
-            return growth[0] > 0 and growth[1] == 0
-        if op in ("<", "<="):
-            return growth[1] > 0 and growth[0] == 0
-        return False
-
+    # handshake checks --------------------------------------------------------
     def _agreed_at_handshake(self) -> set[str]:
         """Lists whose length or setting a raise (or assert) compares across the roles."""
         out: set[str] = set()
@@ -1019,7 +592,7 @@ class LayoutCheck(Check):
             side_kind = None
             for node in nodes(side):
                 if node[0] in ("name", "attr"):
-                    copy = self.copy_of(frame, node)
+                    copy = self.offsets.copy_of(frame, node)
                     if copy is not None and copy[1] is lst:
                         side_kind = copy[0]
                         break
@@ -1029,196 +602,8 @@ class LayoutCheck(Check):
         peerish = [any(self.peer_word(w) for w in identifiers(s)) for s in sides]
         return peerish.count(True) == 1 and all(self.roles.role_local(s) for s in sides)
 
-    # loading (a lazy model) ----------------------------------------------------
-    def load_related(self) -> None:
-        """Load, in a lazy model, the files that can grow the lists this check needs.
-
-        The files loaded first (:attr:`loaded_later`) name a peer's copy by
-        its prefix (an identifier starting with it). Subscripts of a peer's copy
-        whose offset reads a length (in the function, through its assignments,
-        or in a helper it calls), in any loaded function that can name a copy
-        (:meth:`_naming_modules`), name the copies that matter: the stem of each
-        (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
-        word of the stem. Copies passed to a function that subscripts its
-        parameters count too (a call binds them, see :meth:`_contexts`). So the
-        files loaded next hold those words and a grow word after a branch whose
-        condition names a role-local word (:attr:`growing_words`, and a pack's
-        role-local setting, scanned too: :meth:`pack_scanned_words`; a grow's
-        guards come from such conditions, see :func:`pdlint.engine.textscan.in_condition`);
-        then, twice, the files that also name
-        a list grown under a role-local condition (a list built from it). The
-        files that call a function growing such a list are loaded when its
-        setup path is asked (:meth:`_fetch_setup_callers`), and the handshake
-        checks when a finding is about to be reported.
-        """
-        fresh = self.load_next()
-        if fresh is None or self._next_query is None:
-            return
-        all_of = self._next_query[1]
-        sources: set[str] = set()
-        for _ in range(2):
-            names = self._grown_names(sources, fresh) - sources
-            if not names:
-                break
-            sources |= names
-            before = set(self.model.modules)
-            self.model.load_text(any_of=shortest(names), all_of=all_of)
-            fresh = set(self.model.modules) - before
-        # callers were read from a part of what is loaded now
-        self._callers.clear()
-        self._setup.clear()
-        self._name_count = None
-
-    def load_next(self) -> set[str] | None:
-        """Load the files of the query that follows :meth:`first_phase` (once): the
-        modules it added, None when no query follows. A forked run loads them before
-        it forks, as they are parsed (see :func:`pdlint.engine.schedule.analyse`)."""
-        query = self.first_phase()
-        if query is None:
-            return None
-        if self._next_fresh is None:
-            gate, all_of = query
-            before = set(self.model.modules)
-            self.model.load_text(gate=gate, all_of=all_of, branches=self._branches)
-            self._next_fresh = set(self.model.modules) - before
-        return self._next_fresh
-
-    def first_phase(self, prefetch: Callable[[list[str]], None] | None = None) -> TextQuery | None:
-        """:meth:`load_related`'s first query, and the stems it gives: the gate and
-        word groups of the query that follows (None: no stem, nothing follows).
-
-        Computed once. ``prefetch`` receives that query's modules, to parse them
-        ahead while the other checks run (a lazy model whose check runs later);
-        before, while the stems are found, it receives the modules the query's gate
-        selects (each call replaces the files the last one queued).
-        """
-        if self._first_done:
-            return self._next_query
-        self._first_done = True
-        source = self.model.source
-        if source is None:
-            return None
-        first_gate, starts = self.loaded_later
-        self.model.load_text(gate=first_gate, starts=starts)
-        # a pack's prefixes and names of a peer's copy, but those the query above holds
-        named = [*self.peer_prefixes, *self.pack_copies]
-        self.model.load_text(
-            any_of=[n for n in named if not any(p in n.lower() for p in PEER_PREFIXES)]
-        )
-        gate = (*self.growing_words, *growing_near(self.role_words))
-        if prefetch is not None:
-            # the next query's files are among those its gate selects: parsed ahead
-            # while the stems are found, which narrow them (the worker processes
-            # would idle meanwhile)
-            prefetch(source.with_text(gate=gate, branches=self._branches, record=False))
-        stems: set[str] = set()
-        naming = self._naming_modules()
-        module_of = self.model.function_module
-        functions = [
-            fn
-            for qual, fn in self.model.functions.items()
-            if module_of[qual] in naming and self._names_a_peer(fn, module_of[qual])
-        ]
-
-        def find(fn: FunctionFacts) -> None:  # a lookup: adding to the set is idempotent
-            self._site_stems(fn, stems)
-            self._passed_stems(fn, stems)
-
-        # in batches: the modules the helpers and callees are in, loaded together
-        self.model.batched(functions, find)
-        if not stems:
-            if prefetch is not None:
-                prefetch([])  # none of them will be loaded
-            return None
-        stems.update(self.pack_copies.values())
-        self._stems = {stem: [w for w in stem.split("_") if w] for stem in sorted(stems)}
-        # a name a stem denotes holds its words (a one-word stem: exactly, an attribute)
-        all_of = minimal_groups(
-            tuple(words) if len(words) > 1 else (f".{stem}",)
-            for stem, words in self._stems.items()
-            if words
-        )
-        self._next_query = (gate, all_of)
-        if prefetch is not None:
-            prefetch(source.with_text(gate=gate, all_of=all_of, branches=self._branches))
-        return gate, all_of
-
-    def _names_a_peer(self, fn: FunctionFacts, module: str) -> bool:
-        """Whether ``fn``'s text can hold a name that gives a stem (see :meth:`_stems_of`):
-        a peer word (``dst_ptrs``, ``peer``) or a pack's name for a copy. A stem comes
-        from a name in a subscript or a call of the function, or in an assignment they
-        read, so a function whose lines from its ``def`` to the last of those hold none
-        of these words gives none (most functions of a file naming a peer; True when
-        the text is not known)."""
-        if not fn.calls and not fn.indexes:
-            return False  # nothing to subscript a copy with or pass one to
-        lines = self._peer_lines(module)
-        if lines is None:
-            return True
-        first = fn.span[0]
-        last = max(fact.span[2] for facts in (fn.calls, fn.indexes, fn.binds) for fact in facts)
-        at = bisect.bisect_left(lines, first)
-        return at < len(lines) and lines[at] <= max(first, last)
-
-    def _peer_lines(self, module: str) -> list[int] | None:
-        """The numbers of the lines of a module that hold one of those words, in order
-        (None when its text is not known)."""
-        if module not in self._lines:
-            source = self.model.source
-            text = source.source_text(module) if source is not None else None
-            found = None
-            if text is not None:
-                positions = sorted(
-                    at for word in self._peer_texts for at in occurrences(text, word)
-                )
-                found = line_numbers(text, positions)
-            self._lines[module] = found
-        return self._lines[module]
-
-    def _naming_modules(self) -> set[str]:
-        """Modules whose text can name a peer's copy: a stem (see :meth:`_stems_of`)
-        needs a name that starts with a peer prefix, a peer word in an attribute's
-        base or a pack's name for a copy, so no function of another module gives one.
-        The bytes are searched only in the files whose scan holds a peer word (in any
-        case), but for a pack's word that holds none."""
-        assert self.model.source is not None
-        scanned = [w for (w,) in self.naming_words]
-        words = {p.rstrip("_") for p in self.peer_prefixes} | set(self.pack_copies)
-        others = {w for w in words if not any(k in w.lower() for k in scanned)}
-        naming = set(
-            self.model.source.with_text(gate=self.naming_words, any_of=shortest(words - others))
-        )
-        if others:
-            naming.update(self.model.source.with_text(any_of=shortest(others)))
-        return naming
-
-    def _grown_names(self, sources: set[str], fresh: set[str]) -> set[str]:
-        """Names of lists grown under a role-local condition (in ``fresh`` modules, or
-        fitting a stem), and of lists fitting a stem built from one of ``sources``."""
-        out: set[str] = set()
-        grows, comprehensions = self._building_sites()
-        for fn, grow, names in grows:
-            if self.roles.condition(grow.guards) is not None:
-                fresh_setup: bool | None = None
-                for n in names:
-                    if not self._fits_stem(n):
-                        if fresh_setup is None:
-                            module = self.model.function_module[fn.qualname]
-                            fresh_setup = module in fresh and self._is_setup(fn)
-                        if not fresh_setup:
-                            continue
-                    out.add(n)
-            if sources and grow.loops:
-                if any(i in sources for loop in grow.loops for i in self.roles.identifiers(loop)):
-                    out.update(n for n in names if self._fits_stem(n))
-        if sources:
-            for fn, bind in comprehensions:
-                if not sources.isdisjoint(self.roles.identifiers(bind.value)):
-                    names = self._aliases(fn, ("name", bind.names[0])) or []
-                    out.update(n for n in names if self._fits_stem(n))
-        return out
-
-    def _building_sites(
+    # loading (a lazy model: see loading_plan) --------------------------------
+    def building_sites(
         self,
     ) -> tuple[
         list[tuple[FunctionFacts, GrowFact, list[str]]], list[tuple[FunctionFacts, BindFact]]
@@ -1228,220 +613,14 @@ class LayoutCheck(Check):
         self._refresh()
         return list(self._grow_sites), list(self._comprehensions)
 
-    def _site_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
-        """Stems of the peer's copies ``fn`` subscripts at an offset that reads a
-        length, and of the copies whose length it reads."""
-        for site in fn.indexes:
-            bases = self._stems_of(fn, site.base)
-            if bases:
-                lengths = self._measures(fn, site)
-                if lengths is not None:
-                    stems |= bases | lengths
-
-    def _measures(self, fn: FunctionFacts, site: IndexFact) -> frozenset[str] | None:
-        """Whether the offset of ``site`` reads a length (``len``, through the
-        function's assignments or a helper's return): the stems of the peer's
-        copies it takes the length of; None when it reads none."""
-        key = (id(fn), id(site))
-        found = self._measured.get(key)
-        if found is None:
-            found = self._measured[key] = ((fn, site), self._measured_lengths(fn, site))
-        return found[1]
-
-    def _measured_lengths(self, fn: FunctionFacts, site: IndexFact) -> frozenset[str] | None:
-        binds = self.binds_of(fn)
-        lengths: set[str] = set()
-        measured = False
-        seen: set[str] = set()
-        stack = [site.index]
-        while stack:
-            for node in nodes(stack.pop()):
-                if node[0] == "name" and node[1] not in seen:
-                    seen.add(node[1])
-                    stack.extend(b.value for b in binds.get(node[1], ()))
-                elif node[0] == "call" and node[1] == ("name", "len") and node[2]:
-                    measured = True
-                    lengths |= self._stems_of(fn, node[2][0])
-                elif node[0] == "call" and not (node[1][0] == "name" and node[1][1] in BUILTINS):
-                    measured = measured or self._helper_measures(fn, node[1])
-        return frozenset(lengths) if measured else None
-
-    def _helper_measures(self, fn: FunctionFacts, func: Expr) -> bool:
-        """Whether a called helper (one target) returns a value that reads a length."""
-        if func[0] not in ("name", "attr"):
-            return False
-        targets = self.model.call_targets(fn, func)
-        if len(targets) != 1:
-            return False
-        helper = self.model.functions[targets[0]]
-        return any(
-            node[0] == "call" and node[1] == ("name", "len")
-            for ret in helper.returns
-            if ret.value is not None
-            for node in nodes(ret.value)
-        )
-
-    def _stems_of(self, fn: FunctionFacts, expr: Expr) -> frozenset[str]:
-        """Stems of the peer's copies ``expr`` can be in ``fn`` (see :meth:`copy_of`)."""
-        kind = expr[0]
-        if kind == "name":
-            table = self._names_stems(fn)
-            found = table.get(expr[1])
-            if found is None:
-                name = expr[1]
-                binds = self.binds_of(fn).get(name)
-                if binds is not None and len(binds) == 1 and binds[0].names == (name,):
-                    found = self._stems_in(self._copy_names(fn, expr, 0))
-                else:
-                    found = self._plain(name)
-                table[name] = found
-            return found
-        if kind == "attr":
-            if not self._peer_base(expr[1]):
-                return self._plain(expr[2])
-            found = self._peer_stems.get(expr[2])
-            if found is None:
-                found = self._peer_stems[expr[2]] = self._stems_in([(expr[2], True)])
-            return found
-        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
-            return self._stems_in(self._copy_names(fn, expr, 0))
-        return NO_STEMS
-
-    def _names_stems(self, fn: FunctionFacts) -> dict[str, frozenset[str]]:
-        """The stems of names in ``fn`` found so far (see :meth:`_stems_of`)."""
-        memo = self._name_stems.get(id(fn))
-        if memo is None:
-            memo = self._name_stems[id(fn)] = (fn, {})
-        return memo[1]
-
-    def _plain(self, name: str) -> frozenset[str]:
-        """Stems of a name alone (not read from the peer)."""
-        found = self._plain_stems.get(name)
-        if found is None:
-            if name in self.pack_copies or name.startswith(self.peer_prefixes):
-                found = self._stems_in([(name, False)])
-            else:
-                found = NO_STEMS  # as :meth:`_stems_in` finds
-            self._plain_stems[name] = found
-        return found
-
-    def _stems_in(self, names: list[tuple[str, bool]]) -> frozenset[str]:
-        out: set[str] = set()
-        for name, peer in names:
-            if name in self.pack_copies:
-                out.add(self.pack_copies[name])
-            if peer:
-                out.add(name)
-            for prefix in self.peer_prefixes:
-                if name.startswith(prefix) and len(name) > len(prefix):
-                    out.add(name[len(prefix) :])
-        return frozenset(out) if out else NO_STEMS
-
-    def _peer_base(self, base: Expr) -> bool:
-        """Whether an attribute's base names the peer (``peer.x``, ``dst_info.x``)."""
-        if base[0] == "name":
-            return isinstance(base[1], str) and self.peer_word(base[1])
-        found = self._peer_bases.get(base)
-        if found is None:
-            found = self._peer_bases[base] = any(
-                self.peer_word(w) for w in self.roles.identifiers(base)
-            )
-        return found
-
-    def _passed_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
-        """Stems of the peer's copies ``fn`` passes to a parameter that the callee
-        subscripts at an offset reading a length, or passes on to one that is
-        (a call binding the callee's frame, see :meth:`_contexts`)."""
-        if not fn.calls:
-            return
-        # the hot loop of :meth:`load_related`: the stems of a name found before,
-        # or of an attribute of a base that is no peer word (its name's alone)
-        names = self._names_stems(fn)
-        plain = self._plain_stems
-        peer_words = self._peer_words
-        binds: dict[str, list[BindFact]] | None = None
-        for call in fn.calls:
-            args = (*call.args, *(v for _, v in call.kwargs)) if call.kwargs else call.args
-            for arg in args:
-                kind = arg[0]
-                if kind == "name":
-                    name = arg[1]
-                    found = names.get(name)
-                    if found is None:
-                        binds = self.binds_of(fn) if binds is None else binds
-                        bound = binds.get(name)
-                        if bound is None or len(bound) != 1 or bound[0].names != (name,):
-                            found = names[name] = self._plain(name)  # as :meth:`_stems_of`
-                elif kind == "attr":
-                    base = arg[1]
-                    bare = base[0] == "name" and peer_words.get(base[1]) is False
-                    found = plain.get(arg[2]) if bare else None
-                elif kind == "call":
-                    found = None
-                else:
-                    continue
-                if found is None:
-                    found = self._stems_of(fn, arg)
-                if found:
-                    break
-            else:
-                continue
-            for target in self.model.call_targets(fn, call.func):
-                callee = self.model.functions[target]
-                wanted = self._measured_params(callee, 1)
-                for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
-                    if param in wanted and arg[0] in ("name", "attr", "call"):
-                        stems |= self._stems_of(fn, arg)
-
-    def _measured_params(self, fn: FunctionFacts, depth: int) -> set[str]:
-        key = (id(fn), depth)
-        found = self._measured_param_memo.get(key)
-        if found is None:
-            found = self._measured_param_memo[key] = (fn, self._params_measured(fn, depth))
-        return found[1]
-
-    def _params_measured(self, fn: FunctionFacts, depth: int) -> set[str]:
-        params = self.params_of(fn)
-        out = {
-            site.base[1]
-            for site in fn.indexes
-            if site.base[0] == "name"
-            and site.base[1] in params
-            and self._measures(fn, site) is not None
-        }
-        if depth > 0:
-            for call in fn.calls:
-                passed = [e for e in call_arguments(call) if e[0] == "name" and e[1] in params]
-                if not passed:
-                    continue
-                for target in self.model.call_targets(fn, call.func):
-                    callee = self.model.functions[target]
-                    inner = self._measured_params(callee, depth - 1)
-                    for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
-                        if param in inner and arg[0] == "name" and arg[1] in params:
-                            out.add(arg[1])
-        return out
-
-    def _copy_names(self, fn: FunctionFacts, expr: Expr, depth: int) -> list[tuple[str, bool]]:
-        """Names :meth:`copy_of` can take ``expr`` in ``fn`` to (without a caller):
-        (name, True) for a list name read from the peer (``peer.kv_ptrs``)."""
-        if depth > MAX_DEPTH:
-            return []
-        kind = expr[0]
-        if kind == "call" and expr[1] in (("name", "list"), ("name", "tuple")) and expr[2]:
-            return self._copy_names(fn, expr[2][0], depth + 1)
-        if kind == "name":
-            out = [(expr[1], False)]
-            binds = self.binds_of(fn).get(expr[1], [])
-            if len(binds) == 1 and binds[0].names == (expr[1],):
-                out += self._copy_names(fn, binds[0].value, depth + 1)
-            return out
-        if kind == "attr":
-            return [(expr[2], self._peer_base(expr[1]))]
-        return []
+    def forget_callers(self) -> None:
+        """Drop the callers read so far (more files were loaded since)."""
+        self._callers.clear()
+        self._setup.clear()
+        self._name_count = None
 
     def run(self) -> Iterator[Finding]:
-        self.load_related()
+        self.plan.load_related()
         if not self.find_lists():
             return
         contexts = self._contexts()
@@ -1465,11 +644,11 @@ class LayoutCheck(Check):
                 for site in sites:
                     if (qual, site.span) in seen:
                         continue
-                    copy = self.copy_of(frame, site.base)
+                    copy = self.offsets.copy_of(frame, site.base)
                     if copy is None or copy[0] != "peer" or not copy[1].growths:
                         continue
                     lst = copy[1]
-                    moves = self._moves(frame, site)
+                    moves = self.offsets.moves(frame, site)
                     if not moves:
                         continue
                     if agreed is None:

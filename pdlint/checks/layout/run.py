@@ -22,7 +22,7 @@ class LayoutRun(Run):
         return self.check.run()
 
     def first_phase(self, prefetch: Callable[[list[str]], None]) -> object:
-        return self.check.first_phase(prefetch)
+        return self.check.plan.first_phase(prefetch)
 
     def load_next(self) -> object:
-        return self.check.load_next()
+        return self.check.plan.load_next()

@@ -2,33 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pdlint.checks.base import Context, Run
+from pdlint.checks.modes.pack import ModePack
 from pdlint.checks.relay.graph import GraphRun
 from pdlint.findings import Finding
-from pdlint.settings.packs import Pack
 
 if TYPE_CHECKING:
     from pdlint.checks.modes.check import ModeCheck
-
-
-@dataclass(frozen=True)
-class ModePack:
-    """The packs' ``[relay]`` names the mode check reads."""
-
-    bypass_modes: tuple[str, ...] = ()
-    placeholder_factories: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, packs: Sequence[Pack]) -> ModePack:
-        """The names of all ``packs``, in order."""
-        return cls(
-            tuple(m for pack in packs for m in pack.bypass_modes),
-            tuple(f for pack in packs for f in pack.placeholder_factories),
-        )
 
 
 class ModeRun(Run):

@@ -8,12 +8,12 @@ dereferences that attribute while the variant is such a member.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import ClassVar
 
 from pdlint.checks.base import Check, Context, Loading, Run
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
-from pdlint.checks.relay.graph import GraphRun, RelayPack
+from pdlint.checks.relay.graph import GraphRun
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.pack import RelayPack
 from pdlint.checks.relay.relays import Builder, Relay
 from pdlint.checks.relay.rules import RULES
 from pdlint.facts.exprs import nodes, text
@@ -33,20 +33,18 @@ class RelayCheck(Check):
     rules = RULES
     pack_section = RelayPack
 
-    # ``rejected`` enumerates every ``raise`` under a decode-mode test
-    # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode).
-    relevant_words: ClassVar[tuple[tuple[str, ...], ...]] = (
-        ("raise", "'decode'"),
-        ("raise", '"decode"'),
-        ("raise", "disagg*decode"),
-        ("raise", "decode*disagg"),
+    loading = Loading(
+        # ``rejected`` enumerates every ``raise`` under a decode-mode test
+        # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode)
+        words=(
+            ("raise", "'decode'"),
+            ("raise", '"decode"'),
+            ("raise", "disagg*decode"),
+            ("raise", "decode*disagg"),
+        ),
+        # and a raise's guards come from the conditions of the branches before it
+        branches=(("'decode'", '"decode"', "disagg*decode", "decode*disagg"), ("raise",)),
     )
-    # and a raise's guards come from the conditions of the branches before it
-    relevant_branches: ClassVar[tuple[tuple[str, ...], tuple[str, ...]]] = (
-        ("'decode'", '"decode"', "disagg*decode", "decode*disagg"),
-        ("raise",),
-    )
-    loading = Loading(words=relevant_words, branches=relevant_branches)
 
     @classmethod
     def read_packs(cls, packs: Sequence[Pack]) -> RelayPack:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdlint.checks.base import Context, Run
@@ -19,22 +18,6 @@ from pdlint.settings.packs import Pack, line_of, packs_dir
 
 if TYPE_CHECKING:
     from pdlint.checks.relay.check import RelayCheck
-
-
-@dataclass(frozen=True)
-class RelayPack:
-    """The packs' ``[relay]`` names the relay check reads."""
-
-    entry_points: tuple[str, ...] = ()
-    startup_validators: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, packs: Sequence[Pack]) -> RelayPack:
-        """The names of all ``packs``, in order."""
-        return cls(
-            tuple(p for pack in packs for p in pack.entry_points),
-            tuple(v for pack in packs for v in pack.startup_validators),
-        )
 
 
 def unmatched_names(

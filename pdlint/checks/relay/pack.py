@@ -1,0 +1,26 @@
+"""The relay check's pack section: the ``[relay]`` names it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdlint.settings.packs import Pack
+
+
+@dataclass(frozen=True)
+class RelayPack:
+    """The packs' ``[relay]`` names the relay check reads."""
+
+    entry_points: tuple[str, ...] = ()
+    startup_validators: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, packs: Sequence[Pack]) -> RelayPack:
+        """The names of all ``packs``, in order."""
+        return cls(
+            tuple(p for pack in packs for p in pack.entry_points),
+            tuple(v for pack in packs for v in pack.startup_validators),
+        )
