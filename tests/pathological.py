@@ -15,6 +15,16 @@ from pdlint_helpers import copy_relay_gap
 PKG = "relay_gap_engine"
 DEPTH = 5000
 
+# Seconds; the README's "Guarantees" table states the same numbers.
+BOUNDS = {
+    "nested": 30,
+    "huge_file": 30,
+    "huge_enum": 60,
+    "predicate_cycles": 30,
+    "call_graph_cycles": 30,
+    "many_mixins": 30,
+}
+
 
 def nested_expressions(root: Path, depth: int = DEPTH) -> dict[str, str]:
     """relay_gap plus one module per expression shape nested ``depth`` levels.

@@ -7,8 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, json_findings, run_pdlint, summary
-from pdlint_helpers import chdir
+from pdlint_helpers import FIXTURES, chdir, fixture, json_findings, run_pdlint, summary
 
 from pdlint.api import analyze
 from pdlint.settings.config import Settings
@@ -171,14 +170,14 @@ def test_bad_layout_table_exits_2_naming_file_line_and_key(
     tmp_path: Path, pack: str, line: int, key: str, problem: str
 ) -> None:
     root = package(tmp_path, pack=pack)
-    proc = run_pdlint("check", "kvpkg", "--packs", "pack.toml", cwd=root)
+    proc = run_pdlint("check", "kvpkg", "--packs", "pack.toml", cwd=root, timeout=600)
     assert proc.returncode == 2
     assert f"pack.toml:{line}: key '{key}' in [layout]" in proc.stderr
     assert problem in proc.stderr
 
 
 def test_finding_names_list_condition_assumption_and_both_roles() -> None:
-    found = json_findings(".", cwd=FIXTURES / "layout_halved")
+    found = json_findings(".", cwd=fixture("layout_halved"))
     assert summary(found) == ["PDL201 halved_engine/sender.py:18 buffer_addrs"]
     finding = found[0]
     assert finding["name"] == "handoff-layout-asymmetry" and finding["severity"] == "error"
@@ -200,7 +199,7 @@ def test_finding_names_list_condition_assumption_and_both_roles() -> None:
 
 
 def test_finding_through_helpers_carries_the_call_path() -> None:
-    found = json_findings(".", cwd=FIXTURES / "layout_helpers")
+    found = json_findings(".", cwd=fixture("layout_helpers"))
     assert summary(found) == ["PDL201 relay_regions/transport.py:27 mem_regions"]
     finding = found[0]
     assert "(built from `layer_ptrs`)" in finding["message"]
@@ -217,7 +216,9 @@ def test_finding_through_helpers_carries_the_call_path() -> None:
 def test_sarif_for_pdl201_is_valid(tmp_path: Path) -> None:
     from test_sarif import _schema_errors
 
-    proc = run_pdlint("check", ".", "--output-format", "sarif", cwd=FIXTURES / "layout_helpers")
+    proc = run_pdlint(
+        "check", ".", "--output-format", "sarif", cwd=fixture("layout_helpers"), timeout=600
+    )
     assert proc.returncode == 1, proc.stderr
     log = json.loads(proc.stdout)
     results = log["runs"][0]["results"]
@@ -228,7 +229,7 @@ def test_sarif_for_pdl201_is_valid(tmp_path: Path) -> None:
 
 
 def test_rule_explains_pdl201() -> None:
-    proc = run_pdlint("rule", "PDL201", cwd=FIXTURES)
+    proc = run_pdlint("rule", "PDL201", cwd=FIXTURES, timeout=600)
     assert proc.returncode == 0
     assert "handoff-layout-asymmetry" in proc.stdout
     assert "len(dst" in proc.stdout and "handshake" in proc.stdout

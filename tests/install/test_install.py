@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pathological
 import pytest
-from pdlint_helpers import REPO
-from test_pathological import BOUNDS
-from test_real_sglang import sglang_tree
+from pathological import BOUNDS
+from pdlint_helpers import REPO, fixture, fixture_dirs
+from real_sglang import sglang_tree
 
 import pdlint
 
@@ -99,7 +99,7 @@ def test_installed_package_is_not_the_source_tree(installed, elsewhere):
 
 
 def test_installed_pdlint_finds_the_relay_gap(installed, elsewhere):
-    target = REPO / "fixtures" / "relay_gap"
+    target = fixture("relay_gap")
 
     res = run(
         [
@@ -185,7 +185,7 @@ def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_installed_pdlint_is_compiled_where_a_c_compiler_is(installed, elsewhere):
     res = run(
-        [str(installed / BIN / "pdlint"), "check", str(REPO / "fixtures" / "relay_gap"), "-v"],
+        [str(installed / BIN / "pdlint"), "check", str(fixture("relay_gap")), "-v"],
         cwd=elsewhere,
     )
 
@@ -218,7 +218,7 @@ def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(inst
     """Each fixture (analysed whole, not lazily: a small tree): the installed
     (compiled) pdlint's JSON is byte for byte the source's."""
     needs_compiled()
-    folders = sorted(p for p in (REPO / "fixtures").iterdir() if p.is_dir())
+    folders = fixture_dirs()
     found = 0
     for folder in folders:
         argv = ["check", "--no-cache", "--output-format", "json", str(folder)]
@@ -264,7 +264,7 @@ def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
 # and by ``python -m pdlint``: the lazy model's and the cache's equivalences, and
 # determinism, where compiled code could differ from its source (mypyc gives a dict
 # subclass dict's own operations; a compiled class has no instance dict).
-COMPILED_SUITE = ("test_lazy.py", "test_cache.py", "test_determinism.py")
+COMPILED_SUITE = ("engine/test_lazy.py", "cache/test_cache.py", "engine/test_determinism.py")
 
 
 def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(installed, elsewhere):

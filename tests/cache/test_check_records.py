@@ -12,8 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from pdlint_helpers import chdir
+from pdlint_helpers import chdir, fixture
 
 from pdlint import api
 from pdlint.api import Result, analyze
@@ -32,7 +31,7 @@ def both(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.Mon
         monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
     folder = tmp_path / "both"
     for name in ("relay_gap", "layout_helpers"):
-        shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)
+        shutil.copytree(fixture(name), folder, dirs_exist_ok=True)
     return folder
 
 
@@ -94,7 +93,7 @@ def test_an_edit_only_pdl201_reads_reuses_the_graph_checks(both: Path) -> None:
 def test_reused_graph_checks_keep_their_warnings(tmp_path: Path) -> None:
     folder = tmp_path / "both"
     for name in ("relay_gap", "layout_helpers"):
-        shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)
+        shutil.copytree(fixture(name), folder, dirs_exist_ok=True)
     settings = Settings(root=str(folder), entry_points=("nowhere.loop",))
 
     def run() -> Result:

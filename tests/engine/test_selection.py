@@ -14,8 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from pdlint_helpers import chdir, run_pdlint
+from pdlint_helpers import chdir, fixture, fixture_dirs, run_pdlint
 
 from pdlint.api import analyze, running_checks
 from pdlint.checks.layout.check import LayoutCheck
@@ -24,7 +23,7 @@ from pdlint.checks.relay.check import RelayCheck
 from pdlint.policy.selection import is_enabled
 from pdlint.settings.config import Settings
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 # (select, ignore)
 SELECTIONS = [
     (("PDL201",), ()),
@@ -47,7 +46,7 @@ def both(tmp_path: Path) -> Path:
     """A tree with a relay gap (PDL001, PDL101) and a handoff layout (PDL201)."""
     folder = tmp_path / "both"
     for name in ("relay_gap", "layout_helpers"):
-        shutil.copytree(FIXTURES / name, folder, dirs_exist_ok=True)
+        shutil.copytree(fixture(name), folder, dirs_exist_ok=True)
     return folder
 
 
@@ -78,7 +77,7 @@ def test_a_selection_finds_what_every_check_finds_filtered(
     name: str, selection: tuple[tuple[str, ...] | None, tuple[str, ...]], lazy: bool
 ) -> None:
     select, ignore = selection
-    folder = FIXTURES / name
+    folder = fixture(name)
     with chdir(folder):
         settings = Settings(root=str(folder), cache=False)
         every = analyze(["."], settings, lazy=lazy).findings

@@ -16,12 +16,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
-from pdlint_helpers import chdir, run_pdlint
-from test_real_sglang import sglang_tree
+from pdlint_helpers import chdir, fixture, fixture_dirs, run_pdlint
+from real_sglang import sglang_tree
 
 from pdlint.api import analyze
 from pdlint.checks.relay import check as relay_module
@@ -39,7 +38,7 @@ from pdlint.facts.indexer import index_module
 from pdlint.output.progress import TerminalProgress
 from pdlint.settings.config import Settings
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 
 
 def run(folder: Path, target: str, *, lazy: bool, packs: bool = True) -> list[object]:
@@ -51,7 +50,7 @@ def run(folder: Path, target: str, *, lazy: bool, packs: bool = True) -> list[ob
 @pytest.mark.parametrize("packs", [True, False], ids=["packs", "no-packs"])
 @pytest.mark.parametrize("name", CASES)
 def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
-    folder = FIXTURES / name
+    folder = fixture(name)
     full = run(folder, ".", lazy=False, packs=packs)
     assert run(folder, ".", lazy=True, packs=packs) == full
 
@@ -66,7 +65,7 @@ def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, mo
     parses nothing."""
     monkeypatch.setenv("PDLINT_WORKERS", "3")
     folder = tmp_path / name
-    shutil.copytree(FIXTURES / name, folder)
+    shutil.copytree(fixture(name), folder)
     for i in range(2):
         (folder / f"peer_sizes_{i}.py").write_text(
             f"def size_{i}(dst_items):\n    return len(dst_items)\n"
@@ -88,7 +87,7 @@ def test_lazy_finds_an_offset_measured_by_a_helper_elsewhere(tmp_path: Path) -> 
     query loaded only files with ``len(`` beside a peer prefix, and missed the
     finding a full run makes; it now loads every file with a peer prefix."""
     folder = tmp_path / "layout_helpers"
-    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    shutil.copytree(fixture("layout_helpers"), folder)
     transport = folder / "relay_regions" / "transport.py"
     text = transport.read_text()
     assert "        half = len(ours) // 2\n" in text
@@ -105,7 +104,7 @@ def test_first_query_loads_files_naming_a_copy_by_a_peer_prefix(tmp_path: Path) 
     peer's copy makes the next run analyse again, load it, and find what a full
     run finds."""
     folder = tmp_path / "layout_helpers"
-    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    shutil.copytree(fixture("layout_helpers"), folder)
     (folder / "peer_sizes.py").write_text("def size(dst_items):\n    return len(dst_items)\n")
     inside = folder / "inside_words.py"
     inside.write_text(
@@ -147,7 +146,7 @@ def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:
     the rejection (and the string variant) and reported a PDL103 for LOOKAHEAD that a
     full run does not; it now loads the files that raise and name a converted setting."""
     folder = tmp_path / "conditional_validator"
-    shutil.copytree(FIXTURES / "conditional_validator", folder)
+    shutil.copytree(fixture("conditional_validator"), folder)
     args = folder / "coord_engine" / "server_args.py"
     rule = (
         "            if flags.COORDINATE_RANKS.get():\n"
@@ -177,7 +176,7 @@ def test_lazy_finds_a_string_member_compared_in_a_file_nothing_else_loads(
     strings it is compared with anywhere), which the factory returns None for. A lazy
     run did not load the tool, and reported the PDL001 without that member."""
     folder = tmp_path / "string_methods"
-    shutil.copytree(FIXTURES / "string_methods", folder)
+    shutil.copytree(fixture("string_methods"), folder)
     (folder / "strdec" / "tools.py").write_text(
         "from strdec.config import SpeculativeConfig\n\n\n"
         "def describe(cfg: SpeculativeConfig) -> str:\n"
@@ -196,7 +195,7 @@ def test_lazy_finds_a_string_member_compared_in_a_file_nothing_else_loads(
 def test_lazy_loads_only_what_is_needed(tmp_path: Path) -> None:
     """A module nothing reaches is not parsed; its syntax error goes unreported."""
     folder = tmp_path / "relay_gap"
-    shutil.copytree(FIXTURES / "relay_gap", folder)
+    shutil.copytree(fixture("relay_gap"), folder)
     (folder / "relay_gap_engine" / "unrelated.py").write_text("def broken(:\n")
     with chdir(folder):
         settings = Settings(root=str(folder), cache=False)
@@ -299,7 +298,7 @@ def test_scan_covers_a_tricky_file() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_scan_covers_every_fixture_file(name: str) -> None:
-    for path in sorted((FIXTURES / name).rglob("*.py")):
+    for path in sorted(fixture(name).rglob("*.py")):
         assert_scan_covers(path.read_text())
 
 
@@ -391,7 +390,7 @@ def assert_in_condition_covers(path: Path, source: str) -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_in_condition_covers_every_fixture_file(name: str) -> None:
-    for path in sorted((FIXTURES / name).rglob("*.py")):
+    for path in sorted(fixture(name).rglob("*.py")):
         assert_in_condition_covers(path, path.read_text())
 
 
@@ -626,7 +625,7 @@ def test_lazy_finds_a_stem_named_in_the_body_only(tmp_path: Path) -> None:
     name no peer when it looks for stems, and reads its lines from ``def`` to its
     last call, subscript or assignment; it finds what a full run finds."""
     folder = tmp_path / "layout_halved"
-    shutil.copytree(FIXTURES / "layout_halved", folder)
+    shutil.copytree(fixture("layout_halved"), folder)
     sender = folder / "halved_engine" / "sender.py"
     text = sender.read_text()
     old_def = "    def layer_pairs(self, dst_buffer_addrs: list[int]) -> list[tuple[int, int]]:\n"

@@ -14,8 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import FIXTURES
-from pdlint_helpers import invoke
+from pdlint_helpers import fixture, fixture_dirs, invoke
 from sarif_assets import AssetUnavailable, multitool_argv, schema_path
 
 from pdlint.checks.catalogue import RULES
@@ -469,7 +468,7 @@ def _multitool_errors(files: dict[str, Path], report: Path) -> dict[str, list[st
 
 # --- the SARIF of every fixture, and of a run in a repository subdirectory ----
 
-FIXTURE_DIRS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+FIXTURE_DIRS = sorted(p.name for p in fixture_dirs() if p.is_dir())
 
 
 def _cli_sarif(cwd: Path, *args: str) -> dict:
@@ -498,7 +497,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
         "repository-subdir": _cli_sarif(_repository_with_subdir(tmp_path_factory), "."),
     }
     for name in FIXTURE_DIRS:
-        out[f"fixture:{name}"] = _cli_sarif(FIXTURES / name, ".")
+        out[f"fixture:{name}"] = _cli_sarif(fixture(name), ".")
     return out
 
 
@@ -508,7 +507,7 @@ def _repository_with_subdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     repo = tmp_path_factory.mktemp("repo")
     _git_init(repo)
     service = repo / "service"
-    shutil.copytree(FIXTURES / "relay_gap", service)
+    shutil.copytree(fixture("relay_gap"), service)
     (service / "relay_gap_engine" / "broken é.py").write_text("x = (1,\n", encoding="utf-8")
     return service
 
@@ -558,10 +557,10 @@ def _artifact_path(run: dict, physical: dict) -> Path:
 
 
 @pytest.mark.parametrize(
-    "name", [n for n in FIXTURE_DIRS if (FIXTURES / n / "expected.txt").is_file()]
+    "name", [n for n in FIXTURE_DIRS if (fixture(n) / "expected.txt").is_file()]
 )
 def test_fixture_sarif_reports_the_expected_findings(logs: dict[str, dict], name: str):
-    folder = FIXTURES / name
+    folder = fixture(name)
     run = logs[f"fixture:{name}"]["runs"][0]
     seen = []
     for result in run["results"]:

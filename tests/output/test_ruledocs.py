@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from conftest import REPO
+from pdlint_helpers import REPO
 
 from pdlint.checks.catalogue import DOCS_URL, RULES
 from pdlint.output.ruledocs import rules_markdown

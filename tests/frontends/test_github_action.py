@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, REPO
 from github_assets import action_schema_path, load_yaml, workflow_schema_path
+from pdlint_helpers import REPO, fixture
 from sarif_assets import AssetUnavailable, schema_path
 
 ACTION = REPO / "action.yml"
@@ -195,7 +195,7 @@ def workspace(tmp_path: Path) -> Path:
     """A checked-out repository whose ``service`` folder holds relay_gap."""
     repo = tmp_path / "workspace"
     subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
-    shutil.copytree(FIXTURES / "relay_gap", repo / "service")
+    shutil.copytree(fixture("relay_gap"), repo / "service")
     return repo
 
 
@@ -257,7 +257,7 @@ def test_run_step_passes_quoted_args_and_paths(
 def test_run_step_exits_zero_with_no_findings(
     installed: dict[str, str], workspace: Path, tmp_path: Path
 ):
-    shutil.copytree(FIXTURES / "relay_fixed", workspace / "fixed")
+    shutil.copytree(fixture("relay_fixed"), workspace / "fixed")
     proc, outputs = run_pdlint_step(installed, workspace, tmp_path, paths="fixed")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (outputs["exit-code"], outputs["findings"]) == ("0", "0")

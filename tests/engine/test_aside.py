@@ -16,8 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, json_findings, summary
-from pdlint_helpers import chdir, run_pdlint
+from pdlint_helpers import chdir, fixture, fixture_dirs, json_findings, run_pdlint, summary
 
 from pdlint import api
 from pdlint.engine.fork import aside, can_fork
@@ -26,7 +25,7 @@ from pdlint.settings.config import Settings
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="forks on Linux only")
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 FORKED = "checks run in a forked process"
 
 
@@ -87,7 +86,7 @@ def _analyse(folder: Path, cache: Path | None, **kwargs: object) -> api.Result:
 def test_the_check_aside_gives_the_same_run(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = FIXTURES / name
+    folder = fixture(name)
     monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
     alone = _analyse(folder, tmp_path / "alone")
     monkeypatch.setattr(api, "ASIDE_MIN_FILES", 0)
@@ -118,7 +117,7 @@ def test_a_late_fork_gives_the_same_run(
         return fresh
 
     monkeypatch.setattr(api.LayoutCheck, "load_next", spy)
-    folder = FIXTURES / name
+    folder = fixture(name)
     monkeypatch.setattr(api, "ASIDE_MIN_FILES", 10**9)
     alone = _analyse(folder, tmp_path / "alone")
     alone_loads, loads[:] = list(loads), []
@@ -138,7 +137,7 @@ def test_a_late_fork_gives_the_same_run(
 def _with_peer_sizes(tmp_path: Path) -> tuple[Path, Path]:
     """layout_helpers and a file that only PDL201's first query loads."""
     folder = tmp_path / "tree"
-    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    shutil.copytree(fixture("layout_helpers"), folder)
     sizes = folder / "peer_sizes.py"
     sizes.write_text("def size(dst_items):\n    return len(dst_items)\n")
     return folder, sizes
@@ -217,7 +216,7 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
     the cache and the check is forked before any other loads. Both print what
     ``--no-cache`` prints."""
     folder = tmp_path / "tree"
-    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    shutil.copytree(fixture("layout_helpers"), folder)
     filler = folder / "filler"
     filler.mkdir()
     (filler / "__init__.py").write_text("")
@@ -259,7 +258,7 @@ def test_a_detached_copy_sends_back_the_facts_it_indexed_not_those_it_read(
     from pdlint.engine.program import Program
     from pdlint.source.discover import discover
 
-    folder = FIXTURES / "layout_helpers"
+    folder = fixture("layout_helpers")
     files, _ = discover([str(folder)], ())
     jobs = [(f, None) for f in files]
     cache = tmp_path / "cache"

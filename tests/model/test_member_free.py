@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdlint_helpers import FIXTURES, chdir
+from pdlint_helpers import chdir, fixture, fixture_dirs
 
 from pdlint import api
 from pdlint.facts.types import FunctionFacts, Guards
@@ -15,7 +15,7 @@ from pdlint.model.names import Model
 from pdlint.model.variants import Truth, Variant, Variants
 from pdlint.settings.config import Settings
 
-PACKAGES = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
+PACKAGES = sorted(p for p in fixture_dirs() if p.is_dir())
 
 
 def _variants_after_a_run(package: Path, monkeypatch: pytest.MonkeyPatch) -> Variants:
@@ -78,6 +78,6 @@ def test_a_settled_setting_is_read_per_member(monkeypatch: pytest.MonkeyPatch) -
     """conditional_validator settles a setting for some members only: a condition
     on it is true for one member and unknown-or-maybe for another, so it is never
     shared (the fixture would not test the sharing otherwise)."""
-    variants = _variants_after_a_run(FIXTURES / "conditional_validator", monkeypatch)
+    variants = _variants_after_a_run(fixture("conditional_validator"), monkeypatch)
     assert variants.settled
     assert any(variants._settled_anywhere.get(variant) for variant, _member in variants.settled)

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from pdlint_helpers import fixture, fixture_dirs
 
 from pdlint.api import analyze
 from pdlint.cache import stat_index as filestat
@@ -143,7 +143,7 @@ def test_a_stamp_vouching_for_other_bytes_is_corrected_when_read(
     assert shown(run(relay_gap, cache)) == expected
 
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -151,7 +151,7 @@ def test_runs_trusting_stamps_equal_uncached_on_every_fixture(
     name: str, tmp_path: Path, trusting
 ) -> None:
     folder = tmp_path / name
-    shutil.copytree(FIXTURES / name, folder)
+    shutil.copytree(fixture(name), folder)
     cache = tmp_path / "cache"
     os.chdir(folder)
     settings = Settings(root=str(folder), cache=False)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES, json_findings, summary
+from pdlint_helpers import FIXTURES, REPO, fixture, fixture_dirs, json_findings, summary
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 
 
 def test_there_are_fixtures() -> None:
@@ -14,7 +14,7 @@ def test_there_are_fixtures() -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_fixture_findings(name: str) -> None:
-    folder = FIXTURES / name
+    folder = fixture(name)
     expected = sorted(
         line for line in (folder / "expected.txt").read_text().splitlines() if line.strip()
     )
@@ -23,11 +23,11 @@ def test_fixture_findings(name: str) -> None:
 
 @pytest.mark.parametrize("name", CASES)
 def test_fixture_readme_says_what_it_imitates(name: str) -> None:
-    assert (FIXTURES / name / "README.md").read_text().strip()
+    assert (fixture(name) / "README.md").read_text().strip()
 
 
 def test_pdl101_carries_path_and_related() -> None:
-    findings = [f for f in json_findings(".", cwd=FIXTURES / "relay_gap") if f["code"] == "PDL101"]
+    findings = [f for f in json_findings(".", cwd=fixture("relay_gap")) if f["code"] == "PDL101"]
     assert len(findings) == 1
     finding = findings[0]
     steps = [s["message"] for s in finding["path"]]
@@ -44,16 +44,16 @@ def test_whole_demo_folder() -> None:
     """Analysing all fixtures at once gives the union of their findings."""
     expected = []
     for name in CASES:
-        for line in (FIXTURES / name / "expected.txt").read_text().splitlines():
+        for line in (fixture(name) / "expected.txt").read_text().splitlines():
             if line.strip():
                 code, loc, member = line.split()
-                expected.append(f"{code} fixtures/{name}/{loc} {member}")
+                expected.append(f"{code} {fixture(name).relative_to(REPO)}/{loc} {member}")
     assert summary(json_findings("fixtures", cwd=FIXTURES.parent)) == sorted(expected)
 
 
 def test_pdl102_path_runs_from_entry_through_origin_to_consumer() -> None:
     (finding,) = [
-        f for f in json_findings(".", cwd=FIXTURES / "idle_bypass") if f["code"] == "PDL102"
+        f for f in json_findings(".", cwd=fixture("idle_bypass")) if f["code"] == "PDL102"
     ]
     steps = [s["message"] for s in finding["path"]]
     assert steps[0].startswith("entry point") and "event_loop_disagg_decode" in steps[0]
@@ -68,7 +68,7 @@ def test_pdl102_path_runs_from_entry_through_origin_to_consumer() -> None:
 
 def test_pdl103_names_member_builder_and_placeholder() -> None:
     (finding,) = [
-        f for f in json_findings(".", cwd=FIXTURES / "masked_placeholder") if f["code"] == "PDL103"
+        f for f in json_findings(".", cwd=fixture("masked_placeholder")) if f["code"] == "PDL103"
     ]
     assert finding["member"] == "MEDUSA"
     message = finding["message"]

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
 from github_assets import load_yaml
+from pdlint_helpers import REPO, fixture
 
 HOOKS = REPO / ".pre-commit-hooks.yaml"
 GIT_IDENTITY = {
@@ -110,7 +110,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_hook_fails_on_a_gap_and_passes_once_fixed(hook_repo: Path, tmp_path: Path):
     home = tmp_path / "pre-commit-home"
     project = tmp_path / "project"
-    shutil.copytree(FIXTURES / "relay_gap", project)
+    shutil.copytree(fixture("relay_gap"), project)
     rev = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=hook_repo, capture_output=True, text=True, check=True
     ).stdout.strip()
@@ -129,7 +129,7 @@ def test_hook_fails_on_a_gap_and_passes_once_fixed(hook_repo: Path, tmp_path: Pa
 
     # The upstream-style fix: the same project as relay_fixed.
     git("rm", "-r", "-q", "relay_gap_engine", cwd=project)
-    for item in (FIXTURES / "relay_fixed").iterdir():
+    for item in fixture("relay_fixed").iterdir():
         if item.is_dir():
             shutil.copytree(item, project / item.name)
     git("add", "-A", cwd=project)

@@ -10,7 +10,7 @@ import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pdlint_helpers import FIXTURES
+from pdlint_helpers import fixture, fixture_dirs
 
 from pdlint.api import FactsMemo
 from pdlint.cache.store import FactStore
@@ -21,7 +21,7 @@ from pdlint.model.names import Model
 from pdlint.source.discover import discover
 from pdlint.source.read import parse_source
 
-PACKAGES = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
+PACKAGES = sorted(p for p in fixture_dirs() if p.is_dir())
 
 
 def _graph(package: Path) -> tuple[CallGraph, list[str]]:
@@ -108,7 +108,7 @@ def test_outermost_entries_are_networkx_ones(
 
 
 def test_reach_follows_only_allowed_sites() -> None:
-    graph, entries = _graph(FIXTURES / "relay_gap")
+    graph, entries = _graph(fixture("relay_gap"))
     everything = graph.reach(entries, lambda fn, site: True)
     assert len(everything) > len(entries)
     assert set(graph.reach(entries, lambda fn, site: False)) == set(entries)

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import json_findings
-from test_real_sglang import sglang_tree
+from pdlint_helpers import json_findings
+from real_sglang import sglang_tree
 
 TRANSFER = "sglang/srt/disaggregation"
 PACKS = pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["sglang-pack", "no-packs"])

@@ -14,14 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
-from pdlint_helpers import copy_relay_gap, invoke, run_pdlint
+from pdlint_helpers import FIXTURES, copy_relay_gap, fixture, fixture_dirs, invoke, run_pdlint
 
 from pdlint.api import analyze
 from pdlint.cache.store import CACHEDIR_TAG, FactStore
 from pdlint.settings.config import Settings
 
-CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "expected.txt").is_file())
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 
 
 def findings_json(folder: Path, *args: str) -> list[dict]:
@@ -77,7 +76,7 @@ def verbose_stats(folder: Path, *args: str) -> dict[str, str]:
 @pytest.mark.parametrize("name", CASES)
 def test_cached_runs_equal_uncached_on_every_fixture(name: str, tmp_path: Path) -> None:
     folder = tmp_path / name
-    shutil.copytree(FIXTURES / name, folder)
+    shutil.copytree(fixture(name), folder)
     cache = tmp_path / "cache"
     expected = uncached(folder)
     assert cached(folder, cache) == expected  # cold
@@ -210,7 +209,7 @@ def test_a_new_broken_file_is_reported_by_the_next_cached_run(
 def test_lazy_runs_with_the_cache_equal_a_full_run(tmp_path: Path) -> None:
     """The lazy loader (used on large trees) on a small one, through the API."""
     folder = tmp_path / "two_modules_away"
-    shutil.copytree(FIXTURES / "two_modules_away", folder)
+    shutil.copytree(fixture("two_modules_away"), folder)
     old = os.getcwd()
     os.chdir(folder)
     try:
@@ -237,7 +236,7 @@ def test_a_file_entering_a_checks_text_query_is_not_missed(tmp_path: Path) -> No
     """PDL201 loads in phases (text queries built from loaded facts): a run record
     is reused only while every new file stays out of those queries' answers."""
     folder = tmp_path / "layout_helpers"
-    shutil.copytree(FIXTURES / "layout_helpers", folder)
+    shutil.copytree(fixture("layout_helpers"), folder)
     old = os.getcwd()
     os.chdir(folder)
     try:
