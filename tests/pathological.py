@@ -1,6 +1,6 @@
 """Generators of pathological but valid packages, written at test time.
 
-Each generator writes a copy of ``fixtures/relay_gap`` (whose findings are known:
+Each generator writes a copy of ``fixtures/relay/relay_gap`` (whose findings are known:
 one PDL001 and one PDL101, see GAP_PDL001 and GAP_PDL101) and adds or rewrites
 files to push one dimension to an extreme. Nothing large is committed: the tests
 and ``scripts/fuzz.py`` build these in temporary folders.

@@ -1,7 +1,7 @@
 """``pdlint server`` driven by a real LSP client (pytest-lsp) over stdio.
 
 Each test starts the real server subprocess on a fresh copy of
-fixtures/relay_gap and asserts on what an editor receives: the published
+fixtures/relay/relay_gap and asserts on what an editor receives: the published
 diagnostics, the quick fixes, the server's answers to bad input.
 """
 
@@ -129,7 +129,7 @@ def analysed(client: LanguageClient) -> list[str]:
 
 
 def pdl101(workspace: Path) -> types.Diagnostic:
-    """The relay_gap PDL101 as an editor must receive it (fixtures/relay_gap/expected.txt)."""
+    """The relay_gap PDL101 as an editor must receive it (fixtures/relay/relay_gap/expected.txt)."""
 
     def loc(rel: str, r: types.Range) -> types.Location:
         return types.Location(uri=uri(workspace, rel), range=r)

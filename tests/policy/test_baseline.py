@@ -141,7 +141,7 @@ def test_empty_baseline_keeps_everything(tmp_path: Path):
     assert apply_baseline(findings, baseline) == (findings, 0, 0)
 
 
-# --- the CLI on a copy of fixtures/relay_gap ---------------------------------
+# --- the CLI on a copy of fixtures/relay/relay_gap ---------------------------
 
 
 def _shift_lines(path: Path, count: int) -> None:

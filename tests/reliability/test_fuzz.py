@@ -3,7 +3,7 @@
 Programs come from hypothesmith (from Python's grammar, and from libcst node
 trees) and from byte-level mutations of the relay_gap fixture. Each is analysed
 in process through :func:`pdlint.api.analyze`, the function every front end
-calls, as a module of a copy of fixtures/relay_gap. The oracle is CPython's own
+calls, as a module of a copy of fixtures/relay/relay_gap. The oracle is CPython's own
 parser: the generated file has a PDL900 finding exactly when ``ast.parse``
 rejects its bytes, and the fixture's own findings stay what they are.
 

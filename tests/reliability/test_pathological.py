@@ -1,6 +1,6 @@
 """Pathological but valid code: each run completes within its bound, no traceback.
 
-Every case is a copy of fixtures/relay_gap with one dimension pushed to an
+Every case is a copy of fixtures/relay/relay_gap with one dimension pushed to an
 extreme (see ``pathological.py``), analysed by the real command line in a
 subprocess. The relay gap must still be found, stderr must be empty (no
 traceback, no RecursionError), and the run must end within the bound stated in

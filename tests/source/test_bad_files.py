@@ -1,6 +1,6 @@
 """Bad input files: each gets a clear finding or warning, and the run goes on.
 
-Every test adds one bad file to a copy of fixtures/relay_gap and runs the
+Every test adds one bad file to a copy of fixtures/relay/relay_gap and runs the
 command line (in process with click's CliRunner for bad contents, as a process
 for what the file system does: unreadable files, links, FIFOs, sockets): the
 bad file gets a PDL900 finding (it cannot be read, decoded or

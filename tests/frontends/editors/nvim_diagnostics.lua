@@ -1,4 +1,4 @@
--- Headless Neovim as an LSP client of `pdlint server` (run by tests/test_neovim.py).
+-- Headless Neovim as an LSP client of `pdlint server` (run by tests/frontends/test_neovim.py).
 -- Attaches the server to the current buffer, waits for its diagnostics and
 -- writes one line per diagnostic to $PDLINT_OUT, then quits.
 -- Works with Neovim 0.7 (Debian 12: vim.lsp.start_client) and 0.8+ (vim.lsp.start).
