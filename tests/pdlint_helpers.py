@@ -1,8 +1,13 @@
-"""Helpers for the CLI tests: run the real ``pdlint`` on packages in tmp_path."""
+"""Helpers shared by the tests: run the real ``pdlint``, read its JSON, find fixtures.
+
+Not a test module: test modules import from here (never from each other or from
+conftest, which holds pytest fixtures only).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -17,7 +22,20 @@ from pdlint.cli import cli
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 
-# What fixtures/relay_gap/expected.txt promises, with the columns pdlint reports.
+
+def fixture_dirs() -> list[Path]:
+    """Every fixture's folder (``fixtures/<family>/<name>``), sorted by name."""
+    families = sorted(p for p in FIXTURES.iterdir() if p.is_dir())
+    return sorted((p for f in families for p in f.iterdir() if p.is_dir()), key=lambda p: p.name)
+
+
+def fixture(name: str) -> Path:
+    """The folder of the fixture ``name``, whichever family folder holds it."""
+    (found,) = [p for p in fixture_dirs() if p.name == name]
+    return found
+
+
+# What fixtures/relay/relay_gap/expected.txt promises, with the columns pdlint reports.
 GAP_PDL001 = "relay_gap_engine/spec_info.py:48:5: PDL001 "
 GAP_PDL101 = "relay_gap_engine/spec_utils.py:20:9: PDL101 "
 CONSUMER = Path("relay_gap_engine/spec_utils.py")  # line 20 holds the dereference
@@ -25,11 +43,15 @@ CONSUMER = Path("relay_gap_engine/spec_utils.py")  # line 20 holds the dereferen
 
 def run_pdlint(
     *args: str | os.PathLike[str],
-    cwd: str | os.PathLike[str],
+    cwd: str | os.PathLike[str] | None = None,
     stdin: str | bytes | None = None,
     env: dict[str, str] | None = None,
+    timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m pdlint ARGS`` in ``cwd``; stdout and stderr captured as text."""
+    """``python -m pdlint ARGS`` in ``cwd``; stdout and stderr captured as text.
+
+    ``env`` is added to this process's environment; a ``str`` stdin is sent as UTF-8.
+    """
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     proc = subprocess.run(
         [sys.executable, "-m", "pdlint", *map(str, args)],
@@ -37,7 +59,7 @@ def run_pdlint(
         input=data,
         capture_output=True,
         env={**os.environ, **(env or {})},
-        timeout=120,
+        timeout=timeout,
     )
     return subprocess.CompletedProcess(
         proc.args,
@@ -74,7 +96,21 @@ def invoke(
     )
 
 
+def json_findings(*args: str, cwd: Path | str | None = None) -> list[dict]:
+    """Findings of a JSON run (exit 0 or 1 expected); runs on real trees take minutes."""
+    proc = run_pdlint("check", "--output-format", "json", *args, cwd=cwd, timeout=600)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)
+
+
+def summary(findings: list[dict]) -> list[str]:
+    """``CODE path:line MEMBER`` lines, sorted (the expected.txt format)."""
+    return sorted(
+        f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings
+    )
+
+
 def copy_relay_gap(dest: Path) -> Path:
-    """Copy fixtures/relay_gap (one PDL001, one PDL101) to ``dest``."""
-    shutil.copytree(FIXTURES / "relay_gap", dest)
+    """Copy fixtures/relay/relay_gap (one PDL001, one PDL101) to ``dest``."""
+    shutil.copytree(fixture("relay_gap"), dest)
     return dest

@@ -1,0 +1,77 @@
+"""Every fixture package gives exactly the findings in its expected.txt."""
+
+from __future__ import annotations
+
+import pytest
+from pdlint_helpers import FIXTURES, REPO, fixture, fixture_dirs, json_findings, summary
+
+CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
+
+
+def test_there_are_fixtures() -> None:
+    assert len(CASES) >= 10
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fixture_findings(name: str) -> None:
+    folder = fixture(name)
+    expected = sorted(
+        line for line in (folder / "expected.txt").read_text().splitlines() if line.strip()
+    )
+    assert summary(json_findings(".", cwd=folder)) == expected
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fixture_readme_says_what_it_imitates(name: str) -> None:
+    assert (fixture(name) / "README.md").read_text().strip()
+
+
+def test_pdl101_carries_path_and_related() -> None:
+    findings = [f for f in json_findings(".", cwd=fixture("relay_gap")) if f["code"] == "PDL101"]
+    assert len(findings) == 1
+    finding = findings[0]
+    steps = [s["message"] for s in finding["path"]]
+    assert steps[0].startswith("entry point") and "event_loop_disagg_decode" in steps[0]
+    assert steps[-1] == "dereferences `batch.draft_input`"
+    assert any("spec_prepare_decode" in s for s in steps)
+    related = [r["message"] for r in finding["related"]]
+    assert any("returns None for DFLASH" in r for r in related)
+    assert any("relay stores" in r for r in related)
+    assert "raise for DFLASH" in finding["message"]
+
+
+def test_whole_demo_folder() -> None:
+    """Analysing all fixtures at once gives the union of their findings."""
+    expected = []
+    for name in CASES:
+        for line in (fixture(name) / "expected.txt").read_text().splitlines():
+            if line.strip():
+                code, loc, member = line.split()
+                expected.append(f"{code} {fixture(name).relative_to(REPO)}/{loc} {member}")
+    assert summary(json_findings("fixtures", cwd=FIXTURES.parent)) == sorted(expected)
+
+
+def test_pdl102_path_runs_from_entry_through_origin_to_consumer() -> None:
+    (finding,) = [
+        f for f in json_findings(".", cwd=fixture("idle_bypass")) if f["code"] == "PDL102"
+    ]
+    steps = [s["message"] for s in finding["path"]]
+    assert steps[0].startswith("entry point") and "event_loop_disagg_decode" in steps[0]
+    assert "a batch of mode StepMode.IDLE is made" in steps
+    assert steps.index("a batch of mode StepMode.IDLE is made") < len(steps) - 2
+    assert steps[-1] == "dereferences `batch.draft`"
+    assert finding["member"] == "IDLE"
+    related = [r["message"] for r in finding["related"]]
+    assert "the batch gets mode StepMode.IDLE here" in related
+    assert any(r["filename"].endswith("batch.py") for r in finding["related"])
+
+
+def test_pdl103_names_member_builder_and_placeholder() -> None:
+    (finding,) = [
+        f for f in json_findings(".", cwd=fixture("masked_placeholder")) if f["code"] == "PDL103"
+    ]
+    assert finding["member"] == "MEDUSA"
+    message = finding["message"]
+    assert "create_idle_input" in message and "draft_from_handoff" in message
+    assert "raise for MEDUSA" in message
+    assert finding["severity"] == "warning"

@@ -1,0 +1,97 @@
+"""Case 1 on real code: the public sglang 0.5.16 wheel (downloaded, never committed)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from pdlint_helpers import json_findings
+from real_sglang import sglang_tree
+
+
+@pytest.fixture(scope="module")
+def sglang_0_5_16() -> Path:
+    return sglang_tree("0.5.16")
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["sglang-pack", "no-packs"])
+def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
+    start = time.monotonic()
+    findings = json_findings("sglang", *packs, "--no-cache", cwd=sglang_0_5_16)
+    elapsed = time.monotonic() - start
+    print(f"\npdlint on sglang 0.5.16 ({'no packs' if packs else 'sglang pack'}): {elapsed:.1f} s")
+    pdl101 = [f for f in findings if f["code"] == "PDL101"]
+    at_837 = {
+        f["member"]
+        for f in pdl101
+        if f["filename"] == "sglang/srt/speculative/spec_utils.py" and f["location"]["row"] == 837
+    }
+    assert {"DFLASH", "DSPARK"} <= at_837
+    for finding in pdl101:
+        assert finding["member"] not in ("EAGLE", "EAGLE3", "NONE")
+        if finding["location"]["row"] == 837:
+            first, last = finding["path"][0], finding["path"][-1]
+            assert first["filename"] == "sglang/srt/disaggregation/decode.py"
+            assert "disagg_decode" in first["function"] and "event_loop" in first["function"]
+            assert any("spec_prepare_for_decode" in step["message"] for step in finding["path"])
+            assert last["filename"] == "sglang/srt/speculative/spec_utils.py"
+    pdl001 = [f for f in findings if f["code"] == "PDL001"]
+    assert any(
+        f["filename"] == "sglang/srt/speculative/spec_info.py" and "DFLASH" in f["member"]
+        for f in pdl001
+    )
+    # Every finding, each judged after reading the code (see the issue notes):
+    # DFLASH/DSPARK crash at spec_utils.py:837 and NGRAM in its worker's draft
+    # preparation (true gaps); the DFLASH, DSPARK and STANDALONE workers each
+    # install an idle placeholder when spec_info is None, which a decode batch of
+    # real requests reaches under PD (masked state). No IDLE batch reaches an
+    # unguarded consumer (no PDL102). The MORI backend still halves the decode
+    # side's descriptor list, the split the upstream fix removed from
+    # common/conn.py (PDL201, true; see test_real_layout.py).
+    assert sorted(
+        (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
+        for f in findings
+    ) == [
+        ("PDL001", "speculative/spec_info.py", 164, "DFLASH,DSPARK,STANDALONE,NGRAM,NONE"),
+        ("PDL101", "speculative/ngram_worker.py", 212, "NGRAM"),
+        ("PDL101", "speculative/ngram_worker.py", 213, "NGRAM"),
+        ("PDL101", "speculative/spec_utils.py", 837, "DFLASH"),
+        ("PDL101", "speculative/spec_utils.py", 837, "DSPARK"),
+        ("PDL103", "speculative/dflash_worker_v2.py", 1438, "DFLASH"),
+        ("PDL103", "speculative/dspark_components/dspark_worker_v2.py", 481, "DSPARK"),
+        ("PDL103", "speculative/eagle_worker_v2.py", 1171, "STANDALONE"),
+        ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
+    ]
+    assert elapsed < 60
+
+
+@pytest.fixture(scope="module")
+def sglang_0_5_23() -> Path:
+    return sglang_tree("0.5.23")
+
+
+@pytest.mark.real
+@pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["sglang-pack", "no-packs"])
+def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -> None:
+    """Every finding on the newest release, each judged after reading the code.
+
+    STANDALONE's decode step installs an idle placeholder for batches of real
+    requests (eagle_worker_v2.py:1456, masked state); NGRAM reads
+    ``spec_info.accept_tokens`` under overlap scheduling (true gap). The
+    placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
+    only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
+    ``handle_speculative_decoding`` rejects at startup for every algorithm but
+    EAGLE, EAGLE3 and DSPARK: no finding for STANDALONE there.
+    """
+    findings = json_findings("sglang", *packs, "--cache-dir", str(tmp_path), cwd=sglang_0_5_23)
+    assert sorted(
+        (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
+        for f in findings
+    ) == [
+        ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
+        ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
+        ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
+        ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
+    ]
