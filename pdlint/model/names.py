@@ -11,7 +11,7 @@ headers can name X (a text scan). Its answers are those of a model built from
 every file; only enumerations of ``functions``, ``classes`` and ``modules``
 see just what is loaded, so code that enumerates must first load what it needs
 (:meth:`Model.load_defining`, :meth:`Model.load_modules`, or a check's
-``relevant_words``; see :mod:`pdlint.checks`).
+``loading``; see :class:`pdlint.checks.base.Loading`).
 """
 
 from __future__ import annotations
