@@ -11,6 +11,8 @@ root (``%SRCROOT%``), as GitHub reads them.
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -118,7 +120,16 @@ def automation_id(category: str) -> str:
 
 def dumps(log: Mapping[str, Any]) -> str:
     """Serialize a SARIF log as stable, indented JSON text ending in a newline."""
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    # A name that is not UTF-8 leaves surrogates in messages: as JSON escapes
+    # (inside strings, the only place they can be) the text can be written.
+    return _SURROGATE_JSON.sub(_json_escape, json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
+
+
+_SURROGATE_JSON = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def escape_message(text: str) -> str:
@@ -203,7 +214,8 @@ class _Artifacts:
         if relative is None:
             return {"uri": (self._cwd / path).resolve().as_uri()}
         self.uses_root = True
-        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+        # Percent-encode the name's bytes, so one that is not UTF-8 keeps them.
+        return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
 
     def physical(self, loc: Location) -> dict[str, Any]:
         return {"artifactLocation": self.location(loc.path), "region": _region(loc)}
