@@ -44,14 +44,30 @@ MAX_TAGS = 20
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
 
 
-def render(findings: Sequence[Finding], *, cwd: Path, version: str, category: str = "") -> str:
+def render(
+    findings: Sequence[Finding],
+    *,
+    cwd: Path,
+    version: str,
+    category: str = "",
+    project_root: str | None = None,
+) -> str:
     """The SARIF text of a run in ``cwd``, whose finding paths are relative to it.
 
     URIs are relative to the enclosing repository's root (else to ``cwd``);
-    ``category`` is the code-scanning category (``automationDetails.id``).
+    ``category`` is the code-scanning category (``automationDetails.id``);
+    fingerprints name files relative to ``project_root``.
     """
     root = repository_root(cwd) or cwd
-    log = to_sarif(findings, root=root, cwd=cwd, sources=None, version=version, category=category)
+    log = to_sarif(
+        findings,
+        root=root,
+        cwd=cwd,
+        sources=None,
+        version=version,
+        category=category,
+        project_root=project_root,
+    )
     return dumps(log)
 
 
@@ -63,6 +79,7 @@ def to_sarif(
     version: str,
     cwd: Path | None = None,
     category: str = "",
+    project_root: str | None = None,
 ) -> dict[str, Any]:
     """Build a SARIF 2.1.0 log (a JSON-ready dict) for ``findings`` under ``root``.
 
@@ -72,7 +89,8 @@ def to_sarif(
     text (decoded UTF-8); files missing from it are read from ``cwd / path``.
     ``category`` sets ``automationDetails.id`` (a ``/`` is appended as GitHub
     does; empty means ``pdlint/``). The output is the same for the same input,
-    in whatever order the findings come.
+    in whatever order the findings come. ``project_root`` (the settings' root)
+    keys the logical fingerprints, so they do not depend on ``cwd``.
     """
     cwd = root if cwd is None else cwd
     rules = list(RULES.values())
@@ -84,7 +102,7 @@ def to_sarif(
     for finding in sorted(findings, key=_order):
         # Findings that share a logical key (two dereferences in one consumer)
         # are numbered in file order, as GitHub numbers equal line hashes.
-        logical = logical_fingerprint(finding)
+        logical = logical_fingerprint(finding, project_root)
         occurrences[logical] += 1
         fingerprint = f"{logical}:{occurrences[logical]}"
         results.append(_result(finding, rule_index, hashes, artifacts, fingerprint))

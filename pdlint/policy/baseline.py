@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pdlint.findings import Finding
-from pdlint.policy.fingerprints import logical_fingerprint
+from pdlint.policy.fingerprints import logical_fingerprint, project_path
 
 BASELINE_VERSION = 1
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
@@ -47,20 +47,22 @@ class Baseline:
         return len(self.entries)
 
 
-def entry_for(finding: Finding) -> BaselineEntry:
-    """The baseline entry that records ``finding``."""
+def entry_for(finding: Finding, root: str | None = None) -> BaselineEntry:
+    """The baseline entry that records ``finding`` (its file relative to ``root``)."""
+    path = finding.location.path
     return BaselineEntry(
         code=finding.code,
-        fingerprint=logical_fingerprint(finding),
-        file=finding.location.path,
+        fingerprint=logical_fingerprint(finding, root),
+        file=path if root is None else project_path(path, root),
         message=finding.message,
     )
 
 
-def write_baseline(findings: Iterable[Finding], path: Path) -> None:
-    """Write a baseline of ``findings`` to ``path`` (stable, sorted JSON)."""
+def write_baseline(findings: Iterable[Finding], path: Path, root: str | None = None) -> None:
+    """Write a baseline of ``findings`` to ``path`` (stable, sorted JSON), keyed
+    relative to the project ``root``."""
     entries = sorted(
-        (entry_for(f) for f in findings),
+        (entry_for(f, root) for f in findings),
         key=lambda e: (e.file, e.code, e.fingerprint, e.message),
     )
     document = {
@@ -138,9 +140,9 @@ def _parse(document: Any, path: Path) -> list[BaselineEntry]:
 
 
 def apply_baseline(
-    findings: Sequence[Finding], baseline: Baseline
+    findings: Sequence[Finding], baseline: Baseline, root: str | None = None
 ) -> tuple[list[Finding], int, int]:
-    """Drop baselined findings.
+    """Drop baselined findings (keyed relative to the project ``root``).
 
     Returns ``(kept, matched, stale)``: the findings not in the baseline (in
     their input order), how many were matched, and how many baseline entries
@@ -152,7 +154,7 @@ def apply_baseline(
     # the order the findings arrived in.
     order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
     for i in order:
-        ident = (findings[i].code, logical_fingerprint(findings[i]))
+        ident = (findings[i].code, logical_fingerprint(findings[i], root))
         if remaining[ident] > 0:
             remaining[ident] -= 1
             matched.add(i)
