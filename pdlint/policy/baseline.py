@@ -18,9 +18,11 @@ from typing import Any
 
 from pdlint.findings import Finding
 from pdlint.policy.fingerprints import logical_fingerprint, project_path
+from pdlint.settings.toml import deep_line
 
 BASELINE_VERSION = 1
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+_MAX_DEPTH = 100  # a baseline is three levels deep; past this, say where it goes wrong
 
 
 class BaselineError(Exception):
@@ -100,6 +102,11 @@ def load_baseline(path: Path) -> Baseline:
         raise BaselineError(f"{path}: cannot read baseline: {exc}") from exc
     try:
         document = json.loads(text)
+    except RecursionError:
+        line = deep_line(text, _MAX_DEPTH)
+        raise BaselineError(
+            f"{path}:{line}: baseline is not valid JSON: arrays or objects nested too deeply"
+        ) from None
     except json.JSONDecodeError as exc:
         raise BaselineError(
             f"{path}:{exc.lineno}:{exc.colno}: baseline is not valid JSON: {exc.msg}"
