@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -24,7 +25,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
-from pygls.workspace import PositionCodec
+from pygls.workspace import PositionCodec, TextDocument, Workspace
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
@@ -34,7 +35,7 @@ from pdlint.findings import Finding, Location
 from pdlint.policy.selection import NOQA_RE, noqa_codes
 from pdlint.settings.config import ConfigError, resolve_settings
 from pdlint.source.discover import DiscoveryError
-from pdlint.source.read import decode_source
+from pdlint.source.read import decode_source, split_lines
 
 DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
 SOURCE = "pdlint"
@@ -98,6 +99,42 @@ class Snapshot:
     versions: dict[str, int]  # uri -> version
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+class PythonLinesDocument(TextDocument):
+    """A document whose lines break where Python's (and LSP's) do: ``\n``, ``\r\n``, ``\r``.
+
+    pygls splits with ``str.splitlines``, which also breaks at form feeds,
+    ``\x1c``-``\x1e``, ``\x85``, U+2028 and U+2029: every position below one
+    would then name another line, and edits and quick fixes land mid-token.
+    """
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(match.group() for match in _LINE.finditer(self.source))
+
+
+class PythonLinesWorkspace(Workspace):
+    """pygls's workspace, holding :class:`PythonLinesDocument` documents."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return PythonLinesDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
+
+
 def _real(path: str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
@@ -135,13 +172,13 @@ class Converter:
             real = _real(display)
             text = self.snapshot.overlays.get(real)
             if text is not None:
-                self._lines[display] = text.splitlines()
+                self._lines[display] = split_lines(text)
             elif display in self.result.sources:
                 self._lines[display] = self.result.sources[display]
             else:
                 try:
                     with open(display, "rb") as handle:
-                        self._lines[display] = decode_source(handle.read()).splitlines()
+                        self._lines[display] = split_lines(decode_source(handle.read()))
                 except (OSError, SyntaxError, LookupError, UnicodeDecodeError):
                     self._lines[display] = []
         return self._lines[display]
@@ -435,6 +472,13 @@ class PdlintServer(LanguageServer):
 def build_server() -> PdlintServer:
     """A server with every feature registered."""
     server = PdlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: PdlintServer, params: types.InitializeParams) -> None:
+        # pygls has just made the workspace, and no document is open yet.
+        workspace = ls.protocol.workspace
+        if type(workspace) is Workspace:
+            workspace.__class__ = PythonLinesWorkspace
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: PdlintServer, params: types.InitializedParams) -> None:

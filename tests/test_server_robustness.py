@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -73,6 +74,11 @@ def open_text(client: LanguageClient, path: Path, text: str, version: int = 1) -
     return uri
 
 
+def cleared(client: LanguageClient, uri: str) -> bool:
+    """True once the server has published an empty list for ``uri``."""
+    return uri in client.diagnostics and len(client.diagnostics[uri]) == 0
+
+
 def codes(client: LanguageClient, uri: str) -> list[tuple[str, int]]:
     return sorted((str(d.code), d.range.start.line) for d in client.diagnostics.get(uri, []))
 
@@ -91,3 +97,64 @@ async def test_a_name_that_is_not_utf8_keeps_the_workspace(client: LanguageClien
 
     assert codes(client, uri) == [("PDL101", 19)]
     assert not [m for m in client.messages if "internal error" in m.message]
+
+
+# --- 15: line breaks that are not Python's ---------------------------------------------
+
+ODD_BREAKS = "# a\x0c b\x1c c\x1d d\x1e e\x85 f\u2028 g\u2029 h\n"  # one line for Python and LSP
+
+
+def python_lines(text: str) -> list[str]:
+    """Lines with their ends, broken at ``\\n``, ``\\r\\n`` and ``\\r`` only (as LSP does)."""
+    return re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z", text)
+
+
+def apply(text: str, edit: types.TextEdit) -> str:
+    """Apply a one-line edit (positions in UTF-16 units; this text is all in the BMP)."""
+    lines = python_lines(text)
+    start, end = edit.range.start, edit.range.end
+    assert start.line == end.line
+    line = lines[start.line]
+    lines[start.line] = line[: start.character] + edit.new_text + line[end.character :]
+    return "".join(lines)
+
+
+@pytest.mark.asyncio
+async def test_noqa_quick_fix_and_edits_below_odd_line_breaks(
+    client: LanguageClient, workspace: Path
+):
+    consumer = workspace / CONSUMER
+    text = ODD_BREAKS + consumer.read_text()
+    consumer.write_text(text)
+    uri = open_text(client, consumer, text)
+    await until(lambda: bool(client.diagnostics.get(uri)), "the consumer's diagnostics")
+    assert codes(client, uri) == [("PDL101", 20)]
+    (diagnostic,) = client.diagnostics[uri]
+
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+
+    assert actions is not None and len(actions) == 1
+    action = actions[0]
+    assert isinstance(action, types.CodeAction) and action.edit and action.edit.changes
+    (edit,) = action.edit.changes[uri]
+    fixed = python_lines(apply(text, edit))
+    assert fixed[20] == "        batch.draft_input.prepare(batch)  # noqa: PDL101\n"
+    assert fixed[0] == ODD_BREAKS
+
+    # The same edit typed in the editor: the buffer the server analyses must get it
+    # on the same line, and the finding goes.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
+            ],
+        )
+    )
+    await until(lambda: cleared(client, uri), "the finding to go")
