@@ -33,8 +33,8 @@ from pdlint.cache.memo import RecentMemo
 from pdlint.checks.catalogue import get_rule
 from pdlint.findings import Finding, Location
 from pdlint.policy.selection import NOQA_RE, noqa_codes
-from pdlint.settings.config import ConfigError, resolve_settings
-from pdlint.source.discover import DiscoveryError
+from pdlint.settings.config import ConfigError, Settings, resolve_settings
+from pdlint.source.discover import DiscoveryError, would_walk
 from pdlint.source.read import decode_source, split_lines
 
 DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
@@ -70,9 +70,41 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
             facts_memo=memo,
         )
     else:
-        result = analyze([root], settings, overlays=overlays, facts_memo=memo)
+        result = _analyse_folder(root, settings, overlays, memo)
     memo.sweep()
     return result, memo.stored - before
+
+
+def _analyse_folder(
+    root: str, settings: Settings, overlays: dict[str, str], memo: RecentMemo
+) -> Result:
+    """Analyse a folder with its open buffers; a buffer whose file is not on disk
+    (new and unsaved, or deleted) is analysed from its text, as the file it names."""
+    excludes = settings.exclude + settings.extend_exclude
+    unsaved = sorted(
+        path for path in overlays if not os.path.lexists(path) and would_walk(path, root, excludes)
+    )
+    if not unsaved:
+        return analyze([root], settings, overlays=overlays, facts_memo=memo)
+    # One buffer can stand for a file in a run (it comes as stdin): each further
+    # one gets a run of its own, which gives its findings.
+    result: Result | None = None
+    for path in unsaved:
+        run = analyze(
+            [root, "-"],
+            settings,
+            stdin=overlays[path].encode("utf-8"),
+            stdin_filename=path,
+            overlays=overlays,
+            facts_memo=memo,
+        )
+        if result is None:
+            result = run
+            continue
+        result.findings.extend(f for f in run.findings if _real(f.location.path) == path)
+        result.sources.update(run.sources)
+    assert result is not None
+    return result
 
 
 @dataclass

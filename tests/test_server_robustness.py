@@ -158,3 +158,40 @@ async def test_noqa_quick_fix_and_edits_below_odd_line_breaks(
         )
     )
     await until(lambda: cleared(client, uri), "the finding to go")
+
+
+# --- 16: a buffer whose file is not on disk ----------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_buffer_whose_file_was_deleted_keeps_its_findings(
+    client: LanguageClient, workspace: Path
+):
+    consumer = workspace / CONSUMER
+    uri = open_text(client, consumer, consumer.read_text())
+    await until(lambda: bool(client.diagnostics.get(uri)), "the consumer's diagnostics")
+    first = len(client.log_messages)
+
+    consumer.unlink()  # the buffer still has the gap
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri, type=types.FileChangeType.Deleted)]
+        )
+    )
+    await until(
+        lambda: any("analysed" in m.message for m in client.log_messages[first:]),
+        "a run after the deletion",
+    )
+    await asyncio.sleep(0.5)  # what it publishes, if anything
+
+    assert codes(client, uri) == [("PDL101", 19)]
+
+
+@pytest.mark.asyncio
+async def test_a_new_unsaved_buffer_is_analysed(client: LanguageClient, workspace: Path):
+    uri = open_text(client, workspace / PKG / "draft.py", "import os\ndef broken(:\n")
+
+    await until(lambda: uri in client.diagnostics, "the new buffer's diagnostics")
+
+    assert codes(client, uri) == [("PDL900", 1)]
+    assert not (workspace / PKG / "draft.py").exists()
