@@ -14,6 +14,8 @@ import logging
 import multiprocessing
 import os
 import re
+import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +24,7 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
@@ -32,6 +35,7 @@ from pdlint.api import Result, analyze
 from pdlint.cache.memo import RecentMemo
 from pdlint.checks.catalogue import get_rule
 from pdlint.findings import Finding, Location
+from pdlint.lsp_frames import CHUNK, FrameReader, parse_body, serve_frames
 from pdlint.policy.selection import NOQA_RE, noqa_codes
 from pdlint.settings.config import ConfigError, Settings, resolve_settings
 from pdlint.source.discover import DiscoveryError, would_walk
@@ -302,6 +306,51 @@ class PdlintServer(LanguageServer):
         self._due = 0.0
         self._runner: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over stdin and stdout, reading frames with :class:`FrameReader`
+        (pygls's loop goes deaf after one bad frame)."""
+        stop = self._stop_event = threading.Event()
+        stream = stdin or sys.stdin.buffer
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        read1 = getattr(stream, "read1", None)
+
+        def chunk() -> bytes:
+            return read1(CHUNK) if read1 is not None else os.read(stream.fileno(), CHUNK)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            reader = FrameReader(
+                lambda: loop.run_in_executor(self.thread_pool, chunk), self._frame_warning
+            )
+            await serve_frames(reader, self._handle_frame, stop.is_set)
+
+        try:
+            asyncio.run(main())
+        except BrokenPipeError:
+            log.error("pdlint: the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def _frame_warning(self, message: str) -> None:
+        log.warning("pdlint: %s", message)
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=f"pdlint: {message}")
+        )
+
+    def _handle_frame(self, body: bytes) -> None:
+        try:
+            message = parse_body(body, self.protocol.structure_message)
+        except Exception as exc:  # not JSON, not UTF-8, not a message: the next may be
+            self._frame_warning(f"dropped a frame that is not a JSON-RPC message: {exc}")
+            return
+        try:
+            self.protocol.handle_message(message)
+        except Exception as exc:
+            log.exception("pdlint: unable to handle a message")
+            self.report_server_error(exc, JsonRpcException)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log what went wrong with a message (pygls would pop a dialog up)."""

@@ -8,9 +8,14 @@ JSON-RPC over the server's pipes themselves.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import queue
 import re
+import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -195,3 +200,91 @@ async def test_a_new_unsaved_buffer_is_analysed(client: LanguageClient, workspac
 
     assert codes(client, uri) == [("PDL900", 1)]
     assert not (workspace / PKG / "draft.py").exists()
+
+
+# --- 14: frames no client should send ----------------------------------------------------
+
+
+def frame(message: dict, length: int | None = None) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % (len(body) if length is None else length) + body
+
+
+def request(id_: int, method: str, params: object = None) -> dict:
+    return {"jsonrpc": "2.0", "id": id_, "method": method, "params": params}
+
+
+class RawServer:
+    """``pdlint server`` on pipes: bytes in, responses (by id) out."""
+
+    def __init__(self, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            SERVER, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.responses: queue.Queue[dict] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                if line in (b"\r\n", b"\n"):
+                    break
+            message = json.loads(out.read(length or 0))
+            if "id" in message and "method" not in message:
+                self.responses.put(message)
+
+    def send(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def response(self, id_: int, timeout: float = 20.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                message = self.responses.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"no response to request {id_}") from None
+            if message.get("id") == id_:
+                return message
+
+
+BAD_FRAMES = {
+    "length too large": frame(request(7, "shutdown"), length=500),
+    "length too small": frame(request(7, "shutdown"), length=10),
+    "no length": b'Content-Type: application/json\r\n\r\n{"jsonrpc": "2.0", "id": 7}',
+    "length not a number": b"Content-Length: lots\r\n\r\n{}",
+    "binary garbage": bytes(range(256)) * 4 + b"\r\n\r\n\x89PNG\r\n\x1a\n",
+    "body not utf-8": frame(request(7, "x"), length=None).replace(b'"x"', b'"\xff\xfe"'),
+    "body not json": b"Content-Length: 5\r\n\r\nhello",
+    "length of 100 GB": b"Content-Length: 100000000000\r\n\r\n{}",
+}
+
+
+@pytest.mark.parametrize("bad", list(BAD_FRAMES), ids=list(BAD_FRAMES))
+def test_a_bad_frame_leaves_the_server_listening(tmp_path: Path, bad: str):
+    server = RawServer(tmp_path)
+    try:
+        server.send(BAD_FRAMES[bad])
+        server.send(frame(request(1, "initialize", {"processId": None, "capabilities": {}})))
+        assert "capabilities" in server.response(1)["result"]
+        server.send(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        server.send(frame(request(2, "shutdown")))
+        assert server.response(2)["result"] is None
+        server.send(frame({"jsonrpc": "2.0", "method": "exit"}))
+        assert server.proc.wait(timeout=20) == 0
+    finally:
+        if server.proc.poll() is None:
+            server.proc.kill()
+            server.proc.wait()
+    stderr = server.proc.stderr.read().decode() if server.proc.stderr else ""
+    assert "MemoryError" not in stderr and "Traceback" not in stderr, stderr
+    assert "pdlint: dropped" in stderr, stderr  # a log message says what was lost
