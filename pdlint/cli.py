@@ -199,7 +199,7 @@ def check(  # noqa: PLR0913
     if write_baseline_path:
         from pdlint.policy.baseline import write_baseline
 
-        write_baseline(result.findings, Path(write_baseline_path))
+        write_baseline(result.findings, Path(write_baseline_path), settings.root)
         n = len(result.findings)
         click.echo(
             f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}",
@@ -214,7 +214,7 @@ def check(  # noqa: PLR0913
         except BaselineError as exc:
             _fail(str(exc))
             return
-        result.findings, matched, stale = apply_baseline(result.findings, baseline)
+        result.findings, matched, stale = apply_baseline(result.findings, baseline, settings.root)
         click.echo(
             f"pdlint: baseline {baseline_path}: {matched} known, {stale} stale, "
             f"{len(result.findings)} new",
@@ -261,7 +261,11 @@ def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
         from pdlint.output.sarif import render as render_sarif
 
         text = render_sarif(
-            result.findings, cwd=Path.cwd(), version=__version__, category=sarif_category
+            result.findings,
+            cwd=Path.cwd(),
+            version=__version__,
+            category=sarif_category,
+            project_root=settings.root,
         )
         click.echo(text, nl=False)
     elif fmt == "github":

@@ -13,6 +13,9 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import re
+import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,20 +24,22 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
-from pygls.workspace import PositionCodec
+from pygls.workspace import PositionCodec, TextDocument, Workspace
 
 from pdlint import __version__
 from pdlint.api import Result, analyze
 from pdlint.cache.memo import RecentMemo
 from pdlint.checks.catalogue import get_rule
 from pdlint.findings import Finding, Location
+from pdlint.lsp_frames import CHUNK, FrameReader, parse_body, serve_frames
 from pdlint.policy.selection import NOQA_RE, noqa_codes
-from pdlint.settings.config import ConfigError, resolve_settings
-from pdlint.source.discover import DiscoveryError
-from pdlint.source.read import decode_source
+from pdlint.settings.config import ConfigError, Settings, resolve_settings
+from pdlint.source.discover import DiscoveryError, would_walk
+from pdlint.source.read import decode_source, split_lines
 
 DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
 SOURCE = "pdlint"
@@ -69,9 +74,41 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
             facts_memo=memo,
         )
     else:
-        result = analyze([root], settings, overlays=overlays, facts_memo=memo)
+        result = _analyse_folder(root, settings, overlays, memo)
     memo.sweep()
     return result, memo.stored - before
+
+
+def _analyse_folder(
+    root: str, settings: Settings, overlays: dict[str, str], memo: RecentMemo
+) -> Result:
+    """Analyse a folder with its open buffers; a buffer whose file is not on disk
+    (new and unsaved, or deleted) is analysed from its text, as the file it names."""
+    excludes = settings.exclude + settings.extend_exclude
+    unsaved = sorted(
+        path for path in overlays if not os.path.lexists(path) and would_walk(path, root, excludes)
+    )
+    if not unsaved:
+        return analyze([root], settings, overlays=overlays, facts_memo=memo)
+    # One buffer can stand for a file in a run (it comes as stdin): each further
+    # one gets a run of its own, which gives its findings.
+    result: Result | None = None
+    for path in unsaved:
+        run = analyze(
+            [root, "-"],
+            settings,
+            stdin=overlays[path].encode("utf-8"),
+            stdin_filename=path,
+            overlays=overlays,
+            facts_memo=memo,
+        )
+        if result is None:
+            result = run
+            continue
+        result.findings.extend(f for f in run.findings if _real(f.location.path) == path)
+        result.sources.update(run.sources)
+    assert result is not None
+    return result
 
 
 @dataclass
@@ -96,6 +133,42 @@ class Snapshot:
     overlays: dict[str, str]  # real path -> buffer text
     uris: dict[str, str]  # real path -> the document's URI as the client sent it
     versions: dict[str, int]  # uri -> version
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+class PythonLinesDocument(TextDocument):
+    """A document whose lines break where Python's (and LSP's) do: ``\n``, ``\r\n``, ``\r``.
+
+    pygls splits with ``str.splitlines``, which also breaks at form feeds,
+    ``\x1c``-``\x1e``, ``\x85``, U+2028 and U+2029: every position below one
+    would then name another line, and edits and quick fixes land mid-token.
+    """
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(match.group() for match in _LINE.finditer(self.source))
+
+
+class PythonLinesWorkspace(Workspace):
+    """pygls's workspace, holding :class:`PythonLinesDocument` documents."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: str | None = None,
+        version: int | None = None,
+        language_id: str | None = None,
+    ) -> TextDocument:
+        return PythonLinesDocument(
+            doc_uri,
+            source=source,
+            version=version,
+            language_id=language_id,
+            sync_kind=self._sync_kind,
+            position_codec=self._position_codec,
+        )
 
 
 def _real(path: str) -> str:
@@ -135,13 +208,13 @@ class Converter:
             real = _real(display)
             text = self.snapshot.overlays.get(real)
             if text is not None:
-                self._lines[display] = text.splitlines()
+                self._lines[display] = split_lines(text)
             elif display in self.result.sources:
                 self._lines[display] = self.result.sources[display]
             else:
                 try:
                     with open(display, "rb") as handle:
-                        self._lines[display] = decode_source(handle.read()).splitlines()
+                        self._lines[display] = split_lines(decode_source(handle.read()))
                 except (OSError, SyntaxError, LookupError, UnicodeDecodeError):
                     self._lines[display] = []
         return self._lines[display]
@@ -233,6 +306,51 @@ class PdlintServer(LanguageServer):
         self._due = 0.0
         self._runner: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over stdin and stdout, reading frames with :class:`FrameReader`
+        (pygls's loop goes deaf after one bad frame)."""
+        stop = self._stop_event = threading.Event()
+        stream = stdin or sys.stdin.buffer
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        read1 = getattr(stream, "read1", None)
+
+        def chunk() -> bytes:
+            return read1(CHUNK) if read1 is not None else os.read(stream.fileno(), CHUNK)
+
+        async def main() -> None:
+            loop = asyncio.get_running_loop()
+            reader = FrameReader(
+                lambda: loop.run_in_executor(self.thread_pool, chunk), self._frame_warning
+            )
+            await serve_frames(reader, self._handle_frame, stop.is_set)
+
+        try:
+            asyncio.run(main())
+        except BrokenPipeError:
+            log.error("pdlint: the connection to the client is lost; shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    def _frame_warning(self, message: str) -> None:
+        log.warning("pdlint: %s", message)
+        self.window_log_message(
+            types.LogMessageParams(type=types.MessageType.Warning, message=f"pdlint: {message}")
+        )
+
+    def _handle_frame(self, body: bytes) -> None:
+        try:
+            message = parse_body(body, self.protocol.structure_message)
+        except Exception as exc:  # not JSON, not UTF-8, not a message: the next may be
+            self._frame_warning(f"dropped a frame that is not a JSON-RPC message: {exc}")
+            return
+        try:
+            self.protocol.handle_message(message)
+        except Exception as exc:
+            log.exception("pdlint: unable to handle a message")
+            self.report_server_error(exc, JsonRpcException)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log what went wrong with a message (pygls would pop a dialog up)."""
@@ -435,6 +553,13 @@ class PdlintServer(LanguageServer):
 def build_server() -> PdlintServer:
     """A server with every feature registered."""
     server = PdlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: PdlintServer, params: types.InitializeParams) -> None:
+        # pygls has just made the workspace, and no document is open yet.
+        workspace = ls.protocol.workspace
+        if type(workspace) is Workspace:
+            workspace.__class__ = PythonLinesWorkspace
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: PdlintServer, params: types.InitializedParams) -> None:

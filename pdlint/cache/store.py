@@ -98,7 +98,10 @@ def content_hash(data: bytes) -> str:
 
 def make_key(*parts: str) -> str:
     """A cache key from its parts (content hash, module name, salt...)."""
-    return hashlib.blake2b("\0".join(parts).encode(), digest_size=20).hexdigest()
+    # surrogatepass: a module named from a file name that is not UTF-8 keeps its
+    # surrogate escapes, and a key is still made for it.
+    data = "\0".join(parts).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 def cache_location(root: str, configured: str | None, flag: str | None) -> Path:

@@ -12,14 +12,15 @@ from pathlib import Path
 
 from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding
+from pdlint.output.names import without_surrogates
 from pdlint.output.repository import rebase, repository_root
 
 _COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
-    """Escape a workflow command's message (``%``, CR and LF)."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow command's message (``%``, CR and LF; bytes not UTF-8)."""
+    return without_surrogates(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

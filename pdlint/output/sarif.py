@@ -11,6 +11,8 @@ root (``%SRCROOT%``), as GitHub reads them.
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -42,14 +44,30 @@ MAX_TAGS = 20
 _PROBLEM_SEVERITY = {"error": "error", "warning": "warning", "note": "recommendation"}
 
 
-def render(findings: Sequence[Finding], *, cwd: Path, version: str, category: str = "") -> str:
+def render(
+    findings: Sequence[Finding],
+    *,
+    cwd: Path,
+    version: str,
+    category: str = "",
+    project_root: str | None = None,
+) -> str:
     """The SARIF text of a run in ``cwd``, whose finding paths are relative to it.
 
     URIs are relative to the enclosing repository's root (else to ``cwd``);
-    ``category`` is the code-scanning category (``automationDetails.id``).
+    ``category`` is the code-scanning category (``automationDetails.id``);
+    fingerprints name files relative to ``project_root``.
     """
     root = repository_root(cwd) or cwd
-    log = to_sarif(findings, root=root, cwd=cwd, sources=None, version=version, category=category)
+    log = to_sarif(
+        findings,
+        root=root,
+        cwd=cwd,
+        sources=None,
+        version=version,
+        category=category,
+        project_root=project_root,
+    )
     return dumps(log)
 
 
@@ -61,6 +79,7 @@ def to_sarif(
     version: str,
     cwd: Path | None = None,
     category: str = "",
+    project_root: str | None = None,
 ) -> dict[str, Any]:
     """Build a SARIF 2.1.0 log (a JSON-ready dict) for ``findings`` under ``root``.
 
@@ -70,7 +89,8 @@ def to_sarif(
     text (decoded UTF-8); files missing from it are read from ``cwd / path``.
     ``category`` sets ``automationDetails.id`` (a ``/`` is appended as GitHub
     does; empty means ``pdlint/``). The output is the same for the same input,
-    in whatever order the findings come.
+    in whatever order the findings come. ``project_root`` (the settings' root)
+    keys the logical fingerprints, so they do not depend on ``cwd``.
     """
     cwd = root if cwd is None else cwd
     rules = list(RULES.values())
@@ -82,7 +102,7 @@ def to_sarif(
     for finding in sorted(findings, key=_order):
         # Findings that share a logical key (two dereferences in one consumer)
         # are numbered in file order, as GitHub numbers equal line hashes.
-        logical = logical_fingerprint(finding)
+        logical = logical_fingerprint(finding, project_root)
         occurrences[logical] += 1
         fingerprint = f"{logical}:{occurrences[logical]}"
         results.append(_result(finding, rule_index, hashes, artifacts, fingerprint))
@@ -118,7 +138,16 @@ def automation_id(category: str) -> str:
 
 def dumps(log: Mapping[str, Any]) -> str:
     """Serialize a SARIF log as stable, indented JSON text ending in a newline."""
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    # A name that is not UTF-8 leaves surrogates in messages: as JSON escapes
+    # (inside strings, the only place they can be) the text can be written.
+    return _SURROGATE_JSON.sub(_json_escape, json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
+
+
+_SURROGATE_JSON = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def escape_message(text: str) -> str:
@@ -203,7 +232,8 @@ class _Artifacts:
         if relative is None:
             return {"uri": (self._cwd / path).resolve().as_uri()}
         self.uses_root = True
-        return {"uri": quote(relative, safe="/"), "uriBaseId": SRCROOT}
+        # Percent-encode the name's bytes, so one that is not UTF-8 keeps them.
+        return {"uri": quote(os.fsencode(relative), safe="/"), "uriBaseId": SRCROOT}
 
     def physical(self, loc: Location) -> dict[str, Any]:
         return {"artifactLocation": self.location(loc.path), "region": _region(loc)}

@@ -9,18 +9,17 @@ from typing import Any
 
 from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding, Location
+from pdlint.output.names import shown
 
 
 def concise(findings: Sequence[Finding]) -> str:
     """``path:line:col: CODE message``, one line per finding (ruff's concise)."""
-    return "".join(
-        f"{f.location.path}:{f.location.line}:{f.location.column}: {f.code} {f.message}\n"
-        for f in findings
-    )
+    return "".join(f"{_loc(f.location)}: {f.code} {shown(f.message)}\n" for f in findings)
 
 
 def _loc(loc: Location) -> str:
-    return f"{loc.path}:{loc.line}:{loc.column}"
+    # A name may hold a newline or bytes that are not UTF-8: escaped, it stays one line.
+    return f"{shown(loc.path)}:{loc.line}:{loc.column}"
 
 
 def full(findings: Sequence[Finding], sources: Mapping[str, list[str]]) -> str:
@@ -28,7 +27,7 @@ def full(findings: Sequence[Finding], sources: Mapping[str, list[str]]) -> str:
     out: list[str] = []
     for f in findings:
         loc = f.location
-        out.append(f"{_loc(loc)}: {f.code} {f.message}\n")
+        out.append(f"{_loc(loc)}: {f.code} {shown(f.message)}\n")
         lines = sources.get(loc.path)
         if lines and 0 < loc.line <= len(lines):
             text = lines[loc.line - 1].rstrip("\r\n").expandtabs(1)
@@ -38,11 +37,11 @@ def full(findings: Sequence[Finding], sources: Mapping[str, list[str]]) -> str:
             caret = "^" * max(width, 1)
             out.append(f"{' ' * (len(gutter) - 2)}| {' ' * (loc.column - 1)}{caret}\n")
         for rel in f.related:
-            out.append(f"    = note: {rel.message} at {_loc(rel.location)}\n")
+            out.append(f"    = note: {shown(rel.message)} at {_loc(rel.location)}\n")
         if f.path:
             out.append("    = call path:\n")
             for step in f.path:
-                out.append(f"        {_loc(step.location)}: {step.message}\n")
+                out.append(f"        {_loc(step.location)}: {shown(step.message)}\n")
         out.append("\n")
     return "".join(out)
 

@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from pdlint.findings import Finding
-from pdlint.policy.fingerprints import logical_fingerprint
+from pdlint.policy.fingerprints import logical_fingerprint, project_path
+from pdlint.settings.toml import deep_line
 
 BASELINE_VERSION = 1
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
+_MAX_DEPTH = 100  # a baseline is three levels deep; past this, say where it goes wrong
 
 
 class BaselineError(Exception):
@@ -47,20 +49,22 @@ class Baseline:
         return len(self.entries)
 
 
-def entry_for(finding: Finding) -> BaselineEntry:
-    """The baseline entry that records ``finding``."""
+def entry_for(finding: Finding, root: str | None = None) -> BaselineEntry:
+    """The baseline entry that records ``finding`` (its file relative to ``root``)."""
+    path = finding.location.path
     return BaselineEntry(
         code=finding.code,
-        fingerprint=logical_fingerprint(finding),
-        file=finding.location.path,
+        fingerprint=logical_fingerprint(finding, root),
+        file=path if root is None else project_path(path, root),
         message=finding.message,
     )
 
 
-def write_baseline(findings: Iterable[Finding], path: Path) -> None:
-    """Write a baseline of ``findings`` to ``path`` (stable, sorted JSON)."""
+def write_baseline(findings: Iterable[Finding], path: Path, root: str | None = None) -> None:
+    """Write a baseline of ``findings`` to ``path`` (stable, sorted JSON), keyed
+    relative to the project ``root``."""
     entries = sorted(
-        (entry_for(f) for f in findings),
+        (entry_for(f, root) for f in findings),
         key=lambda e: (e.file, e.code, e.fingerprint, e.message),
     )
     document = {
@@ -98,6 +102,11 @@ def load_baseline(path: Path) -> Baseline:
         raise BaselineError(f"{path}: cannot read baseline: {exc}") from exc
     try:
         document = json.loads(text)
+    except RecursionError:
+        line = deep_line(text, _MAX_DEPTH)
+        raise BaselineError(
+            f"{path}:{line}: baseline is not valid JSON: arrays or objects nested too deeply"
+        ) from None
     except json.JSONDecodeError as exc:
         raise BaselineError(
             f"{path}:{exc.lineno}:{exc.colno}: baseline is not valid JSON: {exc.msg}"
@@ -138,9 +147,9 @@ def _parse(document: Any, path: Path) -> list[BaselineEntry]:
 
 
 def apply_baseline(
-    findings: Sequence[Finding], baseline: Baseline
+    findings: Sequence[Finding], baseline: Baseline, root: str | None = None
 ) -> tuple[list[Finding], int, int]:
-    """Drop baselined findings.
+    """Drop baselined findings (keyed relative to the project ``root``).
 
     Returns ``(kept, matched, stale)``: the findings not in the baseline (in
     their input order), how many were matched, and how many baseline entries
@@ -152,7 +161,7 @@ def apply_baseline(
     # the order the findings arrived in.
     order = sorted(range(len(findings)), key=lambda i: findings[i].sort_key())
     for i in order:
-        ident = (findings[i].code, logical_fingerprint(findings[i]))
+        ident = (findings[i].code, logical_fingerprint(findings[i], root))
         if remaining[ident] > 0:
             remaining[ident] -= 1
             matched.add(i)

@@ -9,8 +9,10 @@ when it uploads SARIF, so that alerts keep their identity when lines move.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from array import array
+from pathlib import PurePath
 
 from pdlint.findings import Finding
 
@@ -25,21 +27,39 @@ _SPACE = 0x20
 _EOF = 0xFFFF
 
 
-def logical_key(finding: Finding) -> tuple[str, ...]:
-    """The parts that make up a finding's identity: its key, else a fallback."""
-    if finding.key:
-        return finding.key
-    return (
-        finding.code,
-        finding.location.path,
-        finding.member or "",
-        finding.message,
-    )
+def project_path(path: str, root: str) -> str:
+    """``path`` (relative to the current directory, or absolute) relative to the
+    project ``root``, posix; absolute when it lies outside ``root``."""
+    absolute = os.path.abspath(path)
+    base = os.path.abspath(root)
+    for candidate in (
+        absolute,
+        os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute)),
+    ):
+        relative = os.path.relpath(candidate, base)
+        if relative != os.pardir and not relative.startswith(os.pardir + os.sep):
+            return PurePath(relative).as_posix()
+    return PurePath(absolute).as_posix()
 
 
-def logical_fingerprint(finding: Finding) -> str:
-    """sha256 hex of the NUL-joined logical key; independent of line numbers."""
-    data = "\0".join(logical_key(finding)).encode("utf-8", "surrogatepass")
+def logical_key(finding: Finding, root: str | None = None) -> tuple[str, ...]:
+    """The parts that make up a finding's identity: its key, else a fallback.
+
+    With the project ``root``, the finding's file is named relative to it, so
+    the identity does not depend on the directory pdlint runs in.
+    """
+    path = finding.location.path
+    key = finding.key or (finding.code, path, finding.member or "", finding.message)
+    if root is None:
+        return key
+    keyed = project_path(path, root)
+    return tuple(keyed if part == path else part for part in key)
+
+
+def logical_fingerprint(finding: Finding, root: str | None = None) -> str:
+    """sha256 hex of the NUL-joined logical key; independent of line numbers
+    (and, given the project ``root``, of the current directory)."""
+    data = "\0".join(logical_key(finding, root)).encode("utf-8", "surrogatepass")
     return hashlib.sha256(data).hexdigest()
 
 

@@ -100,7 +100,19 @@ def check_codes(codes: list[str] | tuple[str, ...], where: str) -> tuple[str, ..
     return tuple(out)
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\0" in value
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    return False
+
+
 def _convert(kind: str, value: Any, where: str) -> Any:
+    if _has_nul(value):  # a path, glob or name never holds a NUL (the OS refuses it)
+        raise ConfigError(f"{where}: a NUL character (\\u0000) cannot be part of a value")
     if kind == "codes":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: expected a list of rule codes")
@@ -186,8 +198,13 @@ def find_pyproject(start: Path) -> Path | None:
         if pyproject.is_file():
             try:
                 text = pyproject.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
+            except (OSError, UnicodeDecodeError) as exc:
+                # It may be the configuration: running without it could report
+                # what the project's settings exclude (or miss what they select).
+                raise ConfigError(
+                    f"{pyproject}: cannot read it to look for [tool.pdlint]: {exc}; "
+                    "make it readable, or name the configuration with --config"
+                ) from None
             if re.search(r"^\s*\[tool\.pdlint[\].]", text, re.M):
                 return pyproject
     return None

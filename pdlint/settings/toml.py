@@ -62,6 +62,27 @@ def key_location(path: Path | str, text: str, key: str | None, section: str) -> 
     return f"{pos}: key '{key}' in {section}" if key is not None else f"{pos}: {section}"
 
 
+_MAX_DEPTH = 100  # where a too deeply nested document is said to go wrong
+
+
+def deep_line(text: str, depth: int) -> int:
+    """The 1-based line where brackets and braces in ``text`` first nest ``depth`` deep.
+
+    Brackets inside strings count too: this only points a person at the place.
+    """
+    level, line = 0, 1
+    for char in text:
+        if char in "[{":
+            level += 1
+            if level >= depth:
+                return line
+        elif char in "]}":
+            level = max(level - 1, 0)
+        elif char == "\n":
+            line += 1
+    return 1
+
+
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
     """Read a TOML file; raise ConfigError with the file and line on failure."""
     try:
@@ -70,6 +91,12 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:
         return tomllib.loads(text), text
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        line = deep_line(text, _MAX_DEPTH)
+        raise ConfigError(
+            f"{path}:{line}: invalid TOML: arrays or inline tables nested too deeply"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         if at:

@@ -134,6 +134,24 @@ def _walk(
         stack.extend(reversed(below))
 
 
+def would_walk(path: str, base: str, exclude: tuple[str, ...]) -> bool:
+    """True if a walk of the directory ``base`` would take ``path`` (a file that need
+    not exist, as an editor's unsaved buffer): a Python file below ``base``, under
+    no excluded folder or virtual environment, not excluded itself."""
+    relative = os.path.relpath(path, base)
+    if relative.startswith(os.pardir) or os.path.isabs(relative):
+        return False
+    parts = relative.split(os.sep)
+    if not parts[-1].endswith((".py", ".pyi")):
+        return False
+    for depth in range(1, len(parts)):
+        if path_matches(exclude, "/".join(parts[:depth])):
+            return False
+        if _is_virtualenv(os.path.join(base, *parts[:depth])):
+            return False
+    return not path_matches(exclude, "/".join(parts))
+
+
 def _entry_test(test: Callable[[], bool]) -> bool:
     """A directory entry's test; False when it cannot be told (as ``os.walk`` does)."""
     try:
