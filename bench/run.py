@@ -228,7 +228,10 @@ for path in json.load(open(sys.argv[1])):
 EDITOR = """
 import sys, time
 from pdlint.api import analyze
-from pdlint.settings.config import resolve_settings
+try:
+    from pdlint.settings.config import resolve_settings
+except ImportError:  # a revision from before the settings package (bench/ab.py --base)
+    from pdlint.config import resolve_settings
 sys.path.insert(0, sys.argv[2])
 from run import insert_call
 path = sys.argv[1]
@@ -244,7 +247,10 @@ print(time.perf_counter() - start)
 LOADED = """
 import json, sys
 from pdlint.api import analyze
-from pdlint.settings.config import resolve_settings
+try:
+    from pdlint.settings.config import resolve_settings
+except ImportError:  # a revision from before the settings package (bench/ab.py --base)
+    from pdlint.config import resolve_settings
 from dataclasses import replace
 settings = replace(resolve_settings(["sglang"], None), cache=False)
 json.dump(analyze(["sglang"], settings).loaded_files, open(sys.argv[1], "w"))

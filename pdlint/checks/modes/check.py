@@ -21,7 +21,7 @@ from pdlint.checks.modes.rules import RULES
 from pdlint.checks.modes.run import ModeRun
 from pdlint.checks.relay.check import RelayCheck
 from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
-from pdlint.checks.relay.relays import Relay
+from pdlint.checks.relay.relays import Relay, relay_related
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
@@ -429,20 +429,7 @@ class ModeCheck(Check):
             f"check: `{builder_fn.name}` returns None for {name}, so the placeholder hides the "
             f"missing state; build `{relay.state}` for {name} or raise for {name}"
         )
-        related = (
-            Related(
-                location(self.model, builder.qualname, none_span),
-                f"`{builder_fn.name}` returns None for {name}",
-            ),
-            Related(
-                location(self.model, relay.function, relay.store_span),
-                f"relay stores `{relay.state}` only when built",
-            ),
-            Related(
-                location(self.model, entry, self.model.functions[entry].span),
-                f"decode entry point `{short_name(entry)}`",
-            ),
-        )
+        related = relay_related(self.model, relay, member, none_span, entry)
         return Finding(
             "PDL103",
             message,

@@ -14,7 +14,7 @@ from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.graph import GraphRun
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.pack import RelayPack
-from pdlint.checks.relay.relays import Builder, Relay
+from pdlint.checks.relay.relays import Builder, Relay, relay_related
 from pdlint.checks.relay.rules import RULES
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
@@ -502,20 +502,7 @@ class RelayCheck(Check):
             f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`; "
             f"build it for {name} or raise for {name} (in the builder or a startup validator)"
         )
-        related = (
-            Related(
-                location(self.model, builder.qualname, none_span),
-                f"`{builder_fn.name}` returns None for {name}",
-            ),
-            Related(
-                location(self.model, relay.function, relay.store_span),
-                f"relay stores `{relay.state}` only when built",
-            ),
-            Related(
-                location(self.model, entry, self.model.functions[entry].span),
-                f"decode entry point `{short_name(entry)}`",
-            ),
-        )
+        related = relay_related(self.model, relay, member, none_span, entry)
         return Finding(
             "PDL101",
             message,

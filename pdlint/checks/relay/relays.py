@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdlint.facts.types import Expr, Span
+from pdlint.findings import Related
+from pdlint.model.locations import location, short_name
+from pdlint.model.names import Model
 from pdlint.model.variants import Variant
 
 
@@ -28,3 +31,27 @@ class Relay:
     function: str
     store_span: Span
     target: Expr  # the attribute stored into (``batch.spec_info``)
+
+
+def relay_related(
+    model: Model, relay: Relay, member: int, none_span: Span, entry: str
+) -> tuple[Related, ...]:
+    """The related locations of a finding on ``relay`` for ``member``: the builder's
+    None, the relay's store and the decode entry point."""
+    builder = relay.builder
+    name = builder.variant.members[member]
+    builder_fn = model.functions[builder.qualname]
+    return (
+        Related(
+            location(model, builder.qualname, none_span),
+            f"`{builder_fn.name}` returns None for {name}",
+        ),
+        Related(
+            location(model, relay.function, relay.store_span),
+            f"relay stores `{relay.state}` only when built",
+        ),
+        Related(
+            location(model, entry, model.functions[entry].span),
+            f"decode entry point `{short_name(entry)}`",
+        ),
+    )
