@@ -4,7 +4,7 @@ loaded and needs from other checks, and how the engine runs it.
 A check is a subclass of :class:`Check` in a module under :mod:`pdlint.checks`;
 the engine finds it by walking the package (:func:`pdlint.checks.catalogue.checks`),
 so adding a check is adding a module (or a package) and its fixtures. Its rules
-(codes and their texts) live in a ``rules`` module of its family, which the
+(codes and their texts) live in a ``catalogue`` module of its family, which the
 catalogue reads without importing the analysis.
 
 A check never sees scheduling or caching: the engine (:mod:`pdlint.engine.run`)

@@ -2,8 +2,8 @@
 
 Everything that describes a rule to a user (``pdlint rules``, ``pdlint rule``,
 SARIF ``rules[]``, the language server's code descriptions, ``docs/rules.md``)
-reads :data:`RULES`: the ``RULES`` of every check family's ``rules`` module and of
-:mod:`pdlint.engine.rules`, by code. The engine runs :func:`checks`: every
+reads :data:`RULES`: the ``RULES`` of every check family's ``catalogue`` module and of
+:mod:`pdlint.engine.catalogue`, by code. The engine runs :func:`checks`: every
 :class:`~pdlint.checks.base.Check` defined under the package. Adding a check is
 adding a module or package there; no list names it.
 """
@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pdlint.checks
 from pdlint.checks.base import DOCS_URL, Check, Rule
-from pdlint.engine import rules as engine_rules
+from pdlint.engine import catalogue as engine_rules
 
 __all__ = ["DOCS_URL", "RULES", "Rule", "checks", "get_rule"]
 
@@ -33,9 +33,9 @@ def _modules(leaf: str | None = None) -> Iterator[ModuleType]:
 
 
 def _gather() -> dict[str, Rule]:
-    # the rules modules alone: the settings read this catalogue as they are
+    # the families' catalogue modules alone: the settings read this catalogue as they are
     # imported, before the checks (which read the settings) can be
-    rules = [r for module in _modules("rules") for r in getattr(module, "RULES", ())]
+    rules = [r for module in _modules("catalogue") for r in getattr(module, "RULES", ())]
     rules += engine_rules.RULES
     return {rule.code: rule for rule in sorted(rules, key=lambda r: r.code)}
 

@@ -41,7 +41,7 @@ def test_every_help_uri_lands_on_its_rule_heading():
 
 def test_the_catalogue_is_the_rules_of_the_checks_found_by_walking_the_package() -> None:
     from pdlint.checks.catalogue import checks
-    from pdlint.engine.rules import RULES as ENGINE_RULES
+    from pdlint.engine.catalogue import RULES as ENGINE_RULES
 
     found = [rule.code for check in checks() for rule in check.rules]
     assert sorted([*found, *(r.code for r in ENGINE_RULES)]) == list(RULES)

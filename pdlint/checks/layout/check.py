@@ -32,6 +32,7 @@ from collections.abc import Set as AbstractSet
 
 from pdlint.checks.base import Check, Loading, Run
 from pdlint.checks.base import Context as CheckContext
+from pdlint.checks.layout.catalogue import RULES
 from pdlint.checks.layout.frames import MAX_CONTEXTS, Context, Frame, Move
 from pdlint.checks.layout.lists import Growth, HandoffList
 from pdlint.checks.layout.loading_plan import LOADED_LATER, SCANNED_WORDS, LoadingPlan
@@ -39,7 +40,6 @@ from pdlint.checks.layout.messages import entries, role_of
 from pdlint.checks.layout.pack import LayoutNames
 from pdlint.checks.layout.peer_offsets import PeerOffsets
 from pdlint.checks.layout.role_local import RoleLocal
-from pdlint.checks.layout.rules import RULES
 from pdlint.checks.layout.run import LayoutRun
 from pdlint.checks.layout.words import (
     LOCAL_PREFIXES,

@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from pdlint.checks.base import Check, Context, Run
+from pdlint.checks.modes.catalogue import RULES
 from pdlint.checks.modes.pack import ModePack
-from pdlint.checks.modes.rules import RULES
 from pdlint.checks.modes.run import ModeRun
 from pdlint.checks.relay.check import RelayCheck
 from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before

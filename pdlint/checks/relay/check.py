@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 from pdlint.checks.base import Check, Context, Loading, Run
+from pdlint.checks.relay.catalogue import RULES
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.graph import GraphRun
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.pack import RelayPack
 from pdlint.checks.relay.relays import Builder, Relay, relay_related
-from pdlint.checks.relay.rules import RULES
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
