@@ -28,6 +28,7 @@ from pdlint.settings.config import Settings
 from pdlint.settings.packs import load_packs
 from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.source.read import decode_source, split_lines
+from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 __all__ = ["FactsMemo", "IndexOutcome", "Result", "analyze", "running_checks"]
 
@@ -192,8 +193,7 @@ def _lines_of(
         data = texts.get(display)
         if data is None and display in paths and not_a_file(paths[display]) is None:
             try:
-                with open(paths[display], "rb") as handle:
-                    data = handle.read()
+                data = read_limited(paths[display], SOURCE_LIMIT)
             except OSError:
                 data = b""
         try:

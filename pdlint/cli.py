@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -352,15 +353,31 @@ def main() -> None:
     """Console-script entry point."""
     global _ENDING
     _ENDING = True
+    signal.signal(signal.SIGINT, _interrupted)
     try:
         cli(standalone_mode=True)
         code: object = 0
     except SystemExit as exc:
         code = exc.code
+    except Interrupted:
+        # click's own Ctrl-C handling exits 1, which means "findings" here
+        click.echo("\nAborted!", err=True)
+        code = EXIT_INTERRUPTED
     except Exception as exc:  # an internal error: exit 2, never a silent 0
         click.echo(f"pdlint: internal error: {type(exc).__name__}: {exc}", err=True)
         code = EXIT_ERROR
     _end(code)
+
+
+class Interrupted(BaseException):
+    """Ctrl-C (SIGINT): not a KeyboardInterrupt, which click turns into exit 1."""
+
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    raise Interrupted
 
 
 def _end(code: object) -> None:

@@ -29,6 +29,7 @@ import os
 import re
 import stat
 import threading
+import time
 from pathlib import Path
 from typing import BinaryIO
 
@@ -78,6 +79,7 @@ CACHEDIR_TAG = (
 ENV_VAR = "PDLINT_CACHE_DIR"
 INDEX = "index"
 PACK_BYTES = 16 << 20  # facts kept in memory before they are written as a pack
+STALE_SECONDS = 60  # a file a run is writing is never older than this
 MAX_PACKS = 64  # more packs in the index: all live entries are rewritten as one
 # Facts entries kept of each file (the newest): an edit makes a new one, and a
 # branch switched back and forth is served by the last two.
@@ -479,7 +481,9 @@ class FactStore:
                     pass  # the packs as they are still serve
             _write_atomic(folder / INDEX, _frame(INDEX, _index_text(index)))
             self._index = index
-            self._remove_packs(held - {place[0] for place in index.values()})
+            named = {place[0] for place in index.values()}
+            self._remove_packs(held - named)
+            self._sweep(named | {name})
         except OSError as exc:
             self._read_only(exc)
         self._pending.clear()
@@ -503,6 +507,32 @@ class FactStore:
                 (self.base / "facts" / name).unlink()
             except OSError:
                 pass
+
+    def _sweep(self, named: set[str]) -> None:
+        """Remove what no index will name again: packs the index does not name (a
+        run under another key, whose index this one replaced) and temporary files
+        a killed run left, once older than :data:`STALE_SECONDS` (a run writing now
+        names its pack, or moves its file, well within that)."""
+        assert self.base is not None
+        cutoff = time.time() - STALE_SECONDS
+        for folder in (self.base, self.base / "facts"):
+            try:
+                listing = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in listing:
+                name = entry.name
+                stale = name.endswith(".tmp") or (
+                    _PACK_NAME.fullmatch(name) is not None and name not in named
+                )
+                try:
+                    if stale and entry.stat(follow_symlinks=False).st_mtime < cutoff:
+                        handle = self._packs.pop(name, None)
+                        if handle is not None:
+                            handle.close()
+                        os.unlink(entry.path)
+                except OSError:
+                    pass
 
     def reopen(self) -> None:
         """Open the packs again when next read (a forked process: the files it

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import threading
 import time
@@ -65,6 +66,38 @@ def index_result(job: IndexJob) -> tuple[object, ...]:
     if facts.module != module:
         facts = facts._replace(module=module)
     return ("facts", facts)
+
+
+def die_with_parent(parent: int, from_main_thread: bool) -> None:
+    """Make this worker process end when its parent does (the pool's initializer).
+
+    A killed ``pdlint check`` must leave no worker holding its stdout open (``pdlint
+    check . | cat`` would never end): on Linux the kernel kills the worker when the
+    parent dies; everywhere a thread checks the parent every fraction of a second
+    (a worker in the middle of a long parse notices when it ends). An interrupt
+    (Ctrl-C reaches the whole process group) is the parent's to handle.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if from_main_thread and sys.platform == "linux":
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before the death signal was set
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
 
 
 def error_result(error: Finding | None) -> tuple[object, ...]:
@@ -147,9 +180,13 @@ class Workers:
         if self.pool is None:
             self.count = most
             method = "fork" if sys.platform == "linux" else "spawn"
+            # the death signal follows the thread that forks: only the main one lasts
+            main = threading.current_thread() is threading.main_thread()
             self.pool = ProcessPoolExecutor(
                 max_workers=most,
                 mp_context=multiprocessing.get_context(method),
+                initializer=die_with_parent,
+                initargs=(os.getpid(), main),
             )
         return self.pool
 

@@ -25,6 +25,7 @@ from pdlint.output.repository import rebase, repository_root
 from pdlint.output.ruledocs import rule_markdown, sentence, unwrap
 from pdlint.policy.fingerprints import line_hashes, logical_fingerprint
 from pdlint.source.discover import not_a_file
+from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = (
@@ -322,7 +323,7 @@ class _LineHashes:
             if not_a_file(str(self._cwd / path)) is not None:
                 return None  # a FIFO named on the command line: read once already
             try:
-                data = (self._cwd / path).read_bytes()
+                data = read_limited(str(self._cwd / path), SOURCE_LIMIT)
             except OSError:
                 # codeql-action leaves such results without a line hash too.
                 return None

@@ -19,6 +19,7 @@ from typing import Any
 from pdlint.findings import Finding
 from pdlint.policy.fingerprints import logical_fingerprint, project_path
 from pdlint.settings.toml import deep_line
+from pdlint.source.regular import SETTINGS_LIMIT, read_limited
 
 BASELINE_VERSION = 1
 _FINGERPRINT = re.compile(r"[0-9a-f]{64}")
@@ -97,7 +98,7 @@ def load_baseline(path: Path) -> Baseline:
     """Read a baseline file; raise BaselineError naming the file and the problem."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(str(path), SETTINGS_LIMIT).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BaselineError(f"{path}: cannot read baseline: {exc}") from exc
     try:

@@ -15,6 +15,7 @@ from typing import Any
 from pdlint.checks.catalogue import RULES
 from pdlint.settings.packs import bundled
 from pdlint.settings.toml import ConfigError, key_location, read_toml
+from pdlint.source.regular import SETTINGS_LIMIT, read_limited
 
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "github")
 DEFAULT_EXCLUDE = (
@@ -197,7 +198,7 @@ def find_pyproject(start: Path) -> Path | None:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
             try:
-                text = pyproject.read_text(encoding="utf-8")
+                text = read_limited(str(pyproject), SETTINGS_LIMIT).decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 # It may be the configuration: running without it could report
                 # what the project's settings exclude (or miss what they select).

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pdlint.source.regular import SETTINGS_LIMIT, read_limited
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -86,7 +88,7 @@ def deep_line(text: str, depth: int) -> int:
 def read_toml(path: Path) -> tuple[dict[str, Any], str]:
     """Read a TOML file; raise ConfigError with the file and line on failure."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_limited(str(path), SETTINGS_LIMIT).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     try:

@@ -13,6 +13,7 @@ import warnings
 from dataclasses import dataclass
 
 from pdlint.findings import Finding, Location
+from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 # The newer-Python hint parses one statement with libcst, whose parser is
 # recursive native code (deep nesting crashes the process) and superlinear on
@@ -231,17 +232,12 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
 
 
 def read_bytes(path: str, size: int = 0) -> bytes:
-    """The bytes of the file at ``path`` (``size``: what ``stat`` said it holds). Raises
-    OSError. Read with ``os.read`` in chunks of that size: no file object and no buffer
-    copy per file, which ``open(path, "rb").read()`` would add to each of thousands."""
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        parts = []
-        while part := os.read(handle, max(size + 1, 1 << 16)):
-            parts.append(part)
-    finally:
-        os.close(handle)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
+    """The bytes of the source file at ``path`` (``size``: what ``stat`` said it holds).
+    Raises OSError, also for a file that is not regular, would block or is larger than
+    :data:`~pdlint.source.regular.SOURCE_LIMIT` (a pipe named on the command line is
+    read). Read with ``os.read``: no file object and no buffer copy per file, which
+    ``open(path, "rb").read()`` would add to each of thousands."""
+    return read_limited(path, SOURCE_LIMIT, size, pipes=True)
 
 
 def read_file(path: str, display: str) -> ParsedFile:
