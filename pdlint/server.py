@@ -10,10 +10,12 @@ republishes the diagnostics of each open file whose findings changed.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
 import multiprocessing
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -53,6 +55,23 @@ log = logging.getLogger(__name__)
 
 # In the analysis process: one facts memo per project root, kept between runs.
 _MEMOS: dict[str, RecentMemo] = {}
+
+
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent when the parent dies
+
+
+def die_with_server(server: int) -> None:
+    """In the analysis process: end when the server ends, however it ends (``exit``
+    without ``shutdown``, end of input, a signal, a crash): the kernel sends
+    SIGKILL when the parent dies (Linux), and a parent already gone ends it now."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl: the check below still runs
+            pass
+    if os.getppid() != server:
+        os._exit(1)
 
 
 def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple[Result, int]:
@@ -306,6 +325,7 @@ class PdlintServer(LanguageServer):
         self._due = 0.0
         self._runner: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self.exit_code = 0  # the process's, once :meth:`start_io` returns
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """Serve over stdin and stdout, reading frames with :class:`FrameReader`
@@ -329,9 +349,12 @@ class PdlintServer(LanguageServer):
             asyncio.run(main())
         except BrokenPipeError:
             log.error("pdlint: the connection to the client is lost; shutting down")
-        except (KeyboardInterrupt, SystemExit):
+        except KeyboardInterrupt:
             pass
+        except SystemExit as stop:  # ``exit``: 0 after ``shutdown``, else 1 (the LSP spec)
+            self.exit_code = stop.code if isinstance(stop.code, int) else 1
         finally:
+            self.end_analysis_process()
             self.shutdown()
 
     def _frame_warning(self, message: str) -> None:
@@ -403,7 +426,12 @@ class PdlintServer(LanguageServer):
         """The analysis process, started on first use (and again if it died)."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=die_with_server,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def stop_analysis(self) -> None:
@@ -411,6 +439,10 @@ class PdlintServer(LanguageServer):
         if self._runner is not None:
             self._runner.cancel()
         self._dirty.clear()
+        self.end_analysis_process()
+
+    def end_analysis_process(self) -> None:
+        """End the analysis process now (its runs are not waited for)."""
         pool, self._pool = self._pool, None
         if pool is not None:
             processes = list(getattr(pool, "_processes", {}).values())
@@ -605,4 +637,7 @@ def build_server() -> PdlintServer:
 
 def serve() -> None:
     """Run the language server over stdin and stdout until the client exits."""
-    build_server().start_io()
+    server = build_server()
+    server.start_io()
+    if server.exit_code:
+        sys.exit(server.exit_code)

@@ -32,6 +32,7 @@ _IMPORT_RE = re.compile(
     rb"(?:\([^)#]*(?:#[^\n]*[^)#]*)*\)?"
     rb"|[^\n\\]*(?:\\(?:\r?\n)?[^\n\\]*)*)"
 )
+_IMPORT_KEYWORD_RE = re.compile(rb"import(?=[ \t\\(])")
 # ``as`` after a blank or a line break (three literal prefixes keep the search fast)
 _AS_RES = tuple(
     re.compile(re.escape(lead) + rb"as(?=(?:[ \t\r\n]|\\\r?\n)+(" + _IDENT + rb"))")
@@ -48,7 +49,6 @@ _MAX_HEADER = 20_000  # bytes; a longer class header is cut (and kept whole as w
 WordGroups = tuple[tuple[str, ...], ...]
 # (words, later) of a text query: a word in a branch condition, a later word after it
 Branches = tuple[Iterable[str], Iterable[str]]
-Word = bytes | re.Pattern[bytes]  # a word of a group, as it is searched
 _RUN_RE = re.compile(rb"[\w\x80-\xff]+")  # a run of identifier characters
 
 
@@ -66,45 +66,65 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _header_words(data: bytes, start: int) -> frozenset[str]:
-    """Identifiers between the ``(`` at ``start`` and its matching ``)``."""
-    simple = _SIMPLE_HEADER_RE.match(data, start)
-    if simple is not None:
-        return frozenset(_text(w) for w in _WORD_RE.findall(simple.group(1)))
-    depth, i, end = 0, start, min(len(data), start + _MAX_HEADER)
-    while i < end:
-        ch = data[i]
-        if ch in b"([{":
-            depth += 1
-        elif ch in b")]}":
-            depth -= 1
+class _Headers:
+    """The words of class headers in one text, read in linear time overall: a header
+    that is not a simple ``(...)`` is read to its closing bracket (at most
+    :data:`_MAX_HEADER` bytes); once those reads have covered as much as the text,
+    the next such header gets every word of the text (a superset)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.budget = len(data) + _MAX_HEADER
+        self.every_word: frozenset[str] | None = None
+
+    def words(self, start: int) -> frozenset[str]:
+        """Identifiers between the ``(`` at ``start`` and its matching ``)``."""
+        data = self.data
+        simple = _SIMPLE_HEADER_RE.match(data, start)
+        if simple is not None:
+            return frozenset(_text(w) for w in _WORD_RE.findall(simple.group(1)))
+        if self.budget <= 0:
+            if self.every_word is None:
+                self.every_word = frozenset(_text(w) for w in _WORD_RE.findall(data))
+            return self.every_word
+        depth, stop = 0, min(len(data), start + _MAX_HEADER)
+        i = stop
+        for mark in _HEADER_MARK_RE.finditer(data, start, stop):
+            ch = data[mark.start()]
+            if ch == 0x23:  # a comment: its brackets do not count
+                continue
+            depth += 1 if ch in b"([{" else -1
             if depth == 0:
+                i = mark.start()
                 break
-        elif ch == 0x23:  # '#': a comment runs to the end of the line
-            newline = data.find(b"\n", i)
-            i = end if newline == -1 else newline
-            continue
-        i += 1
-    return frozenset(_text(w) for w in _WORD_RE.findall(data, start, i))
+        self.budget -= i - start
+        return frozenset(_text(w) for w in _WORD_RE.findall(data, start, i))
+
+
+_HEADER_MARK_RE = re.compile(rb"[()\[\]{}]|#[^\n]*")  # a bracket, or a comment
 
 
 def _import_spans(data: bytes) -> Iterator[tuple[int, int]]:
     """Where the names of import statements are (:data:`_IMPORT_RE`); spans with no
     ``as`` between them are joined, so that a block of imports is searched at once."""
     start = end = -1
-    match = _IMPORT_RE.search(data)
-    while match is not None:
-        at = match.start()
-        if at and data[at - 1] in _IDENT_DOT_BYTES:  # ``reimport``, ``x.import``:
-            match = _IMPORT_RE.search(data, at + 6)  # what it swallowed is searched
+    keyword = _IMPORT_KEYWORD_RE.search(data)
+    while keyword is not None:
+        at = keyword.start()
+        if at and data[at - 1] in _IDENT_DOT_BYTES:  # ``reimport``, ``x.import``
+            # skipped before its names are read: reading them (to the end of the
+            # text, in an unclosed list) for each such word would be quadratic
+            keyword = _IMPORT_KEYWORD_RE.search(data, at + 6)
             continue
+        match = _IMPORT_RE.match(data, at)
+        assert match is not None  # the keyword's lookahead is the pattern's start
         if start >= 0 and not _has_as(data, end, at):
             end = match.end()
         else:
             if start >= 0:
                 yield start, end
             start, end = match.span()
-        match = _IMPORT_RE.search(data, match.end())
+        keyword = _IMPORT_KEYWORD_RE.search(data, match.end())
     if start >= 0:
         yield start, end
 
@@ -144,7 +164,8 @@ def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -
     start of a line in a string or a comment counts too, and a line holding a
     quote this cannot pair (a string over several lines) extends the condition
     to the end of the text. A text with a lone carriage return (an old Mac line
-    end, which Python accepts) passes.
+    end, which Python accepts) passes. Linear in the text: conditions that overlap
+    are read as one region, each line once (see :class:`_Conditions`).
     """
     later = [w for w in later if w]
     last = max((lower.rfind(w) for w in later), default=-1)
@@ -157,12 +178,12 @@ def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -
     word = min((n for n in nexts if n != -1), default=-1)  # the next of any
     if word == -1:
         return False
-    starts: Iterator[re.Match[bytes]] = _BRANCH_RE.finditer(lower, 0, last)
-    first = _BRANCH_AT_START.match(lower)  # on the first line
-    if first is not None:
-        starts = itertools.chain((first,), starts)
-    for start in starts:
-        at = start.start()
+    conditions = _Conditions(lower, last)
+    while True:
+        region = conditions.next_region(word)
+        if region is None:
+            return False
+        at, end = region
         if at > word:
             for i, find in enumerate(finders):
                 if -1 < nexts[i] < at:
@@ -170,15 +191,8 @@ def in_condition(lower: bytes, words: Iterable[bytes], later: Iterable[bytes]) -
             word = min((n for n in nexts if n >= at), default=-1)
             if word == -1:
                 return False
-        plain = _PLAIN_LINE.match(lower, start.end())
-        assert plain is not None  # the pattern matches the empty string
-        if lower.startswith(b"\n", plain.end()) or plain.end() == len(lower):
-            end = plain.end()  # a condition of one plain line: read no further
-        else:
-            end = _condition_end(lower, start.end())
         if word < min(end, last):
             return True
-    return False
 
 
 # a branch keyword at a line start (the text's first line: _BRANCH_AT_START), or
@@ -187,7 +201,99 @@ _BRANCH_KEYWORDS = rb"(?:if|elif|while|match|case|assert)\b"
 _BRANCH_RE = re.compile(rb"\n[ \t\f]*" + _BRANCH_KEYWORDS + rb"|;[ \t\f]*assert\b")
 _BRANCH_AT_START = re.compile(rb"[ \t\f]*" + _BRANCH_KEYWORDS)
 _PLAIN_LINE = re.compile(rb"[^\n()\[\]{}'\"#\\]*")  # no bracket, quote, comment or backslash
+_MAX_MIDLINE = 16  # ``assert`` statements after a semicolon on one line, read one by one
 _ONE_LINE_STRING = re.compile(rb"'[^'\\\n]*'|\"[^\"\\\n]*\"")
+
+
+class _Conditions:
+    """The branch conditions of a text, as regions read once from start to end.
+
+    A condition's depth counts brackets from its keyword; it ends at the first line
+    end, not after a backslash, where that depth is at most 0. All conditions are
+    measured on one running depth, so the ones open at a point end where the
+    running depth falls to the lowest depth any of them started at: a region (the
+    union of overlapping conditions) is read with one number, and no line twice.
+    """
+
+    def __init__(self, text: bytes, last: int) -> None:
+        self.text = text
+        self.starts: Iterator[re.Match[bytes]] = _BRANCH_RE.finditer(text, 0, last)
+        first = _BRANCH_AT_START.match(text)  # on the first line
+        if first is not None:
+            self.starts = itertools.chain((first,), self.starts)
+        self.pending: re.Match[bytes] | None = next(self.starts, None)
+
+    def _take(self) -> re.Match[bytes] | None:
+        start, self.pending = self.pending, next(self.starts, None)
+        return start
+
+    def next_region(self, word: int) -> tuple[int, int] | None:
+        """The next region of open conditions ``(start, end)``; it may end early
+        (at the end of the line past ``word``) when ``word`` already stands in it."""
+        start = self._take()
+        if start is None:
+            return None
+        text, size = self.text, len(self.text)
+        at = start.start()
+        plain = _PLAIN_LINE.match(text, start.end())
+        assert plain is not None  # the pattern matches the empty string
+        if text.startswith(b"\n", plain.end()) or plain.end() == size:
+            # a condition of one plain line (the common case): read no further
+            while self.pending is not None and self.pending.start() < plain.end():
+                self._take()  # (an ``assert`` after a semicolon on that line)
+            return at, plain.end()
+        # ``low``: the lowest running depth an open condition started at
+        depth, low = 0, 0
+        line_at = start.end()
+        while line_at < size:
+            newline = text.find(b"\n", line_at)
+            if newline == -1:
+                newline = size
+            line_depth, backslash, open_string = _line_summary(text[line_at:newline])
+            if open_string:
+                return at, size  # a string this does not follow: to the end, to be safe
+            # conditions starting on this line: at its start, or mid-line (each read
+            # from its keyword on: a few per line, else to the end, to stay linear)
+            mids: list[re.Match[bytes]] = []
+            while self.pending is not None and self.pending.start() < newline:
+                begun = self._take()
+                assert begun is not None
+                if text[begun.start()] == 0x0A:  # at the start of the line
+                    low = min(low, depth)
+                else:
+                    mids.append(begun)
+            depth += line_depth
+            if len(mids) > _MAX_MIDLINE:
+                return at, size
+            for mid in mids:
+                rest_depth, rest_backslash, rest_open = _line_summary(text[mid.end() : newline])
+                if rest_open:
+                    return at, size
+                if rest_depth > 0 or rest_backslash:
+                    low = min(low, depth - rest_depth)
+                    # (a backslash it sees may be in a comment for the whole line)
+                    backslash = backslash or rest_backslash
+            if not backslash and depth <= low:
+                return at, newline
+            if at <= word < newline:
+                return at, newline  # the word stands in the region: enough is known
+            line_at = newline + 1
+        return at, size
+
+
+def _line_summary(line: bytes) -> tuple[int, bool, bool]:
+    """A line's bracket depth change (one-line strings and a comment left out),
+    whether a backslash continues it, and whether it holds a quote this cannot pair."""
+    if b"'" in line or b'"' in line:
+        line = _ONE_LINE_STRING.sub(b"", line)
+        if b"'" in line or b'"' in line:
+            return 0, False, True
+    comment = line.find(b"#")
+    if comment != -1:
+        line = line[:comment]
+    depth = line.count(b"(") + line.count(b"[") + line.count(b"{")
+    depth -= line.count(b")") + line.count(b"]") + line.count(b"}")
+    return depth, line.rstrip().endswith(b"\\"), False
 
 
 @functools.lru_cache(maxsize=64)
@@ -197,53 +303,71 @@ def _finder(word: bytes) -> Callable[[bytes, int, int], int]:
     search per word: an alternation of words is searched a byte at a time."""
     if b"*" not in word:
         return lambda text, start, end: text.find(word, start, end)
-    search = _star_pattern(word).search
-
-    def find(text: bytes, start: int, end: int) -> int:
-        found = search(text, start, end)
-        return -1 if found is None else found.start()
-
-    return find
+    return _star_word(word).find
 
 
-def _star_pattern(word: bytes) -> re.Pattern[bytes]:
+_STAR_RUN = re.compile(rb"[\w.]*")  # what a ``*`` of a word stands for
+
+
+class _StarWord:
     """A word with ``*`` as it is searched: the star stands for a run of identifier
-    characters and dots (``disagg*decode`` matches ``disaggregation_mode.decode``)."""
-    return re.compile(rb"[\w.]*".join(re.escape(p) for p in word.split(b"*")))
+    characters and dots (``disagg*decode`` matches ``disaggregation_mode.decode``).
+
+    Searched in linear time (a regex backtracks over each run once per occurrence
+    of the first piece): when every piece is made of such characters, a match lies
+    in one run, and the earliest occurrence of each piece in turn finds it; else
+    the pieces in order anywhere are taken, a superset."""
+
+    def __init__(self, word: bytes) -> None:
+        self.pieces = [p for p in word.split(b"*") if p]
+        self.in_run = all(_STAR_RUN.fullmatch(p) for p in self.pieces)
+
+    def find(self, text: bytes, start: int, end: int) -> int:
+        """Where the word next occurs in ``text[start:end]`` (-1: nowhere)."""
+        pieces = self.pieces
+        if not pieces:
+            return start if start <= end else -1
+        first = pieces[0]
+        at = text.find(first, start, end)
+        while at != -1:
+            run_end = end
+            if self.in_run:
+                found = _STAR_RUN.match(text, at, end)
+                assert found is not None
+                run_end = found.end()
+            after = at + len(first)
+            for piece in pieces[1:]:
+                hit = text.find(piece, after, run_end)
+                if hit == -1:
+                    break
+                after = hit + len(piece)
+            else:
+                return at
+            if not self.in_run:
+                return -1
+            # a later occurrence of the first piece in this run cannot do better
+            at = text.find(first, max(run_end, at + 1), end)
+        return -1
+
+    def search(self, text: bytes) -> bool:
+        """Whether the word occurs in ``text``."""
+        return self.find(text, 0, len(text)) != -1
 
 
-def _condition_end(text: bytes, at: int) -> int:
-    """Where the logical line that goes on at ``at`` ends (its newline, or the end)."""
-    depth, end = 0, len(text)
-    while at < end:
-        newline = text.find(b"\n", at)
-        if newline == -1:
-            newline = end
-        line = text[at:newline]
-        if b"'" in line or b'"' in line:
-            line = _ONE_LINE_STRING.sub(b"", line)
-            if b"'" in line or b'"' in line:
-                return end  # a string this does not follow: to the end, to be safe
-        comment = line.find(b"#")
-        if comment != -1:
-            line = line[:comment]
-        depth += line.count(b"(") + line.count(b"[") + line.count(b"{")
-        depth -= line.count(b")") + line.count(b"]") + line.count(b"}")
-        if depth <= 0 and not line.rstrip().endswith(b"\\"):
-            return newline
-        at = newline + 1
-    return end
+_star_word = functools.lru_cache(maxsize=64)(_StarWord)  # one per word (a key of memos)
+Word = bytes | _StarWord  # a word of a group, as it is searched
 
 
 def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
     """Scan one file's bytes; ``groups`` are lower-case words tested together."""
     defs = {_text(m.group(1)) for m in _keyword_hits(_DEF_RE, data)}
     headers: list[tuple[str, frozenset[str]]] = []
+    header_words = _Headers(data).words
     for match in _keyword_hits(_CLASS_RE, data):
         name = _text(match.group(1))
         defs.add(name)
         if match.group(2):
-            headers.append((name, _header_words(data, match.end(2) - 1)))
+            headers.append((name, header_words(match.end(2) - 1)))
     aliases: list[tuple[str, str]] = []
     matches = (
         m
@@ -270,7 +394,7 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
             # holding it): most files lack most words, and each absent word
             # costs a search of the whole text
             hit = all(holds(piece) for piece in needs.get(word, ())) and (
-                word.search(lower) is not None if isinstance(word, re.Pattern) else word in lower
+                word.search(lower) if isinstance(word, _StarWord) else word in lower
             )
             present[word] = hit
         return hit
@@ -281,7 +405,7 @@ def scan_source(data: bytes, groups: WordGroups = ()) -> FileScan:
 
 @functools.lru_cache(maxsize=16)
 def _matchers(groups: WordGroups) -> tuple[list[list[Word]], dict[Word, tuple[bytes, ...]]]:
-    """Word groups as byte strings, or regexes for words with ``*`` (longest first);
+    """Word groups as byte strings, or :class:`_StarWord` for words with ``*`` (longest first);
     and for each word, shorter byte strings it holds, so that a text without one of
     them cannot hold the word: the other words it holds, its longest run of
     identifier characters (``decode`` of ``'decode'``), and the literal pieces of
@@ -295,7 +419,7 @@ def _matchers(groups: WordGroups) -> tuple[list[list[Word]], dict[Word, tuple[by
             raw = word.lower().encode()
             matcher: Word = raw
             if b"*" in raw:
-                matcher = _star_pattern(raw)
+                matcher = _star_word(raw)
                 pieces[matcher] = {p for p in raw.split(b"*") if p}
             else:
                 plain.add(raw)
