@@ -3,7 +3,8 @@
 Abstract values are small tuples, the first field their kind:
 ``("mod", name)``, ``("cls", qualname)``, ``("inst", qualname)``, ``("fn", qualname)``,
 ``("bound", function, receiver)``, ``("builtin", name)``, ``("ext", dotted)`` (a
-name outside the analysed code), ``("extres", dotted)`` (what calling it gave),
+name outside the analysed code), ``("extres", dotted)`` (what calling it gave), ``("extattr", dotted)`` (an
+attribute of that: callable, its own attributes unknown),
 ``("const", type, value)``, ``("obj", kind, site)`` (a list, tuple, set, dict or
 iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
 ``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,

@@ -31,6 +31,7 @@ _NEW_CONTAINER = {
     "iter": "iter",
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
+_MAX_DOTS = 6
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
@@ -182,7 +183,7 @@ class Solver:
             for value in pts.get(op[2]):
                 if value[0] == "coro":
                     pts.flow(self.functions[value[1]].returns, op[1])
-                elif value[0] in ("unknown", "extres", "ext"):
+                elif value[0] in ("unknown", "extres", "ext", "extattr"):
                     pts.add(op[1], [UNKNOWN])
         elif kind == "enter":
             for value in pts.get(op[2]):
@@ -324,7 +325,17 @@ class Solver:
                 else:
                     pts.add(dst, self.on_class(found[:-1], klass, attr, owner))
         elif kind in ("ext", "extres"):
-            pts.add(dst, [("ext", f"{value[1]}.{attr}")])
+            # a name from outside, as PyCG names it (``ext.Cls.fun``), kept short:
+            # attributes of an attribute of a result are unknown
+            dotted = f"{value[1]}.{attr}"
+            if kind == "extres" and dotted.count(".") < _MAX_DOTS:
+                pts.add(dst, [("extattr", dotted)])
+            elif kind == "ext":
+                pts.add(dst, [("ext", dotted)])
+            else:
+                pts.add(dst, [UNKNOWN])
+        elif kind == "extattr":
+            pts.add(dst, [UNKNOWN])
         elif kind in ("obj", "const"):
             container = value[1] if kind == "obj" else value[1]
             pts.add(dst, [("bmeth", container, attr, value)])
@@ -408,7 +419,7 @@ class Solver:
             self.pts.flow(self.content(value, ANY_KEY), dst)
         elif value[0] == "inst":
             self.call_method(value, "__getitem__", dst, "")
-        elif value[0] in ("unknown", "extres", "ext"):
+        elif value[0] in ("unknown", "extres", "ext", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
     def setitem(self, value: Value, keys: list[Value] | None, src: Node) -> None:
@@ -535,7 +546,7 @@ class Solver:
             iterator = ("iterator", dst, value)
             self.call_method(value, "__iter__", iterator, caller)
             self.derive("next", dst, iterator, caller)
-        elif kind in ("unknown", "extres", "ext"):
+        elif kind in ("unknown", "extres", "ext", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
     def next_of(self, value: Value, dst: Node, caller: str) -> None:
@@ -551,7 +562,7 @@ class Solver:
             self.call_method(value, f"{prefix}exit__", ("exit", dst), caller)
         elif value[0] == "gen":  # a contextlib.contextmanager generator
             self.pts.flow(self.functions[value[1]].yields, dst)
-        elif value[0] in ("unknown", "extres", "ext"):
+        elif value[0] in ("unknown", "extres", "ext", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
     # calls -----------------------------------------------------------------
@@ -583,7 +594,7 @@ class Solver:
                     self.call_function(found[1], call, dst, caller, value, deco)
         elif kind == "builtin":
             self.call_builtin(value[1], call, dst, caller, deco)
-        elif kind == "ext":
+        elif kind in ("ext", "extattr"):
             self.edge(caller, value[1])
             self.call_external(value[1], call, dst, caller, deco)
         elif kind in ("static", "classm"):
@@ -602,7 +613,7 @@ class Solver:
             self.call_container_method(value, call, dst, caller)
         elif deco and dst is not None:  # an unknown decorator: identity
             self.identity(call, dst)
-        elif dst is not None and kind in ("unknown", "extres"):
+        elif dst is not None and kind in ("unknown", "extres", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
     def identity(self, call: _Call, dst: Node) -> None:
@@ -642,7 +653,7 @@ class Solver:
         """A decorator's result: what it returns, the decorated itself when unknown."""
         _, dst, returns, decorated = op
         for value in self.pts.get(returns):
-            if value[0] in ("unknown", "extres"):
+            if value[0] in ("unknown", "extres", "extattr"):
                 if decorated:
                     self.pts.flow(decorated, dst)
             else:
