@@ -558,7 +558,12 @@ class _Extractor:
             inner.env[arg.arg] = node_id
             inner.assigned.add(arg.arg)
             self.emit("copy", f"{qualname}|{arg.arg}", node_id)
-        if scope.kind == "class" and params and params[0][1] in (POSITIONAL_ONLY, ORDINARY):
+        if (
+            scope.kind == "class"
+            and not isinstance(node, ast.Lambda)
+            and params
+            and params[0][1] in (POSITIONAL_ONLY, ORDINARY)
+        ):
             kinds = {d.id for d in decorators if isinstance(d, ast.Name)}
             if "staticmethod" not in kinds:
                 kind = "cls" if "classmethod" in kinds or node.name in _CLASS_HOOKS else "self"

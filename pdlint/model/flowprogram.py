@@ -74,7 +74,7 @@ def extract_sources(
     for source in sources:
         try:
             with open(source.path, "rb") as handle:
-                text = handle.read().decode("utf-8", errors="replace")
+                text = handle.read().decode("utf-8-sig", errors="replace")
             modules.append(extract(text, source.module, source.is_package))
         except (OSError, SyntaxError, ValueError, RecursionError) as exc:
             errors.append((source.path, str(exc) or type(exc).__name__))

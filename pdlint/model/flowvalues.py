@@ -3,8 +3,8 @@
 Abstract values are small tuples, the first field their kind:
 ``("mod", name)``, ``("cls", qualname)``, ``("inst", qualname)``, ``("fn", qualname)``,
 ``("bound", function, receiver)``, ``("builtin", name)``, ``("ext", dotted)`` (a
-name outside the analysed code), ``("extres", dotted)`` (what calling it gave), ``("extattr", dotted)`` (an
-attribute of that: callable, its own attributes unknown),
+name outside the analysed code), ``("extres", dotted)`` (what calling it gave),
+``("extattr", dotted)`` (an attribute of that: callable, its own attributes unknown),
 ``("const", type, value)``, ``("obj", kind, site)`` (a list, tuple, set, dict or
 iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
 ``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,
@@ -50,13 +50,34 @@ class PointsTo:
         self.queued: set[int] = set()
         self.current: int | None = None  # the operation being evaluated
         self.watch: dict[Node, Callable[[Node], None]] = {}
+        # an operation's main input: on its growth only the new values are handled
+        self.primary: dict[int, Node] = {}
+        self.seen: dict[int, set[Value]] = {}
+        self.full: set[int] = set()
 
     def get(self, node: Node) -> list[Value]:
         """The values of ``node`` now; the running operation re-runs when it grows."""
         if self.current is not None:
             self.deps[node].add(self.current)
         found = self.sets.get(node)
-        return sorted(found, key=repr) if found else []
+        return list(found) if found else []
+
+    def fresh(self, node: Node) -> list[Value]:
+        """The values of the running operation's main input it has not handled yet
+        (all of them when another input grew since)."""
+        op = self.current
+        values = self.get(node)
+        if op is None:
+            return values
+        self.primary[op] = node
+        seen = self.seen.get(op)
+        if seen is None or op in self.full:
+            self.full.discard(op)
+            self.seen[op] = set(values)
+            return values
+        new = [v for v in values if v not in seen]
+        seen.update(new)
+        return new
 
     def add(self, node: Node, values: Iterable[Value]) -> None:
         """Add ``values`` to ``node`` and push them along its copy edges."""
@@ -69,6 +90,8 @@ class PointsTo:
                 continue
             have |= new
             for op in self.deps.get(at, ()):
+                if self.primary.get(op, at) != at:
+                    self.full.add(op)
                 self.schedule(op)
             hook = self.watch.get(at)
             if hook is not None:

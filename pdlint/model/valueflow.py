@@ -143,14 +143,14 @@ class Solver:
         elif kind == "star":
             self.import_star(op[1], op[2])
         elif kind == "getattr":
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.getattr(value, op[3], op[1], op[4])
         elif kind == "setattr":
-            for value in pts.get(op[1]):
+            for value in pts.fresh(op[1]):
                 self.setattr(value, op[2], op[3])
         elif kind == "getitem":
             keys = self.keys(op[3])
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.getitem(value, keys, op[1])
         elif kind == "setitem":
             keys = self.keys(op[2])
@@ -165,19 +165,19 @@ class Solver:
         elif kind == "dict":
             self.dictionary(op[1], op[2], op[3])
         elif kind == "elem":
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.element(value, op[3], op[1])
         elif kind == "rest":
             self.rest(op)
         elif kind == "iter":
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.iterate(value, op[1], op[3])
         elif kind == "next":
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.next_of(value, op[1], op[3])
         elif kind == "call":
             call = _Call(op[3], op[4])
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.call(value, call, op[1], op[5], deco=op[6])
         elif kind == "await":
             for value in pts.get(op[2]):
@@ -186,10 +186,10 @@ class Solver:
                 elif value[0] in ("unknown", "extres", "ext", "extattr"):
                     pts.add(op[1], [UNKNOWN])
         elif kind == "enter":
-            for value in pts.get(op[2]):
+            for value in pts.fresh(op[2]):
                 self.enter(value, op[1], op[3], op[4])
         elif kind == "raise":
-            for value in pts.get(op[1]):
+            for value in pts.fresh(op[1]):
                 if value[0] == "cls":
                     self.instantiate(value, _Call((), ()), None, op[2])
         elif kind == "binop":
@@ -330,7 +330,7 @@ class Solver:
             dotted = f"{value[1]}.{attr}"
             if kind == "extres" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("extattr", dotted)])
-            elif kind == "ext":
+            elif kind == "ext" and dotted.count(".") < 2 * _MAX_DOTS:
                 pts.add(dst, [("ext", dotted)])
             else:
                 pts.add(dst, [UNKNOWN])
