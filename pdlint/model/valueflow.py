@@ -31,6 +31,7 @@ _NEW_CONTAINER = {
     "iter": "iter",
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
+_STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
 _MAX_DOTS = 6
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
@@ -78,9 +79,13 @@ class Solver:
     # the fixpoint ----------------------------------------------------------
     def solve(self) -> FlowGraph:
         """Run every operation until no set grows; the call graph."""
-        for index in range(len(self.ops)):
-            self.pts.schedule(index)
         pts = self.pts
+        for index, op in enumerate(self.ops):
+            if op[0] in _STATIC:  # inputs that never change: installed once, no queue
+                self.op = index
+                self.evaluate(op)
+            else:
+                pts.schedule(index)
         while pts.queue:
             index = pts.queue.popleft()
             pts.queued.discard(index)
