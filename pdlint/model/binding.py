@@ -37,9 +37,10 @@ def bind_arguments(
     params = [p for p, _ in callee.params]
     method = bool(params) and params[0] in _RECEIVERS and func[0] == "attr"
     skip = 1 if method or (skip_receiver_always and params and params[0] in _RECEIVERS) else 0
-    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
-    if kwargs:
-        out += [(k, v) for k, v in kwargs if k in params]
+    # the facts name the parameters without their kinds: each may take a position
+    signature = [(name, ORDINARY) for name in params[skip:]]
+    bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
+    out = [(b.param, b.arg) for b in bound]
     if bind_receiver and method:
         out.append((params[0], func[1]))
     return tuple(out)
@@ -50,9 +51,8 @@ def call_arguments(call: CallFact) -> tuple[Expr, ...]:
     return (*call.args, *(v for _, v in call.kwargs))
 
 
-# The general form of the rule above, for readers that know a callee's full
-# signature (``*args``, keyword-only parameters, ``**kwargs``): the value-flow
-# layer. Kinds follow ``inspect.Parameter``'s names in lower case.
+# A signature's parameter kinds, as ``inspect.Parameter`` names them (lower case):
+# the value-flow layer knows them all; the facts of the checks only the names.
 POSITIONAL_ONLY, ORDINARY, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = (
     "positional_only",
     "ordinary",
@@ -84,7 +84,8 @@ def bind_signature(
     positional: Sequence[tuple[A, bool]],
     keywords: Sequence[tuple[str | None, A]],
 ) -> list[Bound]:
-    """Bind a call's arguments to a signature of ``(name, kind)`` parameters.
+    """Bind a call's arguments to a signature of ``(name, kind)`` parameters (the
+    one binding rule: :func:`bind_arguments` is this over the facts' parameters).
 
     ``positional`` holds ``(argument, starred)``; ``keywords`` holds ``(name,
     argument)`` with name None for ``**mapping``. Past a starred argument the
