@@ -9,6 +9,7 @@ does not name bind nothing, and a parameter left to its default binds nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, NamedTuple, TypeVar
 
 from pdlint.facts.types import CallFact, Expr, FunctionFacts
 
@@ -36,9 +37,10 @@ def bind_arguments(
     params = [p for p, _ in callee.params]
     method = bool(params) and params[0] in _RECEIVERS and func[0] == "attr"
     skip = 1 if method or (skip_receiver_always and params and params[0] in _RECEIVERS) else 0
-    out = [(params[skip + i], a) for i, a in enumerate(args) if skip + i < len(params)]
-    if kwargs:
-        out += [(k, v) for k, v in kwargs if k in params]
+    # the facts name the parameters without their kinds: each may take a position
+    signature = [(name, ORDINARY) for name in params[skip:]]
+    bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
+    out = [(b.param, b.arg) for b in bound]
     if bind_receiver and method:
         out.append((params[0], func[1]))
     return tuple(out)
@@ -47,3 +49,85 @@ def bind_arguments(
 def call_arguments(call: CallFact) -> tuple[Expr, ...]:
     """Every argument of ``call``: the positional ones, then the keywords' values."""
     return (*call.args, *(v for _, v in call.kwargs))
+
+
+# A signature's parameter kinds, as ``inspect.Parameter`` names them (lower case):
+# the value-flow layer knows them all; the facts of the checks only the names.
+POSITIONAL_ONLY, ORDINARY, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = (
+    "positional_only",
+    "ordinary",
+    "var_positional",
+    "keyword_only",
+    "var_keyword",
+)
+
+A = TypeVar("A")
+
+
+class Bound(NamedTuple):
+    """One argument flowing into one parameter, and how.
+
+    ``how`` is ``value`` (the argument as is), ``element`` (an element of a
+    ``*iterable`` argument), ``packed`` (one element of the callee's ``*args``
+    tuple), ``keyword`` (the value of key ``key`` of the callee's ``**kwargs``)
+    or ``mapping`` (the values of a ``**mapping`` argument).
+    """
+
+    param: str
+    arg: Any
+    how: str
+    key: str | None = None
+
+
+def bind_signature(
+    params: Sequence[tuple[str, str]],
+    positional: Sequence[tuple[A, bool]],
+    keywords: Sequence[tuple[str | None, A]],
+) -> list[Bound]:
+    """Bind a call's arguments to a signature of ``(name, kind)`` parameters (the
+    one binding rule: :func:`bind_arguments` is this over the facts' parameters).
+
+    ``positional`` holds ``(argument, starred)``; ``keywords`` holds ``(name,
+    argument)`` with name None for ``**mapping``. Past a starred argument the
+    positions are unknown: each parameter left may take an element of it. A
+    parameter with no argument binds nothing (its default flows on its own).
+    """
+    out: list[Bound] = []
+    slots = [(n, k) for n, k in params if k in (POSITIONAL_ONLY, ORDINARY)]
+    var_pos = next((n for n, k in params if k == VAR_POSITIONAL), None)
+    var_kw = next((n for n, k in params if k == VAR_KEYWORD), None)
+    filled: set[str] = set()
+    index = 0
+    star: A | None = None
+    for arg, starred in positional:
+        if starred:
+            star = arg
+            for name, _ in slots[index:]:
+                out.append(Bound(name, arg, "element"))
+            if var_pos is not None:
+                out.append(Bound(var_pos, arg, "element"))
+            continue
+        if star is not None:  # after a *iterable: any slot left, or *args
+            for name, _ in slots[index:]:
+                out.append(Bound(name, arg, "value"))
+            if var_pos is not None:
+                out.append(Bound(var_pos, arg, "packed"))
+            continue
+        if index < len(slots):
+            out.append(Bound(slots[index][0], arg, "value"))
+            filled.add(slots[index][0])
+            index += 1
+        elif var_pos is not None:
+            out.append(Bound(var_pos, arg, "packed"))
+    by_keyword = {n for n, k in params if k in (ORDINARY, KEYWORD_ONLY)}
+    for key, arg in keywords:
+        if key is None:  # **mapping: any keyword-able parameter left
+            for name in sorted(by_keyword - filled):
+                out.append(Bound(name, arg, "mapping"))
+            if var_kw is not None:
+                out.append(Bound(var_kw, arg, "value"))
+        elif key in by_keyword and key not in filled:
+            out.append(Bound(key, arg, "value"))
+        elif var_kw is not None:
+            out.append(Bound(var_kw, arg, "keyword", key))
+    return out

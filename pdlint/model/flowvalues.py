@@ -1,0 +1,139 @@
+"""The value-flow layer's data: abstract values, the points-to store, the C3 MRO.
+
+Abstract values are small tuples, the first field their kind:
+``("mod", name)``, ``("cls", qualname)``, ``("inst", qualname)``, ``("fn", qualname)``,
+``("bound", function, receiver)``, ``("builtin", name)``, ``("ext", dotted)`` (a
+name outside the analysed code), ``("extres", dotted)`` (what calling it gave),
+``("extattr", dotted)`` (an attribute of that: callable, its own attributes unknown),
+``("const", type, value)``, ``("obj", kind, site)`` (a list, tuple, set, dict or
+iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
+``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,
+``("prop", getter)``, ``("propset", getter)``, ``("partial", site)``,
+``("bmeth", kind, name, receiver)`` (a method of a builtin container or str),
+``("member", class, name)`` (an enum member) and ``("unknown",)``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
+
+Value = tuple[Any, ...]
+Node = Hashable
+
+UNKNOWN: Value = ("unknown",)
+ANY_KEY = "*"
+
+
+def const(value: object) -> Value:
+    """The abstract value of a literal (``...`` stands for one too long to keep)."""
+    if value is ...:
+        return ("const", "str", None)
+    return ("const", type(value).__name__, value)
+
+
+def is_key(value: Value) -> bool:
+    """Whether ``value`` can select one entry of a container."""
+    return value[0] == "const" and value[2] is not None
+
+
+class PointsTo:
+    """What each node may hold, grown to a fixpoint: copy edges between nodes, and
+    operations re-run when a node they read grows (their results only grow)."""
+
+    def __init__(self) -> None:
+        self.sets: dict[Node, set[Value]] = defaultdict(set)
+        self.succ: dict[Node, set[Node]] = defaultdict(set)
+        self.deps: dict[Node, set[int]] = defaultdict(set)
+        self.queue: deque[int] = deque()
+        self.queued: set[int] = set()
+        self.current: int | None = None  # the operation being evaluated
+        self.watch: dict[Node, Callable[[Node], None]] = {}
+        # an operation's main input: on its growth only the new values are handled
+        self.primary: dict[int, Node] = {}
+        self.seen: dict[int, set[Value]] = {}
+        self.full: set[int] = set()
+
+    def get(self, node: Node) -> list[Value]:
+        """The values of ``node`` now; the running operation re-runs when it grows."""
+        if self.current is not None:
+            self.deps[node].add(self.current)
+        found = self.sets.get(node)
+        return list(found) if found else []
+
+    def fresh(self, node: Node) -> list[Value]:
+        """The values of the running operation's main input it has not handled yet
+        (all of them when another input grew since)."""
+        op = self.current
+        values = self.get(node)
+        if op is None:
+            return values
+        self.primary[op] = node
+        seen = self.seen.get(op)
+        if seen is None or op in self.full:
+            self.full.discard(op)
+            self.seen[op] = set(values)
+            return values
+        new = [v for v in values if v not in seen]
+        seen.update(new)
+        return new
+
+    def add(self, node: Node, values: Iterable[Value]) -> None:
+        """Add ``values`` to ``node`` and push them along its copy edges."""
+        todo = [(node, set(values))]
+        while todo:
+            at, new = todo.pop()
+            have = self.sets[at]
+            new -= have
+            if not new:
+                continue
+            have |= new
+            for op in self.deps.get(at, ()):
+                if self.primary.get(op, at) != at:
+                    self.full.add(op)
+                self.schedule(op)
+            hook = self.watch.get(at)
+            if hook is not None:
+                hook(at)
+            for nxt in self.succ.get(at, ()):
+                todo.append((nxt, set(new)))
+
+    def flow(self, src: Node, dst: Node) -> None:
+        """A copy edge: ``dst`` holds at least what ``src`` holds, from now on."""
+        if src == dst or dst in self.succ[src]:
+            return
+        self.succ[src].add(dst)
+        found = self.sets.get(src)
+        if found:
+            self.add(dst, found)
+
+    def schedule(self, op: int) -> None:
+        if op not in self.queued:
+            self.queued.add(op)
+            self.queue.append(op)
+
+
+def c3(head: Value, bases: list[list[Value]]) -> list[Value]:
+    """The C3 linearization of a class from its bases' linearizations (left to
+    right depth-first with duplicates dropped when C3 has no answer)."""
+    seqs = [list(b) for b in bases if b] + [[b[0] for b in bases if b]]
+    out = [head]
+    while True:
+        seqs = [s for s in seqs if s]
+        if not seqs:
+            return out
+        for seq in seqs:
+            candidate = seq[0]
+            if not any(candidate in s[1:] for s in seqs):
+                break
+        else:  # inconsistent hierarchy: fall back to depth-first order
+            for base in bases:
+                for value in base:
+                    if value not in out:
+                        out.append(value)
+            return out
+        out.append(candidate)
+        for seq in seqs:
+            if seq and seq[0] == candidate:
+                del seq[0]

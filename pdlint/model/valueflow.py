@@ -1,0 +1,868 @@
+"""Value-flow resolution: the operations of every module solved to a fixpoint.
+
+What each node may hold grows until nothing changes (Andersen-style, one
+context per function); calls bind arguments through the project's one binding
+helper and add the call graph's edges as their callees become known. A callee
+that stays unknown is dropped and counted, never guessed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from pdlint.facts.flow import ClassDef, FunctionDef, ModuleFlow, Op
+from pdlint.model.binding import bind_signature
+from pdlint.model.flowvalues import ANY_KEY, UNKNOWN, Node, PointsTo, Value, c3, const, is_key
+
+BUILTIN = "<builtin>"
+_ENUM_BASES = frozenset(
+    f"enum.{n}" for n in ("Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum")
+)
+_WRAPPERS = {"staticmethod": "static", "classmethod": "classm", "property": "prop"}
+_NEW_CONTAINER = {
+    "list": "list",
+    "tuple": "tuple",
+    "set": "set",
+    "frozenset": "set",
+    "sorted": "list",
+    "reversed": "iter",
+    "iter": "iter",
+}
+_KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
+_STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
+_MAX_DOTS = 6
+_ADDERS = frozenset({"append", "add", "insert", "appendleft"})
+_EXTENDERS = frozenset({"extend", "extendleft"})
+_GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
+
+
+class FlowGraph(NamedTuple):
+    """The solved call graph: callers to callees, every function, what was dropped."""
+
+    edges: dict[str, set[str]]
+    functions: tuple[str, ...]
+    modules: tuple[str, ...]
+    calls: int
+    dropped: int
+
+
+class _Call(NamedTuple):
+    args: tuple[tuple[Node, bool], ...]
+    kwargs: tuple[tuple[str | None, Node], ...]
+
+
+class Solver:
+    """The passes over the IR: operations evaluated until the points-to sets settle."""
+
+    def __init__(self, modules: Sequence[ModuleFlow]) -> None:
+        self.pts = PointsTo()
+        self.modules = {m.module: m for m in modules}
+        self.packages = {p for m in modules for p in _parents(m.module)}
+        self.functions: dict[str, FunctionDef] = {
+            f.qualname: f for m in modules for f in m.functions
+        }
+        self.classes: dict[str, ClassDef] = {c.qualname: c for m in modules for c in m.classes}
+        self.class_names: dict[str, set[str]] = {q: set(c.names) for q, c in self.classes.items()}
+        self.ops: list[Op] = [op for m in modules for op in m.ops]
+        self.edges: dict[str, set[str]] = defaultdict(set)
+        self.resolved: set[int] = set()
+        self.calls = 0
+        self.derived: dict[tuple[Any, ...], int] = {}  # operations made while solving
+        self.partials: dict[str, tuple[Node, tuple[Any, ...], tuple[Any, ...]]] = {}
+        self.base_nodes = {b for c in self.classes.values() for b in c.bases}
+        self.mros: dict[str, tuple[list[Value], list[Node]]] = {}
+        for node in self.base_nodes:
+            self.pts.watch[node] = self._bases_grew
+
+    # the fixpoint ----------------------------------------------------------
+    def solve(self) -> FlowGraph:
+        """Run every operation until no set grows; the call graph."""
+        pts = self.pts
+        for index, op in enumerate(self.ops):
+            if op[0] in _STATIC:  # inputs that never change: installed once, no queue
+                self.op = index
+                self.evaluate(op)
+            else:
+                pts.schedule(index)
+        while pts.queue:
+            index = pts.queue.popleft()
+            pts.queued.discard(index)
+            pts.current = index
+            self.op = index
+            self.evaluate(self.ops[index])
+            pts.current = None
+        call_ops = [i for i, op in enumerate(self.ops) if op[0] == "call"]
+        dropped = sum(1 for i in call_ops if i not in self.resolved)
+        return FlowGraph(
+            dict(self.edges),
+            tuple(sorted(self.functions)),
+            tuple(sorted(self.modules)),
+            len(call_ops),
+            dropped,
+        )
+
+    def derive(self, *op: Any) -> None:
+        """An operation found while solving (evaluated now and when its inputs grow)."""
+        if op in self.derived:
+            return
+        index = len(self.ops)
+        self.ops.append(op)
+        self.derived[op] = index
+        self.pts.schedule(index)
+
+    def _bases_grew(self, _node: Node) -> None:
+        self.mros.clear()
+
+    def edge(self, caller: str, callee: str) -> None:
+        if not caller:  # an implicit call of a derived operation: no site
+            return
+        self.edges[caller].add(callee)
+        self.resolved.add(self.op)
+
+    # operations ------------------------------------------------------------
+    def evaluate(self, op: Op) -> None:  # noqa: C901
+        kind = op[0]
+        pts = self.pts
+        if kind == "copy":
+            if op[2]:
+                pts.flow(op[2], op[1])
+        elif kind == "const":
+            pts.add(op[1], [const(op[2])])
+        elif kind == "unknown":
+            pts.add(op[1], [UNKNOWN])
+        elif kind == "fn":
+            pts.add(op[1], [("fn", op[2])])
+        elif kind == "cls":
+            pts.add(op[1], [("cls", op[2])])
+        elif kind == "builtin":
+            pts.add(op[1], [("builtin", op[2])])
+        elif kind == "self":
+            value = ("inst", op[2]) if op[3] == "self" else ("cls", op[2])
+            pts.add(op[1], [value])
+        elif kind == "module":
+            self.import_module(op[1], op[2], op[3])
+        elif kind == "from":
+            self.import_from(op[1], op[2], op[3])
+        elif kind == "star":
+            self.import_star(op[1], op[2])
+        elif kind == "getattr":
+            for value in pts.fresh(op[2]):
+                self.getattr(value, op[3], op[1], op[4])
+        elif kind == "setattr":
+            for value in pts.fresh(op[1]):
+                self.setattr(value, op[2], op[3])
+        elif kind == "getitem":
+            keys = self.keys(op[3])
+            for value in pts.fresh(op[2]):
+                self.getitem(value, keys, op[1])
+        elif kind == "setitem":
+            keys = self.keys(op[2])
+            for value in pts.get(op[1]):
+                self.setitem(value, keys, op[3])
+        elif kind == "update":
+            self.update(op)
+        elif kind == "merge":
+            self.merge(op)
+        elif kind == "seq":
+            self.sequence(op[1], op[2], op[3], op[4])
+        elif kind == "dict":
+            self.dictionary(op[1], op[2], op[3])
+        elif kind == "elem":
+            for value in pts.fresh(op[2]):
+                self.element(value, op[3], op[1])
+        elif kind == "rest":
+            self.rest(op)
+        elif kind == "iter":
+            for value in pts.fresh(op[2]):
+                self.iterate(value, op[1], op[3])
+        elif kind == "next":
+            for value in pts.fresh(op[2]):
+                self.next_of(value, op[1], op[3])
+        elif kind == "call":
+            call = _Call(op[3], op[4])
+            for value in pts.fresh(op[2]):
+                self.call(value, call, op[1], op[5], deco=op[6])
+        elif kind == "await":
+            for value in pts.get(op[2]):
+                if value[0] == "coro":
+                    pts.flow(self.functions[value[1]].returns, op[1])
+                elif value[0] in ("unknown", "extres", "ext", "extattr"):
+                    pts.add(op[1], [UNKNOWN])
+        elif kind == "enter":
+            for value in pts.fresh(op[2]):
+                self.enter(value, op[1], op[3], op[4])
+        elif kind == "raise":
+            for value in pts.fresh(op[1]):
+                if value[0] == "cls":
+                    self.instantiate(value, _Call((), ()), None, op[2])
+        elif kind == "binop":
+            for node in (op[2], op[3]):
+                for value in pts.get(node):
+                    if value[0] == "obj":
+                        pts.add(op[1], [value])
+        elif kind == "flowret":  # a derived: a callee's results into a call's target
+            self.deco_result(op)
+        elif kind == "mapcall":
+            self.map_call(op)
+        elif kind == "values":  # the values of a **mapping argument
+            for value in pts.get(op[2]):
+                if value[0] == "obj":
+                    self.all_content(value, op[1])
+
+    # imports ---------------------------------------------------------------
+    def module_value(self, name: str) -> Value | None:
+        if name in self.modules or name in self.packages:
+            return ("mod", name)
+        return None
+
+    def import_module(self, dst: Node, dotted: str, top: bool) -> None:
+        name = dotted.split(".")[0] if top else dotted
+        self.pts.add(dst, [self.module_value(name) or ("ext", name)])
+
+    def import_from(self, dst: Node, module: str, name: str) -> None:
+        value = self.module_value(module)
+        if value is None:
+            self.pts.add(dst, [("ext", f"{module}.{name}" if module else name)])
+            return
+        self.module_attr(module, name, dst)
+
+    def module_attr(self, module: str, name: str, dst: Node) -> None:
+        flow = self.modules.get(module)
+        if flow is not None:
+            self.pts.flow(f"{module}|{name}", dst)
+        sub = self.module_value(f"{module}.{name}")
+        if sub is not None:
+            self.pts.add(dst, [sub])
+
+    def import_star(self, module: str, source: str) -> None:
+        flow = self.modules.get(source)
+        if flow is None:
+            return
+        names = flow.public if flow.public is not None else flow.names
+        for name in names:
+            if flow.public is not None or not name.startswith("_"):
+                self.pts.flow(f"{source}|{name}", f"{module}|{name}")
+
+    # classes ---------------------------------------------------------------
+    def mro(self, qualname: str) -> list[Value]:
+        """The classes ``qualname`` looks attributes up in, itself first."""
+        cached = self.mros.get(qualname)
+        if cached is None:
+            cached = self._mro(qualname, set())
+            self.mros[qualname] = cached
+        for node in cached[1]:
+            self.pts.get(node)  # the running operation depends on the bases
+        return cached[0]
+
+    def _mro(self, qualname: str, seen: set[str]) -> tuple[list[Value], list[Node]]:
+        info = self.classes.get(qualname)
+        head: Value = ("cls", qualname)
+        if info is None or qualname in seen:
+            return [head], []
+        seen = seen | {qualname}
+        bases: list[list[Value]] = []
+        nodes: list[Node] = list(info.bases)
+        for node in info.bases:
+            for value in sorted(self.pts.sets.get(node, ()), key=repr):
+                if value[0] == "cls":
+                    sub, more = self._mro(value[1], seen)
+                    bases.append(sub)
+                    nodes += more
+                elif value[0] in ("ext", "builtin"):
+                    bases.append([value])
+        return c3(head, bases), nodes
+
+    def is_enum(self, qualname: str) -> bool:
+        return any(v[0] == "ext" and v[1] in _ENUM_BASES for v in self.mro(qualname))
+
+    def class_lookup(self, qualname: str, attr: str, after: str | None = None) -> list[Value]:
+        """Values of ``attr`` found on the first class of the MRO that defines it
+        (``("ext", ...)`` past an outside base); nothing when none does."""
+        order = self.mro(qualname)
+        if after is not None:
+            names = [v[1] for v in order]
+            order = order[names.index(after) + 1 :] if after in names else []
+        for klass in order:
+            if klass[0] == "cls":
+                self.pts.get(("names", klass[1]))
+                if attr in self.class_names.get(klass[1], ()):
+                    return [(*v, klass[1]) for v in self.pts.get(f"{klass[1]}|{attr}")]
+            elif klass[0] == "ext":
+                return [("ext", f"{klass[1]}.{attr}", None)]
+        return []
+
+    def add_class_name(self, qualname: str, attr: str) -> None:
+        names = self.class_names.setdefault(qualname, set())
+        if attr not in names:
+            names.add(attr)
+            self.pts.add(("names", qualname), [("const", "str", attr)])
+
+    # attributes --------------------------------------------------------------
+    def getattr(self, value: Value, attr: str, dst: Node, caller: str) -> None:  # noqa: C901
+        pts = self.pts
+        kind = value[0]
+        if kind == "mod":
+            self.module_attr(value[1], attr, dst)
+        elif kind == "cls":
+            for found in self.class_lookup(value[1], attr):
+                pts.add(dst, self.on_class(found[:-1], value, attr, found[-1]))
+        elif kind in ("inst", "member"):
+            qualname = value[1]
+            if kind == "member" and attr in ("name", "value"):
+                if attr == "name":
+                    pts.add(dst, [const(value[2])])
+                else:
+                    pts.flow(f"{qualname}|{value[2]}", dst)
+                return
+            pts.flow(("iattr", qualname, attr), dst)
+            for found in self.class_lookup(qualname, attr):
+                self.on_instance(found[:-1], value, dst, caller)
+        elif kind == "super":
+            klass = value[2]
+            owner = klass[1] if klass[0] in ("inst", "cls") else None
+            if owner is None:
+                return
+            for found in self.class_lookup(owner, attr, after=value[1]):
+                if klass[0] == "inst":
+                    self.on_instance(found[:-1], klass, dst, caller)
+                else:
+                    pts.add(dst, self.on_class(found[:-1], klass, attr, owner))
+        elif kind in ("ext", "extres"):
+            # a name from outside, as PyCG names it (``ext.Cls.fun``), kept short:
+            # attributes of an attribute of a result are unknown
+            dotted = f"{value[1]}.{attr}"
+            if kind == "extres" and dotted.count(".") < _MAX_DOTS:
+                pts.add(dst, [("extattr", dotted)])
+            elif kind == "ext" and dotted.count(".") < 2 * _MAX_DOTS:
+                pts.add(dst, [("ext", dotted)])
+            else:
+                pts.add(dst, [UNKNOWN])
+        elif kind == "extattr":
+            pts.add(dst, [UNKNOWN])
+        elif kind in ("obj", "const"):
+            container = value[1] if kind == "obj" else value[1]
+            pts.add(dst, [("bmeth", container, attr, value)])
+        elif kind in ("prop",) and attr in ("setter", "getter", "deleter"):
+            pts.add(dst, [("propset", value[1])])
+        elif kind == "unknown":
+            pts.add(dst, [UNKNOWN])
+
+    def on_class(self, found: Value, klass: Value, attr: str, owner: str | None) -> list[Value]:
+        """What reading a class attribute gives (a method stays a plain function)."""
+        if found[0] == "static":
+            return [found[1]]
+        if found[0] == "classm":
+            return [("bound", found[1], klass)]
+        if owner is None:
+            return [found]
+        if found[0] != "fn" and self.is_enum(owner) and found[0] not in ("cls", "prop"):
+            return [("member", owner, attr)]
+        return [found]
+
+    def on_instance(self, found: Value, instance: Value, dst: Node, caller: str) -> None:
+        """What reading an attribute of an instance gives when its class holds it."""
+        kind = found[0]
+        if kind == "fn":
+            self.pts.add(dst, [("bound", found, instance)])
+        elif kind == "static":
+            self.pts.add(dst, [found[1]])
+        elif kind == "classm":
+            self.pts.add(dst, [("bound", found[1], ("cls", instance[1]))])
+        elif kind == "prop":
+            self.call(("bound", found[1], instance), _Call((), ()), dst, caller, False)
+        else:
+            self.pts.add(dst, [found])
+
+    def setattr(self, value: Value, attr: str, src: Node) -> None:
+        kind = value[0]
+        if kind in ("inst", "member"):
+            self.pts.flow(src, ("iattr", value[1], attr))
+        elif kind == "cls":
+            self.add_class_name(value[1], attr)
+            self.pts.flow(src, f"{value[1]}|{attr}")
+        elif kind == "mod" and value[1] in self.modules:
+            self.pts.flow(src, f"{value[1]}|{attr}")
+
+    # containers --------------------------------------------------------------
+    def keys(self, node: Node | None) -> list[Value] | None:
+        """The keys a subscript may use; None when any entry may be meant."""
+        if node is None:
+            return None
+        found = self.pts.get(node)
+        if not found or not all(is_key(k) for k in found):
+            return None if found else []
+        return found
+
+    def content(self, obj: Value, key: object) -> Node:
+        return ("elt", obj, key)
+
+    def all_content(self, obj: Value, dst: Node) -> None:
+        for key in self.pts.get(("keys", obj)):
+            self.pts.flow(self.content(obj, key[2]), dst)
+
+    def put(self, obj: Value, key: object, src: Node) -> None:
+        self.pts.add(("keys", obj), [("const", "key", key)])
+        self.pts.flow(src, self.content(obj, key))
+
+    def put_values(self, obj: Value, key: object, values: Iterable[Value]) -> None:
+        self.pts.add(("keys", obj), [("const", "key", key)])
+        self.pts.add(self.content(obj, key), values)
+
+    def getitem(self, value: Value, keys: list[Value] | None, dst: Node) -> None:
+        if value[0] == "obj":
+            if keys is None or value[1] in ("set", "iter"):
+                self.all_content(value, dst)
+                return
+            for key in keys:
+                index = key[2]
+                if isinstance(index, int) and index < 0 and value[1] != "dict":
+                    self.all_content(value, dst)
+                    continue
+                self.pts.flow(self.content(value, _key(index)), dst)
+            self.pts.flow(self.content(value, ANY_KEY), dst)
+        elif value[0] == "inst":
+            self.call_method(value, "__getitem__", dst, "")
+        elif value[0] in ("unknown", "extres", "ext", "extattr"):
+            self.pts.add(dst, [UNKNOWN])
+
+    def setitem(self, value: Value, keys: list[Value] | None, src: Node) -> None:
+        if value[0] == "obj":
+            for k in _or_any(keys):
+                self.put(value, ANY_KEY if k is None else _key(k[2]), src)
+
+    def update(self, op: Op) -> None:
+        """``old[key] = src`` on a local: a new container where ``key`` holds ``src``."""
+        _, dst, old, key_node, src = op
+        keys = self.keys(key_node)
+        strong = keys is not None and len(keys) == 1
+        for value in self.pts.get(old):
+            if value[0] != "obj":
+                self.setitem(value, keys, src)
+                self.pts.add(dst, [value])
+                continue
+            self.setitem(value, keys, src)  # aliases see the store too
+            new = ("obj", value[1], f"{dst}")
+            self.pts.add(dst, [new])
+            replaced = _key(keys[0][2]) if strong and keys else None
+            for key in self.pts.get(("keys", value)):
+                if key[2] != replaced:
+                    self.pts.add(("keys", new), [key])
+                    self.pts.flow(self.content(value, key[2]), self.content(new, key[2]))
+            for k in _or_any(keys):
+                self.put(new, ANY_KEY if k is None else _key(k[2]), src)
+
+    def merge(self, op: Op) -> None:
+        """``old.update(src)`` on a local: a new dict where ``src``'s keys win."""
+        _, dst, old, src = op
+        sources = [v for v in self.pts.get(src) if v[0] == "obj"]
+        replaced = {k[2] for s in sources for k in self.pts.get(("keys", s)) if k[2] != ANY_KEY}
+        for value in self.pts.get(old):
+            if value[0] != "obj" or value[1] != "dict":
+                self.pts.add(dst, [value])
+                continue
+            new = ("obj", "dict", f"{dst}")
+            self.pts.add(dst, [new])
+            for key in self.pts.get(("keys", value)):
+                if key[2] not in replaced:
+                    self.pts.add(("keys", new), [key])
+                    self.pts.flow(self.content(value, key[2]), self.content(new, key[2]))
+            for source in sources:
+                for key in self.pts.get(("keys", source)):
+                    self.put(value, key[2], self.content(source, key[2]))
+                    self.put(new, key[2], self.content(source, key[2]))
+
+    def sequence(self, dst: Node, kind: str, site: str, elements: Sequence[Any]) -> None:
+        obj: Value = ("obj", kind, site)
+        self.pts.add(dst, [obj])
+        starred = False
+        for index, (node, star) in enumerate(elements):
+            if star:
+                starred = True
+                elements_of = ("elements", site, index)
+                self.derive("iter", elements_of, node, "")
+                self.put(obj, ANY_KEY, elements_of)
+            elif starred or kind in ("set", "iter"):
+                self.put(obj, ANY_KEY, node)
+            else:
+                self.put(obj, index, node)
+
+    def dictionary(self, dst: Node, site: str, items: Sequence[Any]) -> None:
+        obj: Value = ("obj", "dict", site)
+        self.pts.add(dst, [obj])
+        for key_node, value_node in items:
+            if key_node is None:  # **other
+                for other in self.pts.get(value_node):
+                    if other[0] == "obj":
+                        for key in self.pts.get(("keys", other)):
+                            self.put(obj, key[2], self.content(other, key[2]))
+                continue
+            keys = self.keys(key_node)
+            for k in _or_any(keys):
+                self.put(obj, ANY_KEY if k is None else _key(k[2]), value_node)
+
+    def element(self, value: Value, index: int, dst: Node) -> None:
+        if value[0] == "obj" and value[1] in ("tuple", "list"):
+            keys = {k[2] for k in self.pts.get(("keys", value))}
+            if index < 0:
+                ints = [k for k in keys if isinstance(k, int)]
+                if ANY_KEY in keys or not ints:
+                    self.all_content(value, dst)
+                    return
+                index = max(ints) + 1 + index
+            self.pts.flow(self.content(value, index), dst)
+            self.pts.flow(self.content(value, ANY_KEY), dst)
+        else:
+            self.iterate(value, dst, "")
+
+    def rest(self, op: Op) -> None:
+        _, dst, src, start, from_end, site = op
+        new: Value = ("obj", "list", site)
+        self.pts.add(dst, [new])
+        for value in self.pts.get(src):
+            if value[0] == "obj" and value[1] in ("tuple", "list"):
+                keys = {k[2] for k in self.pts.get(("keys", value))}
+                ints = sorted(k for k in keys if isinstance(k, int))
+                if ANY_KEY in keys:
+                    self.all_content(value, ("elt", new, ANY_KEY))
+                    self.pts.add(("keys", new), [("const", "key", ANY_KEY)])
+                    continue
+                stop = (max(ints) + 1 if ints else 0) - from_end
+                for position, index in enumerate(range(start, stop)):
+                    self.put(new, position, self.content(value, index))
+            else:
+                self.put(new, ANY_KEY, ("elements", site, 0))
+                self.derive("iter", ("elements", site, 0), src, "")
+
+    # iteration -------------------------------------------------------------
+    def iterate(self, value: Value, dst: Node, caller: str) -> None:
+        kind = value[0]
+        if kind == "obj":
+            if value[1] == "dict":
+                for key in self.pts.get(("keys", value)):
+                    if key[2] != ANY_KEY:
+                        self.pts.add(dst, [const(key[2])])
+            else:
+                self.all_content(value, dst)
+        elif kind == "gen":
+            self.pts.flow(self.functions[value[1]].yields, dst)
+        elif kind == "inst":
+            iterator = ("iterator", dst, value)
+            self.call_method(value, "__iter__", iterator, caller)
+            self.derive("next", dst, iterator, caller)
+        elif kind in ("unknown", "extres", "ext", "extattr"):
+            self.pts.add(dst, [UNKNOWN])
+
+    def next_of(self, value: Value, dst: Node, caller: str) -> None:
+        if value[0] == "inst":
+            self.call_method(value, "__next__", dst, caller)
+        else:
+            self.iterate(value, dst, caller)
+
+    def enter(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
+        if value[0] == "inst":
+            prefix = "__a" if is_async else "__"
+            self.call_method(value, f"{prefix}enter__", dst, caller)
+            self.call_method(value, f"{prefix}exit__", ("exit", dst), caller)
+        elif value[0] == "gen":  # a contextlib.contextmanager generator
+            self.pts.flow(self.functions[value[1]].yields, dst)
+        elif value[0] in ("unknown", "extres", "ext", "extattr"):
+            self.pts.add(dst, [UNKNOWN])
+
+    # calls -----------------------------------------------------------------
+    def call_method(self, instance: Value, name: str, dst: Node, caller: str) -> None:
+        for found in self.class_lookup(instance[1], name):
+            if found[0] == "fn":
+                self.call(("bound", found[:-1], instance), _Call((), ()), dst, caller, False)
+            elif found[0] == "ext" and caller:
+                self.edge(caller, found[1])
+
+    def call(  # noqa: C901
+        self, value: Value, call: _Call, dst: Node | None, caller: str, deco: bool
+    ) -> None:
+        """Call ``value``: the edge, the arguments bound, the result into ``dst``."""
+        kind = value[0]
+        if kind == "fn":
+            self.call_function(value[1], call, dst, caller, None, deco)
+        elif kind == "bound":
+            function = value[1]
+            if function[0] == "fn":
+                self.call_function(function[1], call, dst, caller, value[2], deco)
+            else:
+                self.call(function, call, dst, caller, deco)
+        elif kind == "cls":
+            self.instantiate(value, call, dst, caller)
+        elif kind == "inst":
+            for found in self.class_lookup(value[1], "__call__"):
+                if found[0] == "fn":
+                    self.call_function(found[1], call, dst, caller, value, deco)
+        elif kind == "builtin":
+            self.call_builtin(value[1], call, dst, caller, deco)
+        elif kind in ("ext", "extattr"):
+            self.edge(caller, value[1])
+            self.call_external(value[1], call, dst, caller, deco)
+        elif kind in ("static", "classm"):
+            self.call(value[1], call, dst, caller, deco)
+        elif kind == "propset":
+            if dst is not None:
+                self.pts.add(dst, [("prop", value[1])])
+            self.resolved.add(self.op)
+        elif kind == "partial":
+            fn_node, args, kwargs = self.partials[value[1]]
+            merged = _Call(args + call.args, kwargs + call.kwargs)
+            for target in self.pts.get(fn_node):
+                self.call(target, merged, dst, caller, deco)
+        elif kind == "bmeth":
+            self.resolved.add(self.op)
+            self.call_container_method(value, call, dst, caller)
+        elif deco and dst is not None:  # an unknown decorator: identity
+            self.identity(call, dst)
+        elif dst is not None and kind in ("unknown", "extres", "extattr"):
+            self.pts.add(dst, [UNKNOWN])
+
+    def identity(self, call: _Call, dst: Node) -> None:
+        if call.args:
+            self.pts.flow(call.args[0][0], dst)
+
+    def call_function(
+        self,
+        qualname: str,
+        call: _Call,
+        dst: Node | None,
+        caller: str,
+        receiver: Value | None,
+        deco: bool,
+    ) -> None:
+        info = self.functions.get(qualname)
+        if info is None:
+            return
+        self.edge(caller, qualname)
+        params = info.params
+        if receiver is not None and params:
+            self.pts.add(params[0][2], [receiver])
+            params = params[1:]
+        self.bind(info, params, call)
+        if dst is None:
+            return
+        if info.generator:
+            self.pts.add(dst, [("gen", qualname)])
+        elif info.coroutine:
+            self.pts.add(dst, [("coro", qualname)])
+        elif deco:
+            self.derive("flowret", dst, info.returns, call.args[0][0] if call.args else "")
+        else:
+            self.pts.flow(info.returns, dst)
+
+    def deco_result(self, op: Op) -> None:
+        """A decorator's result: what it returns, the decorated itself when unknown."""
+        _, dst, returns, decorated = op
+        for value in self.pts.get(returns):
+            if value[0] in ("unknown", "extres", "extattr"):
+                if decorated:
+                    self.pts.flow(decorated, dst)
+            else:
+                self.pts.add(dst, [value])
+
+    def bind(self, info: FunctionDef, params: Sequence[tuple[str, str, str]], call: _Call) -> None:
+        nodes = {name: node for name, _, node in params}
+        signature = [(name, kind) for name, kind, _ in params]
+        for bound in bind_signature(signature, call.args, call.kwargs):
+            target = nodes[bound.param]
+            if bound.how == "value":
+                self.pts.flow(bound.arg, target)
+            elif bound.how in ("element", "mapping"):
+                self.derive("iter" if bound.how == "element" else "values", target, bound.arg, "")
+            elif bound.how == "packed":
+                packed: Value = ("obj", "tuple", f"{info.qualname}|*")
+                self.pts.add(target, [packed])
+                self.put(packed, ANY_KEY, bound.arg)
+            elif bound.how == "keyword":
+                packed = ("obj", "dict", f"{info.qualname}|**")
+                self.pts.add(target, [packed])
+                self.put(packed, bound.key, bound.arg)
+
+    def instantiate(self, value: Value, call: _Call, dst: Node | None, caller: str) -> None:
+        qualname = value[1]
+        instance: Value = ("inst", qualname)
+        if dst is not None:
+            self.pts.add(dst, [instance])
+        self.resolved.add(self.op)
+        for found in self.class_lookup(qualname, "__init__"):
+            if found[0] == "fn":
+                self.call_function(found[1], call, None, caller, instance, False)
+            elif found[0] == "ext":
+                self.edge(caller, found[1])
+
+    def call_external(
+        self, name: str, call: _Call, dst: Node | None, caller: str, deco: bool
+    ) -> None:
+        if dst is None:
+            return
+        if name == "functools.partial" and call.args:
+            site = f"{dst}"
+            self.partials[site] = (call.args[0][0], call.args[1:], call.kwargs)
+            self.pts.add(dst, [("partial", site)])
+        elif name in ("dataclasses.replace", "copy.copy", "copy.deepcopy") and call.args:
+            self.pts.flow(call.args[0][0], dst)
+        elif deco:
+            self.identity(call, dst)
+        else:
+            self.pts.add(dst, [("extres", name)])
+
+    def call_builtin(  # noqa: C901
+        self, name: str, call: _Call, dst: Node | None, caller: str, deco: bool
+    ) -> None:
+        if name in _WRAPPERS and call.args:
+            if dst is not None:
+                for value in self.pts.get(call.args[0][0]):
+                    self.pts.add(dst, [(_WRAPPERS[name], value)])
+            self.resolved.add(self.op)
+            if deco:
+                return
+        self.edge(caller, f"{BUILTIN}.{name}")
+        args = [node for node, _ in call.args]
+        if name in ("map", "filter"):
+            result: Value = ("obj", "iter", f"{dst}")
+            for index, node in enumerate(args):
+                others = tuple(n for i, n in enumerate(args) if i != index)
+                self.derive("mapcall", result, node, others, caller, name)
+            if dst is not None:
+                self.pts.add(dst, [result])
+            return
+        if name in _KEY_FUNCTIONS:
+            for key, node in call.kwargs:
+                if key == "key":
+                    for element in args[:1]:
+                        self.derive("mapcall", None, node, (element,), caller, "key")
+        if dst is None:
+            return
+        if name in _NEW_CONTAINER:
+            obj: Value = ("obj", _NEW_CONTAINER[name], f"{dst}")
+            self.pts.add(dst, [obj])
+            if args:
+                self.derive("iter", ("elt", obj, ANY_KEY), args[0], caller)
+                self.pts.add(("keys", obj), [("const", "key", ANY_KEY)])
+        elif name == "dict":
+            obj = ("obj", "dict", f"{dst}")
+            self.pts.add(dst, [obj])
+            for key, node in call.kwargs:
+                if key is not None:
+                    self.put(obj, key, node)
+        elif name == "next" and args:
+            self.derive("iter", dst, args[0], caller)
+        elif name in ("min", "max") and args:
+            self.derive("iter", dst, args[0], caller)
+        elif name in ("enumerate", "zip"):
+            pair: Value = ("obj", "tuple", f"{dst}|pair")
+            outer: Value = ("obj", "iter", f"{dst}")
+            self.pts.add(dst, [outer])
+            self.put_values(outer, ANY_KEY, [pair])
+            for index, node in enumerate(args):
+                position = index + 1 if name == "enumerate" else index
+                self.derive("iter", self.content(pair, position), node, caller)
+                self.pts.add(("keys", pair), [("const", "key", position)])
+            if name == "enumerate":
+                self.put_values(pair, 0, [UNKNOWN])
+        elif name == "getattr" and len(args) >= 2:
+            for attr in self.pts.get(args[1]):
+                if is_key(attr) and isinstance(attr[2], str):
+                    for value in self.pts.get(args[0]):
+                        self.getattr(value, attr[2], dst, caller)
+            if len(args) > 2:
+                self.pts.flow(args[2], dst)
+        elif name == "super" and len(args) == 2:
+            for klass in self.pts.get(args[0]):
+                for receiver in self.pts.get(args[1]):
+                    if klass[0] == "cls" and receiver[0] in ("inst", "cls"):
+                        self.pts.add(dst, [("super", klass[1], receiver)])
+        else:
+            self.pts.add(dst, [UNKNOWN])
+
+    def map_call(self, op: Op) -> None:
+        """A builtin calling its argument (``map``, ``filter``, a ``key=``)."""
+        _, result, fn_node, others, caller, name = op
+        for value in self.pts.get(fn_node):
+            if value[0] in ("fn", "bound", "cls", "partial", "static"):
+                ret = ("mapped", result, value)
+                elements = tuple((("elements", result, i), False) for i in range(len(others)))
+                for i, other in enumerate(others):
+                    self.derive("iter", elements[i][0], other, caller)
+                self.call(value, _Call(elements, ()), ret, caller, False)
+                if result is not None and name == "map":
+                    self.put(result, ANY_KEY, ret)
+            elif result is not None and name == "filter":
+                self.derive("iter", ("elt", result, ANY_KEY), fn_node, caller)
+                self.pts.add(("keys", result), [("const", "key", ANY_KEY)])
+
+    def call_container_method(
+        self, value: Value, call: _Call, dst: Node | None, caller: str
+    ) -> None:
+        _, container, name, receiver = value
+        args = [node for node, _ in call.args]
+        if receiver[0] != "obj":
+            if dst is not None:
+                self.pts.add(dst, [UNKNOWN])
+            return
+        if name in _ADDERS and args:
+            self.put(receiver, ANY_KEY, args[-1])
+        elif name in _EXTENDERS and args:
+            self.derive("iter", ("elt", receiver, ANY_KEY), args[0], caller)
+            self.pts.add(("keys", receiver), [("const", "key", ANY_KEY)])
+        elif name == "update" and args:
+            for other in self.pts.get(args[0]):
+                if other[0] == "obj":
+                    for key in self.pts.get(("keys", other)):
+                        self.put(receiver, key[2], self.content(other, key[2]))
+        elif name in _GETTERS and dst is not None:
+            keys = self.keys(args[0]) if args else None
+            self.getitem(receiver, keys, dst)
+            if name in ("get", "setdefault", "pop") and len(args) > 1:
+                self.pts.flow(args[1], dst)
+            if name == "setdefault" and len(args) > 1:
+                self.setitem(receiver, keys, args[1])
+        elif name in ("values", "copy") and dst is not None:
+            if name == "copy":
+                self.pts.add(dst, [receiver])
+            else:
+                obj: Value = ("obj", "iter", f"{dst}")
+                self.pts.add(dst, [obj])
+                self.all_content(receiver, ("elt", obj, ANY_KEY))
+                self.pts.add(("keys", obj), [("const", "key", ANY_KEY)])
+        elif name == "items" and dst is not None:
+            pair: Value = ("obj", "tuple", f"{dst}|pair")
+            obj = ("obj", "iter", f"{dst}")
+            self.pts.add(dst, [obj])
+            self.put_values(obj, ANY_KEY, [pair])
+            self.pts.add(("keys", pair), [("const", "key", 0), ("const", "key", 1)])
+            self.iterate(receiver, self.content(pair, 0), caller)
+            self.all_content(receiver, self.content(pair, 1))
+        elif name == "keys" and dst is not None:
+            obj = ("obj", "iter", f"{dst}")
+            self.pts.add(dst, [obj])
+            self.pts.add(("keys", obj), [("const", "key", ANY_KEY)])
+            self.iterate(receiver, ("elt", obj, ANY_KEY), caller)
+        elif dst is not None:
+            self.pts.add(dst, [UNKNOWN])
+
+
+def _or_any(keys: list[Value] | None) -> list[Value | None]:
+    """The keys of a store, or None (any entry) when they are not known."""
+    return list(keys) if keys else [None]
+
+
+def _key(value: object) -> object:
+    """A container key (booleans are the integers they equal)."""
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _parents(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def solve(modules: Sequence[ModuleFlow]) -> FlowGraph:
+    """The call graph of ``modules`` (their IR), solved to a fixpoint."""
+    return Solver(modules).solve()
