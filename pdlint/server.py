@@ -10,12 +10,10 @@ republishes the diagnostics of each open file whose findings changed.
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import logging
 import multiprocessing
 import os
 import re
-import signal
 import sys
 import threading
 import time
@@ -36,6 +34,7 @@ from pdlint import __version__
 from pdlint.api import Result, analyze
 from pdlint.cache.memo import RecentMemo
 from pdlint.checks.catalogue import get_rule
+from pdlint.engine.workers import killed_with_parent
 from pdlint.findings import Finding, Location
 from pdlint.lsp_frames import CHUNK, FrameReader, parse_body, serve_frames
 from pdlint.policy.selection import NOQA_RE, noqa_codes
@@ -57,19 +56,11 @@ log = logging.getLogger(__name__)
 _MEMOS: dict[str, RecentMemo] = {}
 
 
-_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent when the parent dies
-
-
 def die_with_server(server: int) -> None:
     """In the analysis process: end when the server ends, however it ends (``exit``
     without ``shutdown``, end of input, a signal, a crash): the kernel sends
     SIGKILL when the parent dies (Linux), and a parent already gone ends it now."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # no prctl: the check below still runs
-            pass
+    killed_with_parent()
     if os.getppid() != server:
         os._exit(1)
 

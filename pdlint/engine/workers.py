@@ -78,20 +78,28 @@ def die_with_parent(parent: int, from_main_thread: bool) -> None:
     (Ctrl-C reaches the whole process group) is the parent's to handle.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if from_main_thread and sys.platform == "linux":
-        try:
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):
-            pass
+    if from_main_thread:
+        killed_with_parent()
     if os.getppid() != parent:  # it died before the death signal was set
         os._exit(1)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-_PR_SET_PDEATHSIG = 1
+_PR_SET_PDEATHSIG = 1  # prctl option (Linux): a signal sent when the parent dies
+
+
+def killed_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when the thread that forked it ends
+    (Linux; elsewhere nothing): a child of a killed process never lingers."""
+    if sys.platform != "linux":
+        return
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # no prctl: the callers' own checks still run
+        pass
 
 
 def _watch_parent(parent: int) -> None:

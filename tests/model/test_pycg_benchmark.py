@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from pdlint.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BENCHMARK = Path(
     os.environ.get("PDLINT_PYCG_BENCHMARK", ROOT.parent / "shared" / "pycg-micro-benchmark")
 )
