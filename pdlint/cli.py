@@ -240,14 +240,18 @@ def check(  # noqa: PLR0913
 
 
 def build() -> str:
-    """Which of pdlint's modules run compiled (a wheel built with mypyc, see
-    hatch_build.py): "pure Python", or "compiled with mypyc:" and their names."""
+    """Which of pdlint's modules are compiled (a wheel built with mypyc, see
+    hatch_build.py): "pure Python", or "compiled with mypyc:" and their names, read
+    from the extension modules installed beside the sources (loaded or not)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    here = Path(__file__).parent
     compiled = sorted(
-        name.removeprefix("pdlint.")
-        for name, module in list(sys.modules.items())
-        if name.startswith("pdlint.")
-        and not name.endswith("__mypyc")  # the C code of a module, not one of pdlint's
-        and not (getattr(module, "__file__", None) or ".py").endswith(".py")
+        ".".join(path.relative_to(here).with_name(path.name[: -len(suffix)]).parts)
+        for path in here.rglob("*")
+        for suffix in EXTENSION_SUFFIXES
+        if path.name.endswith(suffix)
+        and not path.name[: -len(suffix)].endswith("__mypyc")  # a module's C code
     )
     return f"compiled with mypyc: {', '.join(compiled)}" if compiled else "pure Python"
 
@@ -418,8 +422,8 @@ def server_command(stdio: bool) -> None:
 
 
 # Set by main(): this process ends after the command, so an analysis leaves its
-# facts in _KEPT and main() ends the process without freeing them (0.2 s on
-# sglang 0.5.23), as mypy does.
+# facts in _KEPT and main() ends the process without freeing them (freeing
+# millions of small objects costs a noticeable part of a run), as mypy does.
 _ENDING = False
 _KEPT: list[object] = []
 

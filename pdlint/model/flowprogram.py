@@ -8,7 +8,6 @@ an ``__init__.py``) is named under its parent, unless it is the current one.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -16,6 +15,8 @@ from typing import NamedTuple
 from pdlint.facts.flow import ModuleFlow, extract
 from pdlint.facts.indexer import module_name
 from pdlint.model.valueflow import FlowGraph, solve
+from pdlint.source.globs import name_matches
+from pdlint.source.read import read_bytes
 
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
@@ -73,8 +74,7 @@ def extract_sources(
     errors: list[tuple[str, str]] = []
     for source in sources:
         try:
-            with open(source.path, "rb") as handle:
-                text = handle.read().decode("utf-8-sig", errors="replace")
+            text = read_bytes(source.path).decode("utf-8-sig", errors="replace")
             modules.append(extract(text, source.module, source.is_package))
         except (OSError, SyntaxError, ValueError, RecursionError) as exc:
             errors.append((source.path, str(exc) or type(exc).__name__))
@@ -91,12 +91,7 @@ def decode_entries(graph: FlowGraph, patterns: Sequence[str] = ()) -> list[str]:
     """The roots as ``check`` finds them: functions matching ``patterns`` (exact,
     glob or dotted suffix), else those named with both ``disagg`` and ``decode``."""
     if patterns:
-        return sorted(
-            q
-            for q in graph.functions
-            for p in patterns
-            if q == p or fnmatch.fnmatchcase(q, p) or q.endswith("." + p)
-        )
+        return sorted(q for q in graph.functions for p in patterns if name_matches(p, q))
     return sorted(q for q in graph.functions if "disagg" in q.lower() and "decode" in q.lower())
 
 

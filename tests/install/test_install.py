@@ -307,13 +307,13 @@ def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(install
 
 
 # Run by the installed interpreter: the compiled indexer and its own source (the
-# index.py installed beside it, loaded under another name) index every file of
+# indexer.py installed beside it, loaded under another name) index every file of
 # the folders given; prints how many, or the first file whose facts differ.
 SAME_FACTS = """
 import importlib.util, pathlib, sys
 import pdlint.facts.indexer as compiled
 from pdlint.source.read import parse_source
-source = pathlib.Path(compiled.__file__).with_name("index.py")
+source = pathlib.Path(compiled.__file__).with_name("indexer.py")
 spec = importlib.util.spec_from_file_location("pdlint_index_source", source)
 pure = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(pure)
