@@ -246,13 +246,14 @@ def build() -> str:
     from importlib.machinery import EXTENSION_SUFFIXES
 
     here = Path(__file__).parent
-    compiled = sorted(
-        ".".join(path.relative_to(here).with_name(path.name[: -len(suffix)]).parts)
-        for path in here.rglob("*")
-        for suffix in EXTENSION_SUFFIXES
-        if path.name.endswith(suffix)
-        and not path.name[: -len(suffix)].endswith("__mypyc")  # a module's C code
-    )
+    compiled: list[str] = []
+    for path in sorted(here.rglob("*")):
+        # the first suffix that fits is the whole one (``.cpython-311-...so`` before ``.so``)
+        suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+        stem = path.name[: -len(suffix)] if suffix else ""
+        if stem and not stem.endswith("__mypyc"):  # not a module's C code
+            compiled.append(".".join(path.relative_to(here).with_name(stem).parts))
+    compiled.sort()
     return f"compiled with mypyc: {', '.join(compiled)}" if compiled else "pure Python"
 
 
