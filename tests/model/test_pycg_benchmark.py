@@ -1,8 +1,8 @@
 """PyCG's call-graph micro-benchmark: ``pdlint graph --all --format pycg`` on each case.
 
 The cases are test data kept outside the repository (../shared/pycg-micro-benchmark,
-or PDLINT_PYCG_BENCHMARK); the test is skipped where they are not. It prints the
-score per category and holds the floor reached (exact cases, edge precision and
+or PDLINT_PYCG_BENCHMARK); the test is skipped where they are not (in CI it fails
+then). It prints the score per category and holds the floor reached (exact cases, edge precision and
 recall over all cases).
 """
 
@@ -93,7 +93,10 @@ def score() -> tuple[dict[str, list[tuple[str, Edges, Edges]]], list[str]]:
     return by_category, lines
 
 
-@pytest.mark.skipif(not BENCHMARK.is_dir(), reason="PyCG's micro-benchmark is not beside the repo")
+@pytest.mark.skipif(
+    not BENCHMARK.is_dir() and not os.environ.get("CI"),  # CI has it: a miss fails there
+    reason="PyCG's micro-benchmark is not beside the repo",
+)
 def test_pycg_micro_benchmark() -> None:
     by_category, lines = score()
     cases = [c for cs in by_category.values() for c in cs]
