@@ -1,8 +1,9 @@
 """The checks: each reads the program model and yields findings with paths.
 
-A check is a :class:`pdlint.checks.base.Check` in a module under this package,
-found by walking it (:func:`pdlint.checks.catalogue.checks`); its rules live in
-its family's ``rules`` module (:data:`pdlint.checks.catalogue.RULES` gathers them).
+A check is a :class:`pdlint.checks.base.Check` in the ``check`` module of a family
+package under this package, found by walking it (:func:`pdlint.checks.catalogue.checks`);
+its rules live in its family's ``catalogue`` module (:data:`pdlint.checks.catalogue.RULES`
+gathers them), its analysis in modules it imports when it begins.
 The contract (:mod:`pdlint.checks.base`) declares the codes a check reports, the
 pack section it reads, what it needs loaded on a lazy model (``Loading``), the
 checks whose runs it reads, and how it begins; the engine

@@ -1,11 +1,13 @@
 """The contract every check keeps: what it reports, reads from the packs, needs
 loaded and needs from other checks, and how the engine runs it.
 
-A check is a subclass of :class:`Check` in a module under :mod:`pdlint.checks`;
-the engine finds it by walking the package (:func:`pdlint.checks.catalogue.checks`),
-so adding a check is adding a module (or a package) and its fixtures. Its rules
-(codes and their texts) live in a ``catalogue`` module of its family, which the
-catalogue reads without importing the analysis.
+A check is a subclass of :class:`Check` in the ``check`` module of a family package
+under :mod:`pdlint.checks`; the engine finds it by walking the package
+(:func:`pdlint.checks.catalogue.checks`), so adding a check is adding a package and
+its fixtures. Its rules (codes and their texts) live in the family's ``catalogue``
+module, which the catalogue reads without importing the analysis; the ``check``
+module declares, and imports the analysis in :meth:`Check.begin`, so a run that
+reuses the check's findings never imports it.
 
 A check never sees scheduling or caching: the engine (:mod:`pdlint.engine.run`)
 builds its model (lazy or eager), loads what :class:`Loading` declares, runs it in

@@ -4,8 +4,9 @@ Everything that describes a rule to a user (``pdlint rules``, ``pdlint rule``,
 SARIF ``rules[]``, the language server's code descriptions, ``docs/rules.md``)
 reads :data:`RULES`: the ``RULES`` of every check family's ``catalogue`` module and of
 :mod:`pdlint.engine.catalogue`, by code. The engine runs :func:`checks`: every
-:class:`~pdlint.checks.base.Check` defined under the package. Adding a check is
-adding a module or package there; no list names it.
+:class:`~pdlint.checks.base.Check` defined in a ``check`` module under the package
+(a family's declaration, which imports its analysis only when it begins). Adding a
+check is adding a family package there; no list names it.
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ from pdlint.engine import catalogue as engine_rules
 __all__ = ["DOCS_URL", "RULES", "Rule", "checks", "get_rule"]
 
 
-def _modules(leaf: str | None = None) -> Iterator[ModuleType]:
-    """The modules under :mod:`pdlint.checks` (only those named ``leaf`` if given),
-    imported, in name order."""
+def _modules(leaf: str) -> Iterator[ModuleType]:
+    """The modules named ``leaf`` under :mod:`pdlint.checks`, imported, in name order."""
     found = pkgutil.walk_packages(pdlint.checks.__path__, f"{pdlint.checks.__name__}.")
     for info in sorted(found, key=lambda m: m.name):
-        if leaf is None or info.name.rsplit(".", 1)[1] == leaf:
+        if info.name.rsplit(".", 1)[1] == leaf:
             yield importlib.import_module(info.name)
 
 
@@ -50,10 +50,11 @@ def get_rule(code: str) -> Rule | None:
 
 @functools.cache
 def checks() -> tuple[type[Check], ...]:
-    """Every check defined under :mod:`pdlint.checks`, by their first code."""
+    """Every check defined in a ``check`` module under :mod:`pdlint.checks`, by their
+    first code."""
     found = [
         value
-        for module in _modules()
+        for module in _modules("check")
         for value in vars(module).values()
         if isinstance(value, type)
         and issubclass(value, Check)

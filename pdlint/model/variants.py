@@ -248,7 +248,7 @@ class Variants:
 
     def _load_validators(self) -> bool:
         """Load, in a lazy model, the files that can test a setting string the program
-        converts to a variant (a startup validator: see ``RelayCheck._reads_setting``):
+        converts to a variant (a startup validator: see ``RelayAnalysis._reads_setting``):
         they may be in files nothing else loads, and their comparisons of that setting
         with strings make it a string variant. Whether any file was loaded."""
         names = sorted({name for table in self.converted.values() for name in table})

@@ -23,8 +23,10 @@ from pdlint.checks.layout.text_queries import (
 from pdlint.checks.layout.words import (
     BUILTINS,
     GROW_WORDS,
+    GROWING_WORDS,
+    LOADED_LATER,
+    NAMING_WORDS,
     PEER_PREFIXES,
-    ROLE_LOCAL_WORDS,
     growing_near,
     subsequence,
 )
@@ -33,44 +35,19 @@ from pdlint.facts.types import BindFact, Expr, FunctionFacts, IndexFact
 from pdlint.model.binding import bind_arguments, call_arguments
 
 if TYPE_CHECKING:
-    from pdlint.checks.layout.check import LayoutCheck
+    from pdlint.checks.layout.analysis import LayoutAnalysis
 
 NO_STEMS: frozenset[str] = frozenset()
-
-# Scanned (and cached) with the checks' relevant words, loaded only by
-# :meth:`LoadingPlan.load_related`: the files that name a peer's copy by its prefix
-# (``dst_``, ``peer_`` or ``remote_``: where offsets into it are computed,
-# with ``len(`` or with a helper elsewhere that returns one), and the files
-# that can grow a list under a role-local setting (a grow word and a
-# draft/speculative word; of those, the query loads the files where the
-# latter is in a branch's condition with a grow word after it, see
-# load_next). The files that can name a peer's copy (a peer word, in any
-# case) are scanned too, never loaded.
-MEASURING_WORDS: tuple[tuple[str, ...], ...] = tuple((prefix,) for prefix in PEER_PREFIXES)
-GROWING_WORDS: tuple[tuple[str, ...], ...] = tuple(
-    (grow, word) for grow in GROW_WORDS for word in ROLE_LOCAL_WORDS
-)
-NAMING_WORDS: tuple[tuple[str, ...], ...] = tuple((prefix.rstrip("_"),) for prefix in PEER_PREFIXES)
-SCANNED_WORDS: tuple[tuple[str, ...], ...] = (*MEASURING_WORDS, *GROWING_WORDS, *NAMING_WORDS)
-# load_related's first query, (gate, starts) of Program.with_text: its files are
-# parsed ahead. A name gives a stem only when it starts with a peer prefix (see
-# peer_word), so the files whose text holds one inside an identifier alone
-# (``is_remote_``, ``NVML_REMOTE_``: a third of those the scan selects on sglang
-# 0.5.23) are not loaded for it
-LOADED_LATER: tuple[tuple[tuple[str, ...], ...], tuple[str, ...]] = (
-    MEASURING_WORDS,
-    PEER_PREFIXES,
-)
 
 
 class LoadingPlan:
     """What the layout check loads on a lazy model, and the stems that choose it.
 
     It reads the check's names (peer prefixes, a pack's copies, role-local words)
-    and its per-function tables (:meth:`LayoutCheck.binds_of`, the grows it indexed),
+    and its per-function tables (:meth:`LayoutAnalysis.binds_of`, the grows it indexed),
     and keeps the stems of the copies found (:meth:`fits_stem`)."""
 
-    def __init__(self, check: LayoutCheck) -> None:
+    def __init__(self, check: LayoutAnalysis) -> None:
         self.check = check
         self.model = check.model
         self.peer_prefixes = check.peer_prefixes
@@ -104,14 +81,14 @@ class LoadingPlan:
     def load_related(self) -> None:
         """Load, in a lazy model, the files that can grow the lists this check needs.
 
-        The files loaded first (:data:`LOADED_LATER`) name a peer's copy by
-        its prefix (an identifier starting with it). Subscripts of a peer's copy
+        The files loaded first (:data:`~pdlint.checks.layout.words.LOADED_LATER`) name
+        a peer's copy by its prefix (an identifier starting with it). Subscripts of a peer's copy
         whose offset reads a length (in the function, through its assignments,
         or in a helper it calls), in any loaded function that can name a copy
         (:meth:`_naming_modules`), name the copies that matter: the stem of each
         (``dst_kv_ptrs`` -> ``kv_ptrs``) denotes a list whose name holds every
         word of the stem. Copies passed to a function that subscripts its
-        parameters count too (a call binds them, see :meth:`LayoutCheck._contexts`). So the
+        parameters count too (a call binds them, see :meth:`LayoutAnalysis._contexts`). So the
         files loaded next hold those words and a grow word after a branch whose
         condition names a role-local word (:data:`GROWING_WORDS`, and a pack's
         role-local setting, scanned too: :meth:`LayoutCheck.scanned_for`; a grow's
@@ -119,7 +96,7 @@ class LoadingPlan:
         then, twice, the files that also name
         a list grown under a role-local condition (a list built from it). The
         files that call a function growing such a list are loaded when its
-        setup path is asked (:meth:`LayoutCheck._fetch_setup_callers`), and the handshake
+        setup path is asked (:meth:`LayoutAnalysis._fetch_setup_callers`), and the handshake
         checks when a finding is about to be reported.
         """
         fresh = self.load_next()
@@ -166,7 +143,7 @@ class LoadingPlan:
         source = self.model.source
         if source is None:
             return None
-        first_gate, starts = self.check.loading.later
+        first_gate, starts = LOADED_LATER
         self.model.load_text(gate=first_gate, starts=starts)
         # a pack's prefixes and names of a peer's copy, but those the query above holds
         named = [*self.peer_prefixes, *self.pack_copies]
@@ -212,7 +189,8 @@ class LoadingPlan:
         return gate, all_of
 
     def fits_stem(self, name: str) -> bool:
-        """Whether a copy's stem can denote a list of this name (see :meth:`LayoutCheck._match`)."""
+        """Whether a copy's stem can denote a list of this name (see
+        :meth:`LayoutAnalysis._match`)."""
         found = self._fits.get(name)
         if found is None:
             found = self._fits[name] = self._fits_any_stem(name)
@@ -429,7 +407,7 @@ class LoadingPlan:
     def _passed_stems(self, fn: FunctionFacts, stems: set[str]) -> None:
         """Stems of the peer's copies ``fn`` passes to a parameter that the callee
         subscripts at an offset reading a length, or passes on to one that is
-        (a call binding the callee's frame, see :meth:`LayoutCheck._contexts`)."""
+        (a call binding the callee's frame, see :meth:`LayoutAnalysis._contexts`)."""
         if not fn.calls:
             return
         # the hot loop of :meth:`load_related`: the stems of a name found before,

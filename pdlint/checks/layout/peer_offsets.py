@@ -19,17 +19,17 @@ from pdlint.facts.types import BindFact, CallFact, Expr, FunctionFacts, Guards, 
 from pdlint.model.binding import bind_arguments
 
 if TYPE_CHECKING:
-    from pdlint.checks.layout.check import LayoutCheck
+    from pdlint.checks.layout.analysis import LayoutAnalysis
 
 
 class PeerOffsets:
     """The copies an expression denotes and the offsets' values, in a frame.
 
-    It reads the check's handoff lists and names (:meth:`LayoutCheck.named_copy`)
+    It reads the check's handoff lists and names (:meth:`LayoutAnalysis.named_copy`)
     and keeps the state of one evaluation: the assignments it is inside and where
     the lengths it read come from."""
 
-    def __init__(self, check: LayoutCheck) -> None:
+    def __init__(self, check: LayoutAnalysis) -> None:
         self.check = check
         self.model = check.model
         self.by_name = check.list_names  # the check fills it as it finds the lists

@@ -9,13 +9,13 @@ from pdlint.checks.base import Run
 from pdlint.findings import Finding
 
 if TYPE_CHECKING:
-    from pdlint.checks.layout.check import LayoutCheck
+    from pdlint.checks.layout.analysis import LayoutAnalysis
 
 
 class LayoutRun(Run):
     """PDL201's check: it loads in phases (a first query, then the next)."""
 
-    def __init__(self, check: LayoutCheck) -> None:
+    def __init__(self, check: LayoutAnalysis) -> None:
         self.check = check
 
     def run(self) -> Iterator[Finding]:

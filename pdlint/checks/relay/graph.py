@@ -6,18 +6,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from pdlint.checks.base import Context, Run
+from pdlint.checks.relay.analysis import RelayAnalysis
 from pdlint.findings import Finding
 from pdlint.model.callgraph import CallGraph, PassedMemo, heuristic_entries, match_entries
 from pdlint.model.class_factories import ClassFactories
 from pdlint.model.names import Model
 from pdlint.model.variants import Variants
 from pdlint.settings.packs import Pack, line_of, packs_dir
-
-if TYPE_CHECKING:
-    from pdlint.checks.relay.check import RelayCheck
 
 
 def unmatched_names(
@@ -57,9 +54,8 @@ class GraphRun(Run):
     """The relay check on the call graph from the entry points; the mode check
     reads its graph, roots and relays (see :mod:`pdlint.checks.modes.run`)."""
 
-    def __init__(self, check: type[RelayCheck], context: Context) -> None:
+    def __init__(self, context: Context) -> None:
         model, settings, section = context.model, context.settings, context.section
-        self.make = check
         self.context = context
         self.model = model
         self.patterns = [*section.entry_points, *settings.entry_points]
@@ -88,7 +84,7 @@ class GraphRun(Run):
         self.graph = CallGraph(model, self.entries, factories.targets, self.passed, self.prefetched)
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
         self.known = len(self.variants.by_name)  # before the checks look more up
-        self.check = self.make(model, self.variants, self.graph, self.roots, self.validators)
+        self.check = RelayAnalysis(model, self.variants, self.graph, self.roots, self.validators)
         out = list(self.check.run())
         self.variant_stats = Counter(self.variants.stats)  # as they are before the mode check
         return iter(out)

@@ -1,0 +1,464 @@
+"""PDL102 mode-bypass and PDL103 masked-state (case 2 of the brief).
+
+Decode loops also run batches no handoff produced (IDLE, dummy, warm-up). A
+batch is made in such a mode where the mode attribute of the batch class is set
+to a bypass member (an *origin*); whatever runs after the origin, in the
+function that made it and, on return, in its callers, may see that batch. A
+consumer of the relay state reached that way, with no guard for the mode and
+none for None, is PDL102. A None check that installs an idle placeholder and is
+reached by a non-idle batch whose builder skipped member M is PDL103.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pdlint.checks.relay.analysis import RelayAnalysis
+from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
+from pdlint.checks.relay.relays import Relay, relay_related
+from pdlint.facts.exprs import text
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.findings import Finding, Related, Step
+from pdlint.model.callgraph import call_chain
+from pdlint.model.locations import call_step, deref_step, location, short_name
+from pdlint.model.variants import MAYBE, T, Variant
+
+BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
+PLACEHOLDER_WORDS = ("idle", "dummy", "placeholder")
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a batch gets a bypass mode: ``batch.<attr> = Mode.IDLE`` (or a kwarg)."""
+
+    function: str
+    span: Span
+    variant: Variant
+    member: int
+    attr: str
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """``if x.<state> is None: x.<state> = Factory.create_idle_input(...)``."""
+
+    function: str
+    span: Span
+    factory: str
+    state: str
+    target: Expr
+
+
+class ModeAnalysis:
+    """Batch modes that bypass the relay, and placeholders that mask gaps."""
+
+    def __init__(
+        self,
+        relay: RelayAnalysis,
+        bypass_modes: tuple[str, ...] = (),
+        placeholder_factories: tuple[str, ...] = (),
+    ) -> None:
+        self.relay = relay
+        self.model = relay.model
+        self.variants = relay.variants
+        self.graph = relay.graph
+        self.bypass_modes = bypass_modes
+        self.placeholder_factories = placeholder_factories
+        self._mode_attrs: dict[str, list[Variant]] | None = None
+        self._below: dict[tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]] = {}
+
+    # discovery ----------------------------------------------------------------
+    def is_bypass(self, variant: Variant, member: int) -> bool:
+        name = variant.members[member]
+        if self.bypass_modes:
+            return name in self.bypass_modes or f"{variant.name}.{name}" in self.bypass_modes
+        return any(word in name.upper() for word in BYPASS_WORDS)
+
+    def mode_attrs(self) -> dict[str, list[Variant]]:
+        """Attribute names holding an enum with a bypass member (``forward_mode``)."""
+        if self._mode_attrs is None:
+            out: dict[str, list[Variant]] = {}
+            for attr, quals in sorted(self.variants.carrier_names.items()):
+                for qual in sorted(quals):
+                    variant = self.variants.by_name.get(qual)
+                    if variant is None or variant.kind != "enum":
+                        continue
+                    if any(self.is_bypass(variant, m) for m in range(len(variant.members))):
+                        out.setdefault(attr, []).append(variant)
+            self._mode_attrs = out
+        return self._mode_attrs
+
+    def _mode_variant(
+        self, fn: FunctionFacts, attr: str, base: Expr | None, batch_cls: str | None
+    ) -> Variant | None:
+        """The mode variant ``<base>.<attr>`` holds (by the batch class when known)."""
+        candidates = self.mode_attrs().get(attr, [])
+        cls = self.model.type_of(fn, base) if base is not None else None
+        cls = cls or batch_cls
+        if cls is not None:
+            found = self.variants.class_attr_variant(cls, attr)
+            if found is not None:
+                return found if found in candidates else None
+        return candidates[0] if len(candidates) == 1 else None
+
+    def origins(self, reachable: set[str], batch_cls: str | None) -> list[Origin]:
+        """Stores (or constructor keywords) that give a batch a bypass mode."""
+        attrs = self.mode_attrs()
+        out: list[Origin] = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            found: list[tuple[Span, str, Expr, Expr | None]] = [
+                (s.span, s.target[2], s.value, s.target[1])
+                for s in fn.stores
+                if s.target[0] == "attr" and s.target[2] in attrs
+            ]
+            found.extend(
+                (c.span, key, value, None)
+                for c in fn.calls
+                for key, value in c.kwargs
+                if key in attrs and self._makes(fn, c, batch_cls)
+            )
+            for span, attr, value, base in found:
+                if base is not None and not self.relay.same_class(fn, base, batch_cls):
+                    continue
+                variant = self._mode_variant(fn, attr, base, batch_cls)
+                if variant is None:
+                    continue
+                for member in self.variants.member_of(value, fn, variant) or ():
+                    if self.is_bypass(variant, member):
+                        out.append(Origin(qual, span, variant, member, attr))
+        return out
+
+    def _makes(self, fn: FunctionFacts, call: CallFact, batch_cls: str | None) -> bool:
+        """The call constructs (or a factory returns) an object of the batch class."""
+        made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
+        if made is None or batch_cls is None:
+            return made is not None
+        return batch_cls in self.model.mro(made) or made in self.model.mro(batch_cls)
+
+    def placeholders(self, reachable: set[str], state: str) -> list[Placeholder]:
+        """Assignments of an idle placeholder to the state under a None check of it."""
+        out = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            for store in fn.stores:
+                if store.target[0] != "attr" or store.target[2] != state:
+                    continue
+                if store.value[0] != "call" or not _none_branch(store.guards, state):
+                    continue
+                func = store.value[1]
+                name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else ""
+                if self._is_placeholder(name):
+                    out.append(
+                        Placeholder(qual, store.span, text(func, brief=True), state, store.target)
+                    )
+        return out
+
+    def _is_placeholder(self, name: str) -> bool:
+        if name in self.placeholder_factories:
+            return True
+        return any(word in name.lower() for word in PLACEHOLDER_WORDS)
+
+    # findings -----------------------------------------------------------------
+    def run(self, relays: list[Relay], entries: list[str]) -> Iterator[Finding]:
+        reachable = set(self.graph.reach(entries, lambda fn, site: True))
+        seen: set[tuple[str, str | None, str, int, int]] = set()
+        for relay in relays:
+            relay_fn = self.model.functions[relay.function]
+            batch_cls = self.model.type_of(relay_fn, relay.target[1])
+            relay_entries = [e for e in entries if relay.function in self.relay.reach_all(e)]
+            findings: list[Finding] = []
+            for origin in self.origins(reachable, batch_cls):
+                findings.extend(self._bypass(relay, origin, relay_entries, batch_cls))
+            for placeholder in self.placeholders(reachable, relay.state):
+                findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
+            for finding in findings:
+                loc = finding.location
+                mark = (finding.code, finding.member, loc.path, loc.line, loc.column)
+                if mark not in seen:
+                    seen.add(mark)
+                    yield finding
+
+    def _bypass(
+        self, relay: Relay, origin: Origin, entries: list[str], batch_cls: str | None
+    ) -> Iterator[Finding]:
+        """Consumers that run after the origin, on its function and on return."""
+        variant, member, state = origin.variant, origin.member, relay.state
+        allowed = self.relay.edge_filter(state, variant, member)
+        down = self.graph.reach(entries, lambda fn, site: True)
+        if origin.function not in down:
+            return
+        queue: deque[tuple[str, Span, Span]] = deque([(origin.function, origin.span, origin.span)])
+        visited: set[str] = set()
+        while queue:
+            qual, after, made_at = queue.popleft()
+            if qual in visited:
+                continue
+            visited.add(qual)
+            fn = self.model.functions[qual]
+            relayed = False
+            for deref in sorted(fn.derefs, key=lambda d: d.span):
+                if deref.span > after and self._unguarded(fn, deref.attr, deref, state, batch_cls):
+                    if self.variants.guards_truth(deref.guards, fn, variant, member) in (T, MAYBE):
+                        yield self._bypass_finding(
+                            relay,
+                            origin,
+                            call_chain(down, qual),
+                            (qual, made_at),
+                            [],
+                            qual,
+                            deref.obj,
+                            deref.span,
+                        )
+            for call in sorted(fn.calls, key=lambda c: c.span):
+                if call.span <= after:
+                    continue
+                targets = self.model.call_targets(fn, call.func)
+                if any(relay.function in self.relay.reach_all(t) for t in targets):
+                    relayed = True  # the relay may build the state for this batch
+                    break
+                if not allowed(fn, call):
+                    continue
+                for target in targets:
+                    key = (target, state, variant.qualname, member)
+                    if key not in self._below:
+                        self._below[key] = self.graph.reach([target], allowed)
+                    below = self._below[key]
+                    for sub in sorted(below):
+                        callee = self.model.functions[sub]
+                        for deref in sorted(callee.derefs, key=lambda d: d.span):
+                            if not self._unguarded(callee, deref.attr, deref, state, batch_cls):
+                                continue
+                            truth = self.variants.guards_truth(
+                                deref.guards, callee, variant, member
+                            )
+                            if truth not in (T, MAYBE):
+                                continue
+                            tail = [(qual, call), *_chain_sites(below, sub)]
+                            yield self._bypass_finding(
+                                relay,
+                                origin,
+                                call_chain(down, qual),
+                                (qual, made_at),
+                                tail,
+                                sub,
+                                deref.obj,
+                                deref.span,
+                            )
+            if relayed or qual in entries:
+                continue
+            if (qual == origin.function and _on_self(origin, fn)) or _returns_value(fn):
+                for caller in sorted(self.graph.callers(qual)):
+                    if caller not in down:
+                        continue
+                    for site in self.graph.sites(caller, qual):
+                        queue.append((caller, site.span, site.span))
+
+    def _unguarded(
+        self,
+        fn: FunctionFacts,
+        attr: str,
+        deref: DerefFact,
+        state: str,
+        batch_cls: str | None,
+    ) -> bool:
+        """A dereference of the state with no None check before it."""
+        if (
+            attr != state
+            or guards_mention(deref.guards, state)
+            or stored_before(fn, deref, self.model)
+        ):
+            return False
+        return self.relay.same_class(fn, deref.obj[1], batch_cls)
+
+    def _steps(self, chain: list[tuple[str, CallFact | None]]) -> list[Step]:
+        """Steps entry -> ... -> last function of ``chain`` (from :func:`call_chain`)."""
+        entry = chain[0][0]
+        steps = [
+            Step(
+                location(self.model, entry, self.model.functions[entry].span),
+                entry,
+                f"entry point `{short_name(entry)}`",
+            )
+        ]
+        for (caller, _), (callee, site) in zip(chain, chain[1:], strict=False):
+            assert site is not None
+            steps.append(call_step(self.model, caller, site.span, callee))
+        return steps
+
+    def _bypass_finding(
+        self,
+        relay: Relay,
+        origin: Origin,
+        down: list[tuple[str, CallFact | None]],
+        made: tuple[str, Span],
+        tail: list[tuple[str, CallFact]],
+        consumer: str,
+        obj: Expr,
+        span: Span,
+    ) -> Finding:
+        mode = f"{origin.variant.name}.{origin.variant.members[origin.member]}"
+        shown = text(obj, brief=True)
+        steps = self._steps(down)
+        made_fn, made_span = made
+        steps.append(
+            Step(
+                location(self.model, made_fn, made_span), made_fn, f"a batch of mode {mode} is made"
+            )
+        )
+        callees = [caller for caller, _ in tail[1:]] + [consumer]
+        for (caller, site), callee in zip(tail, callees, strict=False):
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
+        entry = down[0][0]
+        message = (
+            f"a batch of mode {mode} reaches `{shown}` without passing the relay, so "
+            f"`{relay.state}` was never set for it (made in `{short_name(origin.function)}`, "
+            f"consumed in `{short_name(consumer)}`); guard the consumer with a mode check, or with "
+            f"a None check that builds a placeholder or raises"
+        )
+        related = (
+            Related(
+                location(self.model, origin.function, origin.span),
+                f"the batch gets mode {mode} here",
+            ),
+            Related(
+                location(self.model, relay.function, relay.store_span),
+                f"`{relay.state}` is set only on the relay",
+            ),
+            Related(
+                location(self.model, entry, self.model.functions[entry].span),
+                f"decode entry point `{short_name(entry)}`",
+            ),
+        )
+        return Finding(
+            "PDL102",
+            message,
+            location(self.model, consumer, span),
+            related=related,
+            path=tuple(steps),
+            member=origin.variant.members[origin.member],
+            key=("PDL102", entry, mode, origin.function, consumer, shown),
+        )
+
+    # PDL103 -------------------------------------------------------------------
+    def _masked(
+        self, relay: Relay, placeholder: Placeholder, entries: list[str], batch_cls: str | None
+    ) -> Iterator[Finding]:
+        """Members the builder skips whose non-idle batches reach the placeholder."""
+        builder = relay.builder
+        variant = builder.variant
+        fn = self.model.functions[placeholder.function]
+        store = next(s for s in fn.stores if s.span == placeholder.span)
+        if not self.relay.same_class(fn, placeholder.target[1], batch_cls):
+            return
+        if not self._non_idle_reaches(fn, store.guards, batch_cls):
+            return
+        rejected = self.relay.rejected(variant)
+        for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
+            if member in rejected:
+                continue
+            truth = self.variants.guards_truth(store.guards, fn, variant, member)
+            if truth not in (T, MAYBE):
+                continue
+            parents = self.relay.member_reach(relay, variant, member)
+            if placeholder.function not in parents:
+                continue
+            yield self._masked_finding(relay, placeholder, member, none_span, parents)
+
+    def _non_idle_reaches(self, fn: FunctionFacts, guards: Guards, batch_cls: str | None) -> bool:
+        """Some non-bypass mode can run code under ``guards`` (no mode known: yes)."""
+        modes = [
+            v
+            for attr in self.mode_attrs()
+            if (v := self._mode_variant(fn, attr, None, batch_cls)) is not None
+        ]
+        for variant in modes:
+            for member in range(len(variant.members)):
+                if self.is_bypass(variant, member):
+                    continue
+                if self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE):
+                    return True
+            return False
+        return True
+
+    def _masked_finding(
+        self,
+        relay: Relay,
+        placeholder: Placeholder,
+        member: int,
+        none_span: Span,
+        parents: dict[str, tuple[str, CallFact] | None],
+    ) -> Finding:
+        builder = relay.builder
+        name = builder.variant.members[member]
+        builder_fn = self.model.functions[builder.qualname]
+        shown = text(placeholder.target, brief=True)
+        chain = call_chain(parents, placeholder.function)
+        steps = self._steps(chain)
+        steps.append(
+            Step(
+                location(self.model, placeholder.function, placeholder.span),
+                placeholder.function,
+                f"installs `{placeholder.factory}(...)` when `{relay.state}` is None",
+            )
+        )
+        entry = chain[0][0]
+        message = (
+            f"`{placeholder.factory}(...)` fills `{shown}` with an idle "
+            f"placeholder, but a batch of real requests with {name} also reaches this None "
+            f"check: `{builder_fn.name}` returns None for {name}, so the placeholder hides the "
+            f"missing state; build `{relay.state}` for {name} or raise for {name}"
+        )
+        related = relay_related(self.model, relay, member, none_span, entry)
+        return Finding(
+            "PDL103",
+            message,
+            location(self.model, placeholder.function, placeholder.span),
+            related=related,
+            path=tuple(steps),
+            member=name,
+            key=("PDL103", entry, name, placeholder.function, relay.state),
+        )
+
+
+def _chain_sites(
+    parents: dict[str, tuple[str, CallFact] | None], node: str
+) -> list[tuple[str, CallFact]]:
+    """(caller, call site) pairs from the root of ``parents`` down to ``node``."""
+    chain = call_chain(parents, node)
+    out = []
+    for (caller, _), (_, site) in zip(chain, chain[1:], strict=False):
+        assert site is not None
+        out.append((caller, site))
+    return out
+
+
+def _none_branch(guards: Guards, state: str) -> bool:
+    """Code under ``guards`` runs only when ``state`` is None (or falsy)."""
+    for expr, polarity in guards:
+        if not none_check(expr, state):
+            continue
+        if expr[0] == "cmp" and expr[2][0] in ("is", "=="):
+            return polarity
+        if expr[0] == "cmp" and expr[2][0] in ("is not", "!="):
+            return not polarity
+        if expr[0] == "not":
+            return polarity
+        if expr[0] in ("attr", "name"):
+            return not polarity
+    return False
+
+
+def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
+    """The origin sets the mode of the method's own object (``self.mode = IDLE``)."""
+    return fn.cls is not None and any(
+        s.span == origin.span and s.target[1] == ("name", "self") for s in fn.stores
+    )
+
+
+def _returns_value(fn: FunctionFacts) -> bool:
+    """``fn`` hands a value back to its caller (the batch it made, maybe)."""
+    return any(r.value is not None and r.value[0] != "const" for r in fn.returns)

@@ -1,0 +1,485 @@
+"""PDL001 dispatch-gap and PDL101 relay-state-missing (case 1 of the brief).
+
+A builder returns None for some members of a variant; the relay stores its
+result in an attribute; a consumer reached from a decode entry point
+dereferences that attribute while the variant is such a member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.relays import Builder, Relay, relay_related
+from pdlint.facts.exprs import nodes, text
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.findings import Finding, Related, Step
+from pdlint.model.binding import bind_arguments
+from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.locations import call_step, deref_step, location, short_name
+from pdlint.model.names import Model
+from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
+
+
+class RelayAnalysis:
+    """Finds builders, relays and consumers; yields PDL001 and PDL101."""
+
+    def __init__(
+        self,
+        model: Model,
+        variants: Variants,
+        graph: CallGraph,
+        entries: list[str],
+        validators: tuple[str, ...] = (),
+    ) -> None:
+        self.model = model
+        self.variants = variants
+        self.graph = graph
+        self.entries = entries
+        self.validator_patterns = validators
+        self._builders: dict[str, Builder | None] = {}
+        self._reach_cache: dict[str, set[str]] = {}
+        self._relays: list[Relay] | None = None
+        self._member_reach: dict[
+            tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
+        ] = {}
+        self._rejected: dict[str, set[int]] = {}
+        # (id of a call site's guards, state) -> (the guards, guards_mention): the
+        # edge filter of every relay and member asks it of the same sites
+        self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
+
+    # builders -----------------------------------------------------------------
+    def string_builder_attributes(self) -> set[str]:
+        """Attributes of a class whose string variant a builder found so far dispatches
+        on (``str:Config.method``: a string variant's members are the strings the
+        attribute is compared with anywhere)."""
+        out = set()
+        for builder in self._builders.values():
+            if builder is not None and builder.variant.kind == "string":
+                owned = builder.variant.qualname.removeprefix("str:")
+                if "." in owned:
+                    out.add(owned.rsplit(".", 1)[1])
+        return out
+
+    def builder(self, qualname: str) -> Builder | None:
+        if qualname not in self._builders:
+            self._builders[qualname] = self._find_builder(self.model.functions[qualname])
+        return self._builders[qualname]
+
+    def _candidate_variants(self, fn: FunctionFacts) -> list[tuple[Variant, frozenset[str]]]:
+        out: list[tuple[Variant, frozenset[str]]] = []
+        if fn.cls is not None and fn.cls in self.variants.by_name:
+            out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
+        module = self.model.module_of(fn)
+        for name, ann in fn.params:
+            variant = self.variants.variant_of_annotation(ann, module, fn)
+            if variant is not None and all(v is not variant for v, _ in out):
+                out.append((variant, frozenset({name})))
+        for variant, param in self.variants.string_params(fn):
+            if all(v is not variant for v, _ in out):
+                out.append((variant, frozenset({param})))
+        walked: set[int] = set()  # a condition guarding several returns: once
+        for ret in fn.returns:
+            for expr, _ in ret.guards:
+                if id(expr) in walked:
+                    continue
+                walked.add(id(expr))
+                for node in nodes(expr):
+                    if node[0] != "attr":
+                        continue
+                    variant = self.variants.attr_variant(fn, node)
+                    if variant is not None and all(v is not variant for v, _ in out):
+                        out.append((variant, frozenset()))
+        return out
+
+    def _find_builder(self, fn: FunctionFacts) -> Builder | None:
+        for variant, bound in self._candidate_variants(fn):
+            branches = any(
+                self.variants.mentions(expr, fn, variant, bound)
+                for ret in fn.returns
+                for expr, _ in [*ret.guards, *([(ret.value, True)] if ret.value else [])]
+            )
+            if not branches:
+                continue
+            gaps, spans, covered = [], [], False
+            for member in range(len(variant.members)):
+                outcome = self._outcome(fn, variant, member, bound)
+                if outcome is None:
+                    continue
+                kind, span = outcome
+                if kind == "value":
+                    covered = True
+                elif kind == "none":
+                    gaps.append(member)
+                    spans.append(span)
+            if gaps and covered:
+                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans))
+        return None
+
+    def _outcome(
+        self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> tuple[str, Span] | None:
+        """("value"|"none"|"raise", span) for the member; None when unknown."""
+        kinds: dict[str, Span] = {}
+        for ret in fn.returns:
+            reach = self.variants.guards_truth(ret.guards, fn, variant, member, bound)
+            if reach is F:
+                continue
+            if reach is UNKNOWN:
+                return None
+            kind = self._return_kind(ret.value, fn, variant, member, bound)
+            if kind is None:
+                return None
+            kinds.setdefault(kind, ret.span)
+        for span, guards in fn.raises:
+            reach = self.variants.guards_truth(guards, fn, variant, member, bound)
+            if reach is UNKNOWN:
+                return None
+            if reach is not F:
+                kinds.setdefault("raise", span)
+        for kind in ("value", "none", "raise"):
+            if kind in kinds:
+                return kind, kinds[kind]
+        return None
+
+    def _return_kind(
+        self,
+        value: Expr | None,
+        fn: FunctionFacts,
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
+    ) -> str | None:
+        if value is None or value == ("const", None):
+            return "none"
+        if value[0] == "call":
+            found = self.variants.table_lookup(value, fn, variant, bound)
+            if found is not None:
+                return "value" if member in found else "none"
+        if value[0] == "name":
+            lookup = self.variants.local_lookup(value, fn, variant, bound)
+            if lookup is not None:
+                return "value" if member in lookup[1] else "none"
+        return "value"
+
+    # relays -------------------------------------------------------------------
+    def relays(self, reachable: set[str]) -> list[Relay]:
+        out: list[Relay] = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            for call in fn.calls:
+                for target in self.model.call_targets(fn, call.func):
+                    builder = self.builder(target)
+                    if builder is None:
+                        continue
+                    for store in fn.stores:
+                        if store.target[0] != "attr":
+                            continue
+                        from_call = store.value == (
+                            "call",
+                            call.func,
+                            call.args,
+                            call.kwargs,
+                        )
+                        from_local = call.target is not None and store.value == (
+                            "name",
+                            call.target,
+                        )
+                        if from_call or from_local:
+                            out.append(
+                                Relay(store.target[2], builder, qual, store.span, store.target)
+                            )
+        return out
+
+    def rejected(self, variant: Variant) -> set[int]:
+        """Members a startup validator rejects under disaggregation decode mode."""
+        if variant.qualname not in self._rejected:
+            self._rejected[variant.qualname] = self._find_rejected(variant)
+        return self._rejected[variant.qualname]
+
+    def _find_rejected(self, variant: Variant) -> set[int]:
+        out: set[int] = set()
+        named = set()
+        from pdlint.model.callgraph import match_entries
+
+        if self.validator_patterns:
+            named = set(match_entries(self.model, self.validator_patterns))
+        # (a lazy model) the modules whose text names a converted setting: only their
+        # functions can test one (see _reads_setting)
+        converted = sorted(self.variants.converted.get(variant.qualname, {}))
+        source = self.model.source
+        naming = set(source.with_text(any_of=converted)) if source and converted else None
+        for fn in self.model.functions.values():
+            survived: set[frozenset[tuple[Expr, bool]]] | None = None
+            reads = naming is None or self.model.function_module[fn.qualname] in naming
+            for _span, guards in fn.raises:
+                flat = flatten(guards)
+                decode = [g for g in flat if g[1] and is_decode_test(g[0])]
+                if not (
+                    decode
+                    or fn.qualname in named
+                    or (reads and self._reads_setting(flat, fn, variant))
+                ):
+                    continue
+                rest = tuple(g for g in flat if g not in decode)
+                if not rest:
+                    continue
+                # past an earlier raise of this function: its condition is false
+                if survived is None:
+                    survived = {frozenset(flatten(g)) for _s, g in fn.raises}
+                needed = tuple(
+                    (e, p) for e, p in rest if p or frozenset(flatten(((e, True),))) not in survived
+                )
+                for member in range(len(variant.members)):
+                    truth = self.variants.guards_truth(rest, fn, variant, member)
+                    if truth is T:
+                        out.add(member)
+                    elif truth is not F and (
+                        self.variants.guards_truth(needed, fn, variant, member) is MAYBE
+                    ):
+                        self._settle(needed, fn, variant, member)
+        return out
+
+    def _reads_setting(self, guards: Guards, fn: FunctionFacts, variant: Variant) -> bool:
+        """Whether a guard tests the setting string the program converts to the variant
+        (``args.algo == "eagle"`` where ``Algo.from_string(args.algo)`` is the runtime
+        value): configuration code, run once at startup."""
+        names = self.variants.converted.get(variant.qualname, {})
+        return bool(names) and any(
+            node[0] == "attr"
+            and node[2] in names
+            and self.variants.converted_setting(node, fn, variant)
+            for expr, _ in guards
+            for node in nodes(expr)
+        )
+
+    def _settle(self, guards: Guards, fn: FunctionFacts, variant: Variant, member: int) -> None:
+        """A rejection that needs one setting besides the member: the member always
+        runs with the other value of that setting (``if FLAG and algo not in (...):
+        raise`` makes FLAG false wherever the algorithm runs)."""
+        variants = self.variants
+        truths = [variants.guards_truth((g,), fn, variant, member) for g in guards]
+        open_guards = [g for g, t in zip(guards, truths, strict=True) if t is not T]
+        member_guards = [
+            g
+            for g, t in zip(guards, truths, strict=True)
+            if t is T and variants.mentions(g[0], fn, variant, frozenset())
+        ]
+        if len(open_guards) != 1 or not member_guards:
+            return  # not one setting, or the raise does not depend on the member
+        expr, polarity = open_guards[0]
+        while expr[0] == "not":
+            expr, polarity = expr[1], not polarity
+        if variants.mentions(expr, fn, variant, frozenset()):
+            return
+        setting = variants.setting_key(fn, expr)
+        if setting is not None:
+            variants.settle(variant, member, setting, not polarity)
+
+    # findings -----------------------------------------------------------------
+    def found_relays(self) -> list[Relay]:
+        """Every relay reachable from the entry points (computed once)."""
+        if self._relays is None:
+            reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
+            self._relays = self.relays(reachable)
+        return self._relays
+
+    def run(self) -> Iterator[Finding]:
+        relays = self.found_relays()
+        for relay in relays:  # the validators settle settings before any path is walked
+            self.rejected(relay.builder.variant)
+        reported_builders: set[str] = set()
+        for relay in relays:
+            builder = relay.builder
+            variant = builder.variant
+            if builder.qualname not in reported_builders:
+                reported_builders.add(builder.qualname)
+                yield self._gap_finding(relay)
+            rejected = self.rejected(variant)
+            for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
+                if member in rejected:
+                    continue
+                yield from self._consumers(relay, member, none_span)
+
+    def _gap_finding(self, relay: Relay) -> Finding:
+        builder = relay.builder
+        fn = self.model.functions[builder.qualname]
+        names = [builder.variant.members[m] for m in builder.gaps]
+        message = (
+            f"`{fn.name}` returns None for {', '.join(names)} ({builder.variant.name}); "
+            f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"
+        )
+        return Finding(
+            "PDL001",
+            message,
+            location(self.model, builder.qualname, fn.span),
+            related=(
+                Related(
+                    location(self.model, relay.function, relay.store_span),
+                    f"relay stores `{relay.state}`",
+                ),
+            ),
+            member=",".join(names),
+            # the members too: a baseline taken before another member lost its
+            # state must not hide the wider gap
+            key=("PDL001", builder.qualname, relay.state, ",".join(names)),
+        )
+
+    def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
+        """Call sites the member can take with the state unchecked (no None test)."""
+
+        mentioned = self._mentioned
+
+        def allowed(fn: FunctionFacts, site: CallFact) -> bool:
+            guards = site.guards
+            found = mentioned.get((id(guards), state))
+            if found is None or found[0] is not guards:
+                found = mentioned[(id(guards), state)] = (guards, guards_mention(guards, state))
+            if found[1]:
+                return False
+            return self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
+
+        return allowed
+
+    def member_reach(
+        self, relay: Relay, variant: Variant, member: int
+    ) -> dict[str, tuple[str, CallFact] | None]:
+        """What the member reaches from the entries that reach the relay (cached)."""
+        key = (relay.state, relay.function, variant.qualname, member)
+        if key not in self._member_reach:
+            # Only entries whose calls reach the relay hand requests to this state.
+            entries = [e for e in self.entries if relay.function in self.reach_all(e)]
+            allowed = self.edge_filter(relay.state, variant, member)
+            self._member_reach[key] = self.graph.reach(entries, allowed, (variant.qualname, member))
+        return self._member_reach[key]
+
+    def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
+        variant = relay.builder.variant
+        state = relay.state
+        allowed = self.edge_filter(state, variant, member)
+        relay_fn = self.model.functions[relay.function]
+        relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        parents = self.member_reach(relay, variant, member)
+        for qual in sorted(parents):
+            fn = self.model.functions[qual]
+            seen: set[Span] = set()
+            derefs = [d for d in fn.derefs if d.attr == state]
+            for deref in sorted(derefs, key=lambda d: d.span):
+                if deref.span in seen:
+                    continue
+                seen.add(deref.span)
+                if guards_mention(deref.guards, state) or stored_before(fn, deref, self.model):
+                    continue
+                if not self.same_class(fn, deref.obj[1], relay_cls):
+                    continue
+                if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
+                    continue
+                yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+            yield from self._passed_on(relay, member, none_span, fn, parents, allowed)
+
+    def _passed_on(
+        self,
+        relay: Relay,
+        member: int,
+        none_span: Span,
+        fn: FunctionFacts,
+        parents: dict[str, tuple[str, CallFact] | None],
+        allowed: Callable[[FunctionFacts, CallFact], bool],
+    ) -> Iterator[Finding]:
+        """Relay state passed as an argument to a callee that dereferences it."""
+        variant = relay.builder.variant
+        for call in fn.calls:
+            indices = [
+                i
+                for i, arg in enumerate(call.args)
+                if arg[0] == "attr"
+                and arg[2] == relay.state
+                and not stored_before(
+                    fn, DerefFact(arg[2], arg, "call", call.span, call.guards), self.model
+                )
+            ]
+            if not indices or not allowed(fn, call):
+                continue
+            for target in self.model.call_targets(fn, call.func):
+                callee = self.model.functions[target]
+                bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
+                for index in indices:
+                    if index >= len(bound):
+                        continue
+                    param = bound[index][0]
+                    for deref in callee.derefs:
+                        if deref.attr or deref.obj != ("name", param):
+                            continue
+                        if guards_mention(deref.guards, param):
+                            continue
+                        truth = self.variants.guards_truth(deref.guards, callee, variant, member)
+                        if truth not in (T, MAYBE):
+                            continue
+                        extended = dict(parents)
+                        extended.setdefault(target, (fn.qualname, call))
+                        if extended[target] != (fn.qualname, call):
+                            extended[target] = (fn.qualname, call)
+                        yield self._finding(
+                            relay, member, none_span, target, deref.obj, deref.span, extended
+                        )
+                        break
+
+    def reach_all(self, entry: str) -> set[str]:
+        if entry not in self._reach_cache:
+            self._reach_cache[entry] = set(self.graph.reach([entry], lambda fn, site: True))
+        return self._reach_cache[entry]
+
+    def same_class(self, fn: FunctionFacts, base: Expr, relay_cls: str | None) -> bool:
+        """False only when the dereferenced object is known to be another class."""
+        if relay_cls is None:
+            return True
+        found = self.model.type_of(fn, base)
+        if found is None:
+            return True
+        return relay_cls in self.model.mro(found) or found in self.model.mro(relay_cls)
+
+    def _finding(
+        self,
+        relay: Relay,
+        member: int,
+        none_span: Span,
+        consumer: str,
+        obj: Expr,
+        span: Span,
+        parents: dict[str, tuple[str, CallFact] | None],
+    ) -> Finding:
+        builder = relay.builder
+        name = builder.variant.members[member]
+        shown = text(obj, brief=True)
+        chain = call_chain(parents, consumer)
+        entry = chain[0][0]
+        steps = [
+            Step(
+                location(self.model, entry, self.model.functions[entry].span),
+                entry,
+                f"entry point `{short_name(entry)}`",
+            )
+        ]
+        for i in range(1, len(chain)):
+            caller = chain[i - 1][0]
+            callee, site = chain[i]
+            assert site is not None
+            steps.append(call_step(self.model, caller, site.span, callee))
+        steps.append(deref_step(self.model, consumer, span, shown))
+        builder_fn = self.model.functions[builder.qualname]
+        message = (
+            f"{name} reaches `{shown}` but `{builder_fn.name}` returns None for {name}, "
+            f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`; "
+            f"build it for {name} or raise for {name} (in the builder or a startup validator)"
+        )
+        related = relay_related(self.model, relay, member, none_span, entry)
+        return Finding(
+            "PDL101",
+            message,
+            location(self.model, consumer, span),
+            related=related,
+            path=tuple(steps),
+            member=name,
+            key=("PDL101", entry, name, consumer, shown),
+        )
