@@ -19,6 +19,7 @@ from pdlint.cache.store import clean as clean_cache
 from pdlint.checks.catalogue import RULES, get_rule
 from pdlint.output.progress import TerminalProgress
 from pdlint.output.text import concise, full, statistics, to_json
+from pdlint.policy.exitcode import any_fails
 from pdlint.settings.config import (
     OUTPUT_FORMATS,
     ConfigError,
@@ -74,7 +75,9 @@ def cli() -> None:
 @click.option("--per-file-ignores", multiple=True, help="GLOB:CODES[,CODES] pairs.")
 @click.option("--exclude", multiple=True, help="Globs to skip (replaces the defaults).")
 @click.option("--extend-exclude", multiple=True, help="Globs to skip on top of the defaults.")
-@click.option("--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings.")
+@click.option(
+    "--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings (notes never fail)."
+)
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
 @click.option(
     "--config",
@@ -234,7 +237,8 @@ def check(  # noqa: PLR0913
             click.echo(f"pdlint: note: {note}", err=True)
         for phase, seconds in result.timings.items():
             click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
-    if result.findings and not settings.exit_zero:
+    # Notes (the support inventory) are reported but never fail the run.
+    if any_fails(result.findings) and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
 
