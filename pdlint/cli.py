@@ -76,6 +76,12 @@ def cli() -> None:
 @click.option("--exclude", multiple=True, help="Globs to skip (replaces the defaults).")
 @click.option("--extend-exclude", multiple=True, help="Globs to skip on top of the defaults.")
 @click.option(
+    "--respect-gitignore/--no-respect-gitignore",
+    default=None,
+    help="Skip what git ignores (.gitignore, .git/info/exclude, the global excludes "
+    "file) and .ignore files while walking (default: on).",
+)
+@click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings (notes never fail)."
 )
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
@@ -133,6 +139,7 @@ def check(  # noqa: PLR0913
     per_file_ignores: tuple[str, ...],
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    respect_gitignore: bool | None,
     exit_zero: bool | None,
     show_statistics: bool,
     config_path: str | None,
@@ -166,6 +173,8 @@ def check(  # noqa: PLR0913
             changes["exclude"] = _split(exclude)
         if extend_exclude:
             changes["extend_exclude"] = settings.extend_exclude + _split(extend_exclude)
+        if respect_gitignore is not None:
+            changes["respect_gitignore"] = respect_gitignore
         if output_format:
             changes["output_format"] = output_format
         if exit_zero:

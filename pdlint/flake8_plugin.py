@@ -125,7 +125,11 @@ class Analysis:
             [__version__, sorted(_real(p) for p in self.paths), repr(settings), self.stdin],
             sort_keys=True,
         )
-        files, _ = discover(self.paths, settings.exclude + settings.extend_exclude)
+        files, _ = discover(
+            self.paths,
+            settings.exclude + settings.extend_exclude,
+            respect_gitignore=settings.respect_gitignore,
+        )
         inputs: list[Any] = [overlay]
         extra = [settings.config_file] if settings.config_file else []
         extra += [os.path.join(settings.root, p) for p in settings.packs or ()]
