@@ -14,6 +14,7 @@ own configuration is read here, without running git.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 import pathspec
@@ -28,11 +29,13 @@ MARKERS = (".git", ".gitignore", ".ignore")
 
 @dataclass(frozen=True)
 class Layer:
-    """The patterns of one file, relative to ``base`` (an absolute posix folder)."""
+    """The patterns of one file, relative to ``base`` (an absolute posix folder);
+    ``quick`` matches whatever one of them matches (None: not built)."""
 
     base: str
     spec: pathspec.GitIgnoreSpec
     kind: int
+    quick: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Rules:
             if not path.startswith(prefix):
                 continue
             relative = path[len(prefix) :] + ("/" if is_dir else "")
+            if layer.quick is not None and layer.quick.search(relative) is None:
+                continue  # no pattern matches: one regex instead of one per pattern
             include = layer.spec.check_file(relative).include
             if include is not None:
                 return include
@@ -128,7 +133,7 @@ class IgnoreFiles:
     def _add(self, layers: list[Layer], path: str, base: str, kind: int) -> None:
         spec = self._spec(path)
         if spec is not None:
-            layers.append(Layer(base, spec, kind))
+            layers.append(Layer(base, spec, kind, _quick(spec)))
 
     def _spec(self, path: str) -> pathspec.GitIgnoreSpec | None:
         if path in self._specs:
@@ -186,6 +191,38 @@ def _compile(lines: list[str]) -> pathspec.GitIgnoreSpec:
             continue
         valid.append(line)
     return pathspec.GitIgnoreSpec.from_lines(valid)
+
+
+_GROUP = re.compile(r"\(\?P<\w+>")
+_ANY_DEPTH = "(?:.+/)?"
+
+
+def _quick(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
+    """A regex that finds a match wherever a pattern of ``spec`` matches (and perhaps
+    elsewhere: :meth:`Rules.ignored` then asks the spec), so that a path no pattern
+    matches, the common case, costs one search: each pattern's regex is tried at the
+    start of every path segment, instead of each regex backtracking over the whole
+    path. None if a pattern is not a plain regex."""
+    try:
+        parts = []
+        for pattern in spec.patterns:
+            regex = getattr(pattern, "regex", None)
+            if pattern.include is None or regex is None:
+                continue  # a blank line or a comment
+            text = regex.pattern
+            if not isinstance(text, str) or regex.flags & ~re.UNICODE:
+                return None
+            text = _GROUP.sub("(?:", text)
+            if not text.startswith("^"):
+                parts.append(f".*(?:{text})")  # matches anywhere (``**``): from the start
+                continue
+            text = text[1:]
+            if text.startswith(_ANY_DEPTH):
+                text = text[len(_ANY_DEPTH) :]
+            parts.append(f"(?:{text})")
+        return re.compile(f"(?:^|/)(?:{'|'.join(parts)})" if parts else "(?!)")
+    except (re.error, AttributeError, TypeError):
+        return None
 
 
 def _common_dir(dot_git: str) -> str | None:

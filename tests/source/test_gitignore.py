@@ -7,6 +7,7 @@ reported (PDL900) and the list of reported files is what the walk took.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from pdlint_helpers import run_pdlint
 
 from pdlint.source.discover import would_walk
+from pdlint.source.gitignore import GITIGNORE, Layer, Rules, _compile, _quick
 
 BAD = "def (\n"
 
@@ -255,3 +257,21 @@ def test_git_agrees_on_a_tree_of_tricky_patterns(tmp_path, home):
     expected = git_listed(root, home)
     assert "sub/deeper/c_test.py" in expected and "pkg/top_only.py" in expected  # not vacuous
     assert reported(root, home, ".") == expected
+
+
+def test_the_one_regex_shortcut_decides_as_the_patterns_do():
+    # Rules.ignored skips a file when one joined regex finds nothing: never wrongly
+    rnd = random.Random(34)
+    atoms = ["a", "b", "/", "*", "**", "?", "[ab]", ".py", "!", "\\"]
+    names = ["a", "b", "ab", "a.py", "b.py", "ba"]
+    for _ in range(300):
+        lines = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 5))) for _ in range(4)]
+        spec = _compile(lines)
+        quick = _quick(spec)
+        assert quick is not None, lines
+        fast = Rules((Layer("/r", spec, GITIGNORE, quick),))
+        slow = Rules((Layer("/r", spec, GITIGNORE, None),))
+        for _ in range(20):
+            parts = [rnd.choice(names) for _ in range(rnd.randint(1, 4))]
+            path, is_dir = "/r/" + "/".join(parts), rnd.random() < 0.3
+            assert fast.ignored(path, is_dir) == slow.ignored(path, is_dir), (lines, path)
