@@ -156,6 +156,8 @@ def check(  # noqa: PLR0913
 ) -> None:
     """Analyse PATHS (default: the current directory; '-' reads stdin)."""
     targets = list(paths) or ["."]
+    if write_baseline_path:
+        _check_baseline_target(write_baseline_path, baseline_path)
     try:
         settings = resolve_settings(targets, config_path)
         changes: dict[str, Any] = {}
@@ -210,9 +212,13 @@ def check(  # noqa: PLR0913
         _fail(str(exc))
         return
     if write_baseline_path:
-        from pdlint.policy.baseline import write_baseline
+        from pdlint.policy.baseline import BaselineError, write_baseline
 
-        write_baseline(result.findings, Path(write_baseline_path), settings.root)
+        try:
+            write_baseline(result.findings, Path(write_baseline_path), settings.root)
+        except BaselineError as exc:
+            _fail(str(exc))
+            return
         n = len(result.findings)
         click.echo(
             f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}",
@@ -250,6 +256,21 @@ def check(  # noqa: PLR0913
     if any_fails(result.findings) and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
+
+
+def _check_baseline_target(target: str, baseline: str | None) -> None:
+    """Exit 2 before the analysis if ``--write-baseline`` cannot be honoured."""
+    from pdlint.policy.baseline import BaselineError, check_target
+
+    if baseline:
+        _fail(
+            "--baseline and --write-baseline cannot be used together: --write-baseline "
+            "records every current finding, so run it alone to refresh a baseline"
+        )
+    try:
+        check_target(Path(target))
+    except BaselineError as exc:
+        _fail(str(exc))
 
 
 def build() -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pdlint.checks.catalogue import RULES
 from pdlint.settings.packs import bundled
-from pdlint.settings.toml import ConfigError, key_location, read_toml
+from pdlint.settings.toml import ConfigError, key_location, parse_toml, read_toml
 from pdlint.source.globs import PathGlob, anchored
 from pdlint.source.regular import SETTINGS_LIMIT, read_limited
 
@@ -198,7 +198,8 @@ def load_config_file(path: Path, base: Settings) -> Settings:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.pdlint] table, at or above ``start``."""
+    """The nearest pyproject.toml with a [tool.pdlint] table (however the TOML writes
+    it), at or above ``start``; raise ConfigError for one that is not TOML."""
     start = Path(os.path.realpath(start))  # Path.resolve raises on a symlink loop
     directory = start if start.is_dir() else start.parent
     for candidate in (directory, *directory.parents):
@@ -213,7 +214,10 @@ def find_pyproject(start: Path) -> Path | None:
                     f"{pyproject}: cannot read it to look for [tool.pdlint]: {exc}; "
                     "make it readable, or name the configuration with --config"
                 ) from None
-            if re.search(r"^\s*\[tool\.pdlint[\].]", text, re.M):
+            # Parsed, not searched: ``pdlint.ignore = [...]`` under ``[tool]`` is the
+            # table too; a file that is not TOML may be the configuration (as in ruff).
+            tool = parse_toml(pyproject, text).get("tool")
+            if isinstance(tool, dict) and "pdlint" in tool:
                 return pyproject
     return None
 
