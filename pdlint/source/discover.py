@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pdlint.source.gitignore import MARKERS, IgnoreFiles
-from pdlint.source.globs import PathGlob, path_matches
+from pdlint.source.globs import PathGlob, path_matches, posix
 
 
 class DiscoveryError(Exception):
@@ -116,7 +116,7 @@ class _Walk:
         name) visits them, without following symlinked directories. A regular file is
         told by its directory entry, with no ``stat`` of its own."""
         cwd, exclude = self.cwd, self.exclude
-        real_base = _posix(os.path.realpath(base))
+        real_base = posix(os.path.realpath(base))
         rules = self.ignores.start(real_base) if self.ignores is not None else None
         # (directory, its real path, its display path, the ignore rules above it)
         stack = [(base, real_base, display_path(base, cwd), rules)]
@@ -175,7 +175,7 @@ def would_walk(
     parts = relative.split(os.sep)
     if not parts[-1].endswith((".py", ".pyi")):
         return False
-    real_base = _posix(os.path.realpath(base))
+    real_base = posix(os.path.realpath(base))
     ignores = IgnoreFiles() if respect_gitignore else None
     rules = ignores.start(real_base) if ignores is not None else None
     for depth in range(1, len(parts)):
@@ -194,10 +194,6 @@ def would_walk(
     if rules is not None and rules.ignored(real, is_dir=False):
         return False
     return not path_matches(exclude, real)
-
-
-def _posix(path: str) -> str:
-    return path.replace(os.sep, "/") if os.sep != "/" else path
 
 
 def _entry_test(test: Callable[[], bool]) -> bool:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pathspec
 
+from pdlint.source.globs import posix
 from pdlint.source.regular import SETTINGS_LIMIT, read_limited
 
 # Which kind of file a rule comes from, in the order they are consulted.
@@ -61,10 +62,6 @@ class Rules:
         return False
 
 
-def _posix(path: str) -> str:
-    return path.replace(os.sep, "/") if os.sep != "/" else path
-
-
 class IgnoreFiles:
     """Reads the ignore files of one walk, each once, and the rules of each folder.
 
@@ -84,10 +81,10 @@ class IgnoreFiles:
         A folder named on the command line is walked even when git ignores it (as
         ruff walks it): the rules that ignore it, from above, are then left out.
         """
-        real = _posix(os.path.realpath(directory))
+        real = posix(os.path.realpath(directory))
         chain = [real]
         while True:
-            parent = _posix(os.path.dirname(chain[-1]))
+            parent = posix(os.path.dirname(chain[-1]))
             if parent == chain[-1]:
                 break
             chain.append(parent)

@@ -44,7 +44,7 @@ def real_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None =
     its name, as git does)."""
     absolute = os.path.join(os.path.realpath(cwd or os.getcwd()), path)
     head, name = os.path.split(os.path.normpath(absolute))
-    return _posix(os.path.join(os.path.realpath(head), name))
+    return posix(os.path.join(os.path.realpath(head), name))
 
 
 def path_matches(
@@ -60,13 +60,14 @@ def path_matches(
     base, path_re, name_re = _compiled(patterns, os.fspath(cwd or os.getcwd()))
     if not os.path.isabs(path):
         path = os.path.normpath(os.path.join(base, path))
-    path = _posix(path)
+    path = posix(path)
     if path_re.match(path):
         return True
     return name_re is not None and name_re.match(path.rsplit("/", 1)[-1]) is not None
 
 
-def _posix(path: str) -> str:
+def posix(path: str) -> str:
+    """``path`` with ``/`` separators (as globs are written)."""
     return path.replace(os.sep, "/") if os.sep != "/" else path
 
 
@@ -77,13 +78,13 @@ def _compiled(
     """The real current directory, one regex for the globs anchored to their folders
     (matched against the whole absolute path), one for the name globs (matched
     against the last part)."""
-    real_cwd = _posix(os.path.realpath(cwd))
+    real_cwd = posix(os.path.realpath(cwd))
     paths, names = [], []
     for glob in patterns:
         if isinstance(glob, str):
             pattern, base = glob, real_cwd
         else:
-            pattern, base = glob.pattern, _posix(glob.base)
+            pattern, base = glob.pattern, posix(glob.base)
         pattern = pattern.rstrip("/")
         if "/" not in pattern:
             names.append(translate(pattern))
