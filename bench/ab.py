@@ -25,8 +25,8 @@ different findings.
     python bench/ab.py --base HEAD~3 --rounds 6
 
 ``--python-a`` / ``--python-b`` measure, as A or B, the pdlint another interpreter
-imports instead (a venv where ``pip install .`` put a wheel: compiled builds are
-compared this way):
+imports instead (a venv where ``PDLINT_COMPILE=1 pip install .`` put a compiled wheel:
+compiled builds are compared this way):
 
     python bench/ab.py --python-a OLD/bin/python --python-b NEW/bin/python
 """

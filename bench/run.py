@@ -32,7 +32,8 @@ round, as the machine's speed drifts.
 
     python bench/run.py                      # 0.5.10 and 0.5.23
     python bench/run.py --versions 0.5.23 --repeat 5 --skip-libcst
-    python bench/run.py --python VENV/bin/python   # the pdlint `pip install .` put there
+    PDLINT_COMPILE=1 VENV/bin/pip install .  # the compiled build, into a venv; then:
+    python bench/run.py --python VENV/bin/python
 
 It measures the pdlint that ``--python`` imports (default: this interpreter's,
 an editable install runs the source) and prints which, and which of its modules
@@ -387,7 +388,8 @@ def main() -> int:
     parser.add_argument(
         "--python",
         default=sys.executable,
-        help="the interpreter whose pdlint is measured (a venv where `pip install .` put it)",
+        help="the interpreter whose pdlint is measured "
+        "(a venv where `PDLINT_COMPILE=1 pip install .` put it)",
     )
     parser.add_argument(
         "--slack", type=float, default=1.15, help="allowed excess of the cold-cost growth"

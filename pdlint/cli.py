@@ -440,17 +440,23 @@ def graph_command(
         click.echo(text, nl=False)
 
 
+def install_requirement(extra: str) -> str:
+    """The pip requirement installing this version of pdlint with ``extra`` (pdlint
+    is installed from its repository's release tag, not from PyPI)."""
+    return f"pdlint[{extra}] @ git+https://github.com/pdlint/pdlint@v{__version__}"
+
+
 @cli.command("server")
 @click.option("--stdio", is_flag=True, help="Speak LSP over stdin/stdout (the default).")
 def server_command(stdio: bool) -> None:
-    """Run the language server (needs the 'lsp' extra: pip install 'pdlint[lsp]')."""
+    """Run the language server (needs the 'lsp' extra, see the README's install)."""
     try:
         from pdlint.server import serve
     except ImportError as exc:
         missing = (exc.name or str(exc)).split(".")[0]
         _fail(
             f"the language server needs the 'lsp' extra ({missing} is not installed): "
-            "pip install 'pdlint[lsp]'"
+            f"pip install '{install_requirement('lsp')}' (from a clone: pip install '.[lsp]')"
         )
         return
     serve()

@@ -191,7 +191,7 @@ def _newer_syntax(text: str, line: int) -> bool:
             return False  # the statement alone parses here: the error is elsewhere
         try:
             import libcst
-        except ImportError:  # an optional dependency (the dev extra): no hint without it
+        except ImportError:  # a dependency, but an install may lack it: then no hint
             return False
         try:
             libcst.parse_module(statement, libcst.PartialParserConfig(python_version="3.12"))

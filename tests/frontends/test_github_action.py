@@ -2,7 +2,7 @@
 action's own steps run as a runner runs them (bash, step env, ``$GITHUB_OUTPUT``).
 
 The module installs pdlint once through the action's install step (a fresh
-venv and ``pip install`` of this repository, about 15 to 40 s).
+venv and ``pip install`` of this repository, the pure-Python wheel: seconds).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import pytest
 from github_assets import action_schema_path, load_yaml, workflow_schema_path
 from pdlint_helpers import REPO, fixture
 from sarif_assets import AssetUnavailable, schema_path
+
+import pdlint
 
 ACTION = REPO / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*([\w.-]+)\s*\}\}")
@@ -73,12 +75,48 @@ def test_action_is_composite_installs_itself_runs_sarif_and_uploads():
     run_script = by_id["run"]["run"]
     assert '"$PDLINT" check --output-format sarif' in run_script
     (upload,) = [s for s in steps if s.get("uses", "").startswith("github/codeql-action/")]
-    assert upload["uses"] == "github/codeql-action/upload-sarif@v3"
+    assert upload["uses"] == "github/codeql-action/upload-sarif@v4"
     assert upload["with"]["sarif_file"] == "${{ steps.run.outputs.sarif-file }}"
     assert upload["with"]["category"] == "${{ inputs.category }}"
     assert upload["if"] == "inputs.upload == 'true'"
     assert steps.index(by_id["run"]) < steps.index(upload)
     assert set(metadata["inputs"]) >= {"paths", "args", "python-version", "upload", "category"}
+
+
+def test_python_is_set_up_without_changing_the_callers_environment():
+    by_id = steps_by_id(action())
+    setup = by_id["python"]
+    assert setup["uses"] == "actions/setup-python@v5"
+    assert setup["with"]["update-environment"] is False
+    # the action runs its interpreter by path, never the python on PATH
+    assert by_id["locate"]["env"]["PDLINT_BASE_PYTHON"] == "${{ steps.python.outputs.python-path }}"
+    assert '"$PDLINT_BASE_PYTHON" -m venv' in by_id["install"]["run"]
+
+
+def test_the_install_is_cached_under_a_key_of_its_files_and_saved_before_the_run():
+    metadata = action()
+    steps = metadata["runs"]["steps"]
+    by_id = steps_by_id(metadata)
+    (save,) = [s for s in steps if s.get("uses", "").startswith("actions/cache/save@")]
+    restore = by_id["restore"]
+    assert restore["uses"] == "actions/cache/restore@v4"
+    for step in (restore, save):
+        assert step["with"] == {
+            "path": "${{ steps.locate.outputs.venv }}",
+            "key": "${{ steps.locate.outputs.key }}",
+        }
+    assert save["if"] == "steps.restore.outputs.cache-hit != 'true'"
+    order = [
+        steps.index(s) for s in (by_id["locate"], restore, by_id["install"], save, by_id["run"])
+    ]
+    assert order == sorted(order)  # saved even when the job then fails on findings
+
+
+# What the actions the steps use give as outputs (their own action.yml).
+USED_OUTPUTS = {
+    "actions/setup-python": {"python-path", "python-version", "cache-hit"},
+    "actions/cache/restore": {"cache-hit", "cache-primary-key", "cache-matched-key"},
+}
 
 
 def test_no_expression_is_pasted_into_a_script():
@@ -95,7 +133,11 @@ def test_no_expression_is_pasted_into_a_script():
             assert parts[1] in metadata["inputs"], name
         elif parts[0] == "steps":
             assert parts[1] in by_id and parts[2] == "outputs", name
-            assert f"{parts[3]}=" in by_id[parts[1]]["run"], name
+            step = by_id[parts[1]]
+            if "uses" in step:
+                assert parts[3] in USED_OUTPUTS[step["uses"].split("@")[0]], name
+            else:
+                assert f"{parts[3]}=" in step["run"], name
         else:
             assert name in {"github.action_path"}, name
 
@@ -177,17 +219,68 @@ def defaults() -> dict[str, str]:
     return {name: str(spec.get("default", "")) for name, spec in action()["inputs"].items()}
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Outputs of the action's install step, run against this repository."""
-    runner_temp = tmp_path_factory.mktemp("runner-temp")
-    contexts = {"inputs": defaults(), "github": {"action_path": str(REPO)}}
+def locate(action_path: Path, runner_temp: Path) -> dict[str, str]:
+    """Outputs of the action's locate step (the runner's python3, as with
+    ``python-version: ''``)."""
+    contexts = {"github": {"action_path": str(action_path)}}
+    contexts["steps"] = {"python": {"outputs": {"python-path": ""}}}
+    proc, outputs = run_step(steps_by_id(action())["locate"], contexts, REPO, runner_temp)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return outputs
+
+
+def install(located: dict[str, str], runner_temp: Path) -> tuple[str, dict[str, str]]:
+    """The install step's output and outputs, after the locate step's ``located``."""
+    contexts = {"github": {"action_path": str(REPO)}, "steps": {"locate": {"outputs": located}}}
     proc, outputs = run_step(steps_by_id(action())["install"], contexts, REPO, runner_temp)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert re.search(r"pdlint, version \S+", proc.stdout)
+    return proc.stdout, outputs
+
+
+@pytest.fixture(scope="module")
+def runner_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("runner-temp")
+
+
+@pytest.fixture(scope="module")
+def installed(runner_temp: Path) -> dict[str, str]:
+    """Outputs of the action's install step, run against this repository."""
+    located = locate(REPO, runner_temp)
+    stdout, outputs = install(located, runner_temp)
+    assert re.search(r"pdlint, version \S+", stdout)
+    assert "restored from the cache" not in stdout
     assert Path(outputs["pdlint"]).is_file() and Path(outputs["python"]).is_file()
-    assert Path(outputs["pdlint"]).parent.parent == runner_temp / "pdlint-venv"
-    return outputs
+    venv = Path(located["venv"])
+    assert venv == runner_temp / "pdlint-venv" / located["key"]
+    assert Path(outputs["pdlint"]).parent.parent == venv
+    return {**outputs, "venv": str(venv)}
+
+
+def test_an_environment_restored_from_the_cache_is_used_as_it_is(
+    installed: dict[str, str], runner_temp: Path
+):
+    located = locate(REPO, runner_temp)
+    assert located["venv"] == installed["venv"]  # the same key, so the cache restores it there
+
+    stdout, outputs = install(located, runner_temp)
+
+    assert f"pdlint, version {pdlint.__version__}" in stdout
+    assert "pdlint: the environment restored from the cache is used as it is" in stdout
+    assert outputs["pdlint"] == installed["pdlint"]
+
+
+def test_the_cache_key_names_the_version_and_changes_with_pdlints_files(tmp_path: Path):
+    copy = tmp_path / "action"
+    for name in ("pyproject.toml", "hatch_build.py"):
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, copy / name)
+    for folder in ("pdlint", "rules"):
+        shutil.copytree(REPO / folder, copy / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    first = locate(copy, tmp_path)["key"]
+    assert first.startswith(f"pdlint-{pdlint.__version__}-")
+    assert locate(copy, tmp_path)["key"] == first
+    (copy / "rules" / "sglang.toml").write_text("# changed\n", encoding="utf-8")
+    assert locate(copy, tmp_path)["key"] != first
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 A project's ``.pre-commit-config.yaml`` names a snapshot of this repository by
 path and commit, as users name it by URL and tag. pre-commit builds the hook's
-environment once (a venv and ``pip install`` of the snapshot, about 20 to 40 s)
+environment once (a venv and ``pip install`` of the snapshot, the pure-Python wheel)
 in ``PRE_COMMIT_HOME`` and both runs share it (``try-repo`` would build it again
 for every run, in a throwaway store).
 """

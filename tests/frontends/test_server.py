@@ -21,6 +21,7 @@ from lsprotocol import types
 from pdlint_helpers import copy_relay_gap
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+import pdlint
 from pdlint.checks.catalogue import RULES
 from pdlint.server import noqa_edit
 
@@ -392,7 +393,9 @@ def test_server_needs_the_lsp_extra(tmp_path: Path):
         timeout=60,
     )
     assert proc.returncode == 2
-    assert "pip install 'pdlint[lsp]'" in proc.stderr
+    # pdlint is not on PyPI: the command installs this version's tag, or a clone
+    tag = f"git+https://github.com/pdlint/pdlint@v{pdlint.__version__}"
+    assert f"pip install 'pdlint[lsp] @ {tag}' (from a clone: pip install '.[lsp]')" in proc.stderr
     assert "pygls is not installed" in proc.stderr
     assert proc.stdout == ""
 

@@ -1,14 +1,14 @@
 """``pip install .`` into a fresh virtualenv gives a working ``pdlint`` with its packs.
 
-One venv for the whole module (about 1 to 3 min: it builds the wheel, compiling the
-indexer and the analysis with mypyc where a C compiler is, see hatch_build.py); it
-runs in CI with the rest of the suite.
+Two venvs, one per build: the default wheel, pure Python (seconds), and the
+opt-in compiled one, ``PDLINT_COMPILE=1 pip install .`` (minutes: mypyc compiles
+the indexer and the analysis, see hatch_build.py). The tests of the compiled
+build are marked ``slow`` and announce the build on the terminal before it starts.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib.metadata
 import json
 import os
 import shutil
@@ -30,11 +30,12 @@ BIN = "Scripts" if os.name == "nt" else "bin"
 
 
 def clean_env() -> dict[str, str]:
-    """The environment without anything that could point back at the source tree."""
+    """The environment without anything that could point back at the source tree
+    (nor ask for the compiled build)."""
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP"}
+        if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PDLINT_COMPILE"}
     }
     env["PYTHONNOUSERSITE"] = "1"
     return env
@@ -46,20 +47,51 @@ def run(argv: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
     )
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with ``pip install <repo>`` (not editable); returns its root."""
-    root = tmp_path_factory.mktemp("install")
+def pip_install(root: Path, env: dict[str, str] | None = None) -> Path:
+    """A fresh venv under ``root`` with ``pip install <repo>`` (not editable);
+    returns its root."""
     venv = root / "venv"
     made = run([sys.executable, "-m", "venv", str(venv)], cwd=root)
     assert made.returncode == 0, made.stderr
-    python = venv / BIN / "python"
-    pip = run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", str(REPO)],
+    pip = subprocess.run(
+        [str(venv / BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
+        + [str(REPO)],
         cwd=root,
+        env={**clean_env(), **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     return venv
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default install: ``pip install <repo>``, a pure-Python wheel."""
+    return pip_install(tmp_path_factory.mktemp("install"))
+
+
+@pytest.fixture(scope="module")
+def compiled_install(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Path:
+    """The opt-in compiled install: ``PDLINT_COMPILE=1 pip install <repo>``.
+    Said on the terminal first, as it builds for minutes with no other output."""
+    if not _has_c_compiler():
+        pytest.skip("no C compiler or no Python headers: the compiled build cannot be made")
+    announce(request, "building the mypyc-compiled wheel (PDLINT_COMPILE=1 pip install .)")
+    return pip_install(tmp_path_factory.mktemp("compiled"), {"PDLINT_COMPILE": "1"})
+
+
+def announce(request: pytest.FixtureRequest, what: str) -> None:
+    """Write ``what`` and that it takes minutes on the terminal, past output capture."""
+    reporter = request.config.pluginmanager.getplugin("terminalreporter")
+    capture = request.config.pluginmanager.getplugin("capturemanager")
+    if reporter is None or capture is None:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line(f"\n{request.node.nodeid}: {what}, a few minutes...")
 
 
 @pytest.fixture(scope="module")
@@ -170,23 +202,6 @@ def compiled_modules() -> list[str]:
     )
 
 
-def needs_compiled() -> None:
-    """Skip a test comparing the installed build with its source where they are one."""
-    if not _has_c_compiler():
-        pytest.skip("no C compiler or no Python headers: the installed pdlint is its source")
-
-
-def with_optional_dependencies(installed: Path, cwd: Path) -> None:
-    """Install into the venv what the dev extra adds to the source's runs: libcst,
-    for the newer-Python hint of a syntax error (a ``pip install .`` leaves it out)."""
-    pip = run(
-        [str(installed / BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
-        + ["-q", f"libcst=={importlib.metadata.version('libcst')}"],
-        cwd=cwd,
-    )
-    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-
-
 def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     """``pdlint ARGV`` from this checkout's source (what the compiled build must match)."""
     env = {**clean_env(), "PYTHONPATH": str(REPO)}
@@ -195,47 +210,139 @@ def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_installed_pdlint_is_compiled_where_a_c_compiler_is(installed, elsewhere):
+def wheel_tags(venv: Path, cwd: Path) -> list[str]:
+    """The tags of the wheel pip installed in ``venv`` (its ``WHEEL`` file)."""
+    code = "import importlib.metadata as m; print(m.distribution('pdlint').read_text('WHEEL'))"
+    res = run([str(venv / BIN / "python"), "-c", code], cwd=cwd)
+    assert res.returncode == 0, res.stderr
+    return [line.split(": ", 1)[1] for line in res.stdout.splitlines() if line.startswith("Tag: ")]
+
+
+def test_the_default_install_is_pure_python(installed, elsewhere):
     res = run(
         [str(installed / BIN / "pdlint"), "check", str(fixture("relay_gap")), "-v"],
         cwd=elsewhere,
     )
 
     assert res.returncode == 1, res.stderr
-    if _has_c_compiler():
-        build = "compiled with mypyc: " + ", ".join(compiled_modules())
-        assert "index" in build and "model" in build
-    else:
-        build = "pure Python"
+    assert "pdlint: build: pure Python\n" in res.stderr
+    assert wheel_tags(installed, elsewhere) == ["py3-none-any"]
+    package = site_packages(installed, elsewhere) / "pdlint"
+    assert [p.name for p in package.rglob("*") if p.suffix in (".so", ".pyd")] == []
+
+
+def test_the_installed_wheel_carries_the_apache_license(installed, elsewhere):
+    code = (
+        "import importlib.metadata as m; d = m.distribution('pdlint'); "
+        "print(d.metadata['License-Expression']); print(d.read_text('licenses/LICENSE'), end='')"
+    )
+
+    res = run([str(installed / BIN / "python"), "-c", code], cwd=elsewhere)
+
+    assert res.returncode == 0, res.stderr
+    expression, text = res.stdout.split("\n", 1)
+    assert expression == "Apache-2.0"
+    assert text == (REPO / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License\n" in text and "Version 2.0, January 2004" in text
+
+
+# Run by the installed interpreter: ``pdlint check`` in process, then which of
+# the dependencies only other features use it imported (none is the answer).
+IMPORTED = """
+import importlib.util, sys
+from pdlint.cli import cli
+try:
+    cli.main(["check", "--no-cache", sys.argv[1]], prog_name="pdlint")
+except SystemExit as exc:
+    print("exit", exc.code)
+for name in ("networkx", "libcst"):
+    print(name, importlib.util.find_spec(name) is not None, name in sys.modules)
+"""
+
+
+def test_a_check_run_does_not_import_the_dependencies_of_other_features(installed, elsewhere):
+    res = run(
+        [str(installed / BIN / "python"), "-c", IMPORTED, str(fixture("relay_gap"))],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 0, res.stderr
+    # installed, not imported
+    assert res.stdout.splitlines()[-3:] == ["exit 1", "networkx True False", "libcst True False"]
+
+
+@pytest.mark.parametrize("fmt", ["dot", "graphml"])
+def test_pdlint_graph_writes_dot_and_graphml_from_the_default_install(installed, elsewhere, fmt):
+    res = run(
+        [str(installed / BIN / "pdlint"), "graph", "--format", fmt, str(fixture("relay_gap"))],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 0, res.stderr
+    assert "event_loop_disagg_decode" in res.stdout
+    assert res.stdout.startswith("digraph" if fmt == "dot" else "<graphml")
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the statement is valid here")
+def test_the_default_install_hints_at_syntax_of_a_newer_python(installed, tmp_path):
+    (tmp_path / "modern.py").write_text("A = 1\ntype Vector = list[float]\n", encoding="utf-8")
+
+    res = run([str(installed / BIN / "pdlint"), "check", "--no-cache", "."], cwd=tmp_path)
+
+    assert res.returncode == 1, res.stderr
+    running = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert res.stdout.startswith("modern.py:2:")
+    assert f"(valid in a newer Python than {running}; run pdlint on it there)" in res.stdout
+
+
+# --- the opt-in compiled build (PDLINT_COMPILE=1) --------------------------------
+
+
+@pytest.mark.slow
+def test_the_opt_in_build_is_compiled(compiled_install, elsewhere):
+    res = run(
+        [str(compiled_install / BIN / "pdlint"), "check", str(fixture("relay_gap")), "-v"],
+        cwd=elsewhere,
+    )
+
+    assert res.returncode == 1, res.stderr
+    build = "compiled with mypyc: " + ", ".join(compiled_modules())
+    assert "index" in build and "model" in build
     assert f"pdlint: build: {build}\n" in res.stderr
+    (tag,) = wheel_tags(compiled_install, elsewhere)
+    python = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    assert tag.startswith(f"{python}-{python}-")  # for this interpreter, not py3-none-any
 
 
+@pytest.mark.slow
+@pytest.mark.real
 @pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["packs", "no-packs"])
-def test_the_compiled_analysis_finds_what_its_source_finds(installed, elsewhere, packs):
+def test_the_compiled_analysis_finds_what_its_source_finds(compiled_install, elsewhere, packs):
     """On a real release, with and without packs: the installed (compiled) pdlint's
     JSON is byte for byte the source's."""
-    needs_compiled()
     tree = sglang_tree("0.5.16")
     argv = ["check", "--no-cache", "--output-format", "json", *packs, "sglang"]
 
     source = run_source(argv, tree)
-    compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=tree)
+    compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=tree)
 
     assert source.returncode == compiled.returncode == 1, source.stderr + compiled.stderr
     assert json.loads(source.stdout)  # it finds something
     assert compiled.stdout == source.stdout
 
 
-def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(installed, elsewhere):
+@pytest.mark.slow
+def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(
+    compiled_install, elsewhere
+):
     """Each fixture (analysed whole, not lazily: a small tree): the installed
     (compiled) pdlint's JSON is byte for byte the source's."""
-    needs_compiled()
     folders = fixture_dirs()
     found = 0
     for folder in folders:
         argv = ["check", "--no-cache", "--output-format", "json", str(folder)]
         source = run_source(argv, elsewhere)
-        compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=elsewhere)
+        compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=elsewhere)
         assert source.returncode in (0, 1), source.stderr
         assert (compiled.returncode, compiled.stdout) == (source.returncode, source.stdout), folder
         found += len(json.loads(source.stdout))
@@ -252,19 +359,18 @@ PATHOLOGICAL = {  # test_pathological.py's cases: its bound of each, by generato
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(PATHOLOGICAL))
-def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
+def test_the_compiled_pdlint_on_pathological_code(compiled_install, tmp_path, case):
     """Compiled code has no instance dict and no interpreter frames: each
     pathological case of test_pathological.py, run by the installed pdlint, ends
     within the same bound, with no traceback, and finds what the source finds."""
-    needs_compiled()
-    with_optional_dependencies(installed, tmp_path)  # a syntax error's hint, as the source's
     root = tmp_path / "proj"
     getattr(pathological, case)(root)
     argv = ["check", "--no-cache", "--output-format", "json", "."]
 
     start = time.monotonic()
-    compiled = run([str(installed / BIN / "pdlint"), *argv], cwd=root)
+    compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=root)
     elapsed = time.monotonic() - start
     source = run_source(argv, root)
 
@@ -280,11 +386,15 @@ def test_the_compiled_pdlint_on_pathological_code(installed, tmp_path, case):
 COMPILED_SUITE = ("engine/test_lazy.py", "cache/test_cache.py", "engine/test_determinism.py")
 
 
-def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(installed, elsewhere):
-    needs_compiled()
+@pytest.mark.slow
+def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(
+    compiled_install, elsewhere, request
+):
     import hypothesis
 
-    python = str(installed / BIN / "python")
+    announce(request, f"running {', '.join(COMPILED_SUITE)} with the compiled pdlint")
+
+    python = str(compiled_install / BIN / "python")
     pip = run(
         [python, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
         + [f"pytest=={pytest.__version__}", f"hypothesis=={hypothesis.__version__}"],
@@ -336,13 +446,14 @@ print(count)
 """
 
 
-def test_the_compiled_indexer_gives_the_facts_of_its_source(installed, elsewhere):
-    needs_compiled()
+@pytest.mark.slow
+@pytest.mark.real
+def test_the_compiled_indexer_gives_the_facts_of_its_source(compiled_install, elsewhere):
     real = sglang_tree("0.5.16") / "sglang" / "srt"
     folders = [REPO / "fixtures", REPO / "tests", real]
 
     res = run(
-        [str(installed / BIN / "python"), "-c", SAME_FACTS, *map(str, folders)],
+        [str(compiled_install / BIN / "python"), "-c", SAME_FACTS, *map(str, folders)],
         cwd=elsewhere,
     )
 

@@ -370,7 +370,7 @@ def test_syntax_of_a_newer_python(relay_gap, name):
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the statement is valid here")
 def test_syntax_of_a_newer_python_without_libcst(relay_gap, monkeypatch):
-    """libcst is optional (the dev extra): without it, the same PDL900, no hint."""
+    """Without libcst (a dependency, but an install may lack it): the same PDL900, no hint."""
     monkeypatch.setitem(sys.modules, "libcst", None)  # import libcst raises ImportError
     (relay_gap / PKG / "modern.py").write_text(NEWER["type-alias"])
 
