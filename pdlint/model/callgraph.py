@@ -100,17 +100,22 @@ class CallGraph:
             fn = model.functions[caller]
             params = {p for p, _ in fn.params}
             for call in fn.calls:
-                targets: tuple[str, ...] | set[str] = model.call_targets(fn, call.func)
-                if not targets and call.func[0] == "name" and call.func[1] in params:
-                    key = (caller, call.func[1])
-                    self._param_calls.setdefault(key, []).append(call)
-                    targets = self._bound.get(key, set())
-                if not targets and self._chosen is not None:
+                # a class a variant chooses (a factory's table) gives edges that carry
+                # the members taking them: they come before the value sets, which
+                # hold every class the receiver may be, for any member
+                targets: tuple[str, ...] | set[str] = set()
+                if self._chosen is not None:
                     for target, variant, members in self._chosen(fn, call.func):
                         self._edge(caller, target, call)
                         self.when[(caller, target)] = (variant, members)
                         self._bind(fn, call, target)
                         targets = {*targets, target}
+                if not targets:
+                    targets = model.call_targets(fn, call.func)
+                if not targets and call.func[0] == "name" and call.func[1] in params:
+                    key = (caller, call.func[1])
+                    self._param_calls.setdefault(key, []).append(call)
+                    targets = self._bound.get(key, set())
                 if not targets:
                     self.dropped += 1
                 for target in sorted(targets):

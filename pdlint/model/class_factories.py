@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pdlint.facts.types import Expr, FunctionFacts
-from pdlint.model.names import Model
+from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
@@ -100,7 +100,7 @@ class ClassFactories:
                     continue
                 if value[0] != "call" or value[1][0] != "name":
                     continue
-                made = [v for n, v in fn.assigns if n == value[1][1]]
+                made = assigned_values(fn, value[1][1])
                 if len(made) != 1 or made[0][0] != "call" or made[0][1][0] != "attr":
                     continue
                 func = made[0][1]

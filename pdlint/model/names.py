@@ -37,6 +37,49 @@ ENUM_BASES = {
 _OPTIONAL_NAMES = {"Optional", "typing.Optional"}
 _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
+_NO_CLASSES: frozenset[str] = frozenset()
+_DOTTED = ("name", "attr")
+# the stores an attribute's classes are read from: what a call makes or returns,
+# a name (a parameter, a local), an awaited value (a store of another attribute
+# would follow chains the checks rarely need, at the cost of loading more files)
+_STORED_VALUES = frozenset({"call", "name", "await"})
+# ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
+_ADDERS = frozenset({"append", "appendleft", "add", "insert"})
+# container annotations whose first parameter is the elements' type
+_SEQUENCES = frozenset(
+    {
+        "list",
+        "List",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "set",
+        "Set",
+        "MutableSet",
+        "AbstractSet",
+        "frozenset",
+        "FrozenSet",
+        "deque",
+        "Deque",
+        "tuple",
+        "Tuple",
+        "Generator",
+        "AsyncIterator",
+        "AsyncIterable",
+    }
+)
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+
+
+def assigned_values(fn: FunctionFacts, name: str) -> list[Expr]:
+    """The values assigned to the local ``name`` in ``fn`` (its annotations apart)."""
+    return [v for n, v in fn.assigns if n == name and v[0] != "annotated"]
+
+
+def _one(classes: frozenset[str]) -> str | None:
+    return next(iter(classes)) if len(classes) == 1 else None
 
 
 class ModuleSource(Protocol):
@@ -192,6 +235,8 @@ class Model:
         self._mro: dict[str, tuple[str, ...]] = {}
         self.subclasses: dict[str, set[str]] = {}
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
+        self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
+        self._in_progress: set[tuple[str, str, str]] = set()
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._canonical: dict[str, str] = {}
@@ -518,7 +563,8 @@ class Model:
         return tuple(sorted(out))
 
     def attribute_types(self, cls: str) -> dict[str, list[Expr]]:
-        """Annotations (or constructor values) of the attributes of ``cls``."""
+        """What the attributes of ``cls`` are declared or assigned as: annotations, and
+        ``("value", value, method)`` for each value a method of ``cls`` stores in it."""
         if cls in self._attr_types:
             return self._attr_types[cls]
         table: dict[str, list[Expr]] = {}
@@ -532,47 +578,108 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        elif store.value[0] == "call":
+                        if store.value[0] in _STORED_VALUES:
                             table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
-                        elif store.value[0] == "name":
-                            # ``self.x = x`` from an annotated parameter
-                            for pname, pann in fn.params:
-                                if pname == store.value[1] and pann is not None:
-                                    table.setdefault(tgt[2], []).append(pann)
         self._attr_types[cls] = table
         return table
 
+    def attribute_elements(self, cls: str) -> dict[str, list[Expr]]:
+        """What methods of ``cls`` add to its attributes: ``("value", value, method)``
+        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)."""
+        if cls in self._attr_elements:
+            return self._attr_elements[cls]
+        table: dict[str, list[Expr]] = {}
+        for fn in self.methods_of.get(cls, ()) if cls in self.classes else ():
+            for call in fn.calls:
+                func = call.func
+                if (
+                    func[0] == "attr"
+                    and func[2] in _ADDERS
+                    and func[1][0] == "attr"
+                    and func[1][1] == ("name", "self")
+                    and call.args
+                ):
+                    table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
+        self._attr_elements[cls] = table
+        return table
+
     # types ------------------------------------------------------------------
+    def annotation_classes(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+    ) -> frozenset[str]:
+        """The classes an annotation names: each part of a union (``X | Y``,
+        ``Union``, ``Optional``) that is a class, or a generic class's own name."""
+        if ann is None:
+            return _NO_CLASSES
+        kind = ann[0]
+        if kind == "const" and isinstance(ann[1], str):
+            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn)
+        if kind == "union":
+            return self.annotation_classes(ann[1], module, fn) | self.annotation_classes(
+                ann[2], module, fn
+            )
+        if kind == "subscript":
+            head = self._annotation_head(ann, module, fn)
+            if head == "Optional":
+                return self.annotation_classes(ann[2], module, fn)
+            if head == "Union":
+                inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+                return frozenset(c for p in inner for c in self.annotation_classes(p, module, fn))
+            resolved = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
+            return frozenset((resolved,)) if resolved and resolved in self.classes else _NO_CLASSES
+        if kind in _DOTTED:
+            resolved = self.resolve_dotted(fn, module, ann)
+            if resolved is not None and resolved in self.classes:
+                return frozenset((resolved,))
+        return _NO_CLASSES
+
     def annotation_class(
         self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
     ) -> str | None:
-        """The class an annotation names (Optional and ``X | None`` unwrapped)."""
+        """The one class an annotation names (Optional and ``X | None`` unwrapped)."""
+        return _one(self.annotation_classes(ann, module, fn))
+
+    def _annotation_head(self, ann: Expr, module: str, fn: FunctionFacts | None) -> str:
+        """``Optional``, ``Union``, or the last name of a subscripted annotation's head."""
+        head = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
+        if head in _OPTIONAL_NAMES or ann[1] == ("name", "Optional"):
+            return "Optional"
+        if head in _UNION_NAMES or ann[1] == ("name", "Union"):
+            return "Union"
+        if ann[1][0] == "name":
+            return str(ann[1][1])
+        if ann[1][0] == "attr":
+            return str(ann[1][2])
+        return ""
+
+    def element_annotation_classes(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+    ) -> frozenset[str]:
+        """The classes of the elements of a container annotation (``list[T]``,
+        ``Sequence[T]``, ``deque[T]``, ``tuple[T, ...]``, ``Optional[list[T]]``; a
+        mapping's values for a subscript: ``dict[K, V]``)."""
         if ann is None:
-            return None
+            return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.annotation_class(string_annotation_expr(ann[1]), module, fn)
+            return self.element_annotation_classes(string_annotation_expr(ann[1]), module, fn)
         if kind == "union":
-            parts = [p for p in (ann[1], ann[2]) if p != ("const", None)]
-            return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
-        if kind == "subscript":
-            head = self.resolve_dotted(fn, module, ann[1]) or ""
-            if (
-                head in _OPTIONAL_NAMES
-                or head.endswith(".Optional")
-                or ann[1] == ("name", "Optional")
-            ):
-                return self.annotation_class(ann[2], module, fn)
-            if head in _UNION_NAMES or ann[1] == ("name", "Union"):
-                inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
-                parts = [p for p in inner if p != ("const", None)]
-                return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
-            return None
-        if kind in ("name", "attr"):
-            resolved = self.resolve_dotted(fn, module, ann)
-            if resolved in self.classes:
-                return resolved
-        return None
+            return self.element_annotation_classes(
+                ann[1], module, fn
+            ) | self.element_annotation_classes(ann[2], module, fn)
+        if kind != "subscript":
+            return _NO_CLASSES
+        head = self._annotation_head(ann, module, fn)
+        params: tuple[Expr, ...] = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+        if head in ("Optional", "Union"):
+            return frozenset(
+                c for p in params for c in self.element_annotation_classes(p, module, fn)
+            )
+        if head in _SEQUENCES and params:
+            return self.annotation_classes(params[0], module, fn)
+        if head in _MAPPINGS and len(params) == 2:
+            return self.annotation_classes(params[1], module, fn)
+        return _NO_CLASSES
 
     def module_of(self, fn: FunctionFacts) -> str:
         return self.function_module[fn.qualname]
@@ -586,68 +693,160 @@ class Model:
         return fn.cls
 
     def type_of(self, fn: FunctionFacts, expr: Expr, depth: int = 0) -> str | None:
-        """The class of the value of ``expr`` in ``fn``, when it can be known."""
+        """The class of the value of ``expr`` in ``fn``, when it is known to be one."""
+        return _one(self.types_of(fn, expr, depth))
+
+    def types_of(self, fn: FunctionFacts, expr: Expr, depth: int = 0) -> frozenset[str]:
+        """The classes the value of ``expr`` in ``fn`` may be an instance of: the union
+        over the values that reach it (assignments, returns, stores, annotations
+        where no value is known); values it cannot tell add nothing."""
         if depth > 8 or self._type_depth > 12:
-            return None
+            return _NO_CLASSES
         self._type_depth += 1
         try:
-            return self._type_of(fn, expr, depth)
+            return self._types_of(fn, expr, depth)
         finally:
             self._type_depth -= 1
 
-    def _type_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> str | None:
+    def _types_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         module = self.module_of(fn)
         kind = expr[0]
         if kind == "name":
             name = expr[1]
             if name in ("self", "cls") and fn.cls is not None:
-                return self.self_class(fn)
+                own = self.self_class(fn)
+                return frozenset((own,)) if own else _NO_CLASSES
             for pname, ann in fn.params:
                 if pname == name:
-                    return self.annotation_class(ann, module, fn)
-            values = [v for n, v in fn.assigns if n == name]
-            types = {self.type_of(fn, v, depth + 1) for v in values}
-            if len(types) == 1:
-                return types.pop()
-            return None
+                    return self.annotation_classes(ann, module, fn)
+            out: set[str] = set()
+            for local, value in fn.assigns:
+                if local == name and value != expr:
+                    out.update(self.types_of(fn, value, depth + 1))
+            return frozenset(out)
         if kind == "annotated":
-            return self.annotation_class(expr[1], module, fn)
+            return self.annotation_classes(expr[1], module, fn)
+        if kind == "await":
+            return self.types_of(fn, expr[1], depth + 1)
         if kind == "attr":
-            base = self.type_of(fn, expr[1], depth + 1)
-            if base is None:
-                return None
-            return self.attribute_class(base, expr[2], depth)
+            return frozenset(
+                found
+                for base in self.types_of(fn, expr[1], depth + 1)
+                for found in self.attribute_classes(base, expr[2], depth)
+            )
         if kind == "call":
             func = expr[1]
             if func == ("name", "cls") and fn.cls is not None:
-                return self.self_class(fn)
-            resolved = (
-                self.resolve_dotted(fn, module, func) if func[0] in ("name", "attr") else None
+                own = self.self_class(fn)
+                return frozenset((own,)) if own else _NO_CLASSES
+            resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
+            if resolved is not None and resolved in self.classes:
+                return frozenset((resolved,))
+            return frozenset(
+                found
+                for target in self.call_targets(fn, func)
+                for found in self.return_classes(target, fn, func, depth)
             )
-            if resolved in self.classes:
-                return resolved
-            targets = self.call_targets(fn, func)
-            types = {self.return_class(t, fn, func, depth) for t in targets}
-            if len(types) == 1:
-                return types.pop()
-        return None
+        if kind in ("elem", "subscript"):
+            return self.element_classes(fn, expr[1], depth)
+        if kind == "item":
+            value, at = expr[1], expr[2]
+            if value[0] == "seq" and at < len(value[1]):
+                return self.types_of(fn, value[1][at], depth + 1)
+            return _NO_CLASSES
+        return _NO_CLASSES
+
+    def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
+        """The classes of the elements of the container ``expr`` holds in ``fn``: from
+        a literal's elements, a container annotation, or what is added to an attribute."""
+        if depth > 8:
+            return _NO_CLASSES
+        module = self.module_of(fn)
+        kind = expr[0]
+        if kind == "seq":
+            return frozenset(c for e in expr[1] for c in self.types_of(fn, e, depth + 1))
+        if kind == "name":
+            for pname, ann in fn.params:
+                if pname == expr[1]:
+                    return self.element_annotation_classes(ann, module, fn)
+            out: set[str] = set()
+            for local, value in fn.assigns:
+                if local != expr[1] or value == expr:
+                    continue
+                if value[0] == "annotated":
+                    out.update(self.element_annotation_classes(value[1], module, fn))
+                else:
+                    out.update(self.element_classes(fn, value, depth + 1))
+            return frozenset(out)
+        if kind == "attr":
+            return frozenset(
+                found
+                for base in self.types_of(fn, expr[1], depth + 1)
+                for found in self.attribute_element_classes(base, expr[2], depth)
+            )
+        return _NO_CLASSES
+
+    def attribute_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
+        """The classes ``obj.attr`` may be for ``obj`` of class ``cls``: what the
+        classes of its MRO store in it or declare it as; for a mixin that does not
+        declare it, what the classes that inherit the mixin do."""
+        key = (cls, attr, "")
+        if key in self._in_progress:
+            return _NO_CLASSES
+        self._in_progress.add(key)
+        try:
+            found = self._attribute_classes(cls, attr, depth, self.attribute_types)
+            if found:
+                return found
+            below = self.descendants(cls)[:50]
+            return frozenset(
+                c
+                for sub in below
+                for c in self._attribute_classes(sub, attr, depth, self.attribute_types)
+            )
+        finally:
+            self._in_progress.discard(key)
 
     def attribute_class(self, cls: str, attr: str, depth: int = 0) -> str | None:
-        """The class of ``obj.attr`` for ``obj`` of class ``cls``.
+        """The one class ``obj.attr`` is for ``obj`` of class ``cls``, if it is one."""
+        return _one(self.attribute_classes(cls, attr, depth))
 
-        Looked up over the MRO; for a mixin that does not declare it, over the
-        classes that inherit the mixin, when they agree.
-        """
-        found = self._attribute_class(cls, attr, depth)
-        if found is not None:
-            return found
-        below = {self._attribute_class(sub, attr, depth) for sub in self.descendants(cls)[:50]}
-        below.discard(None)
-        return below.pop() if len(below) == 1 else None
+    def attribute_element_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
+        """The classes of the elements of the container ``obj.attr`` (``obj`` of class
+        ``cls``): its container annotations, container values, and what is added to it."""
+        key = (cls, attr, "elements")
+        if key in self._in_progress:
+            return _NO_CLASSES
+        self._in_progress.add(key)
+        try:
+            out: set[str] = set()
+            for klass in self.mro(cls):
+                module = self.class_module.get(klass, "")
+                for entry in self.attribute_types(klass).get(attr, ()):
+                    if entry[0] != "value":
+                        out.update(self.element_annotation_classes(entry, module))
+                        continue
+                    where = self.functions.get(entry[2])
+                    if where is not None:
+                        out.update(self.element_classes(where, entry[1], depth + 1))
+                for entry in self.attribute_elements(klass).get(attr, ()):
+                    where = self.functions.get(entry[2])
+                    if where is not None:
+                        out.update(self.types_of(where, entry[1], depth + 1))
+            return frozenset(out)
+        finally:
+            self._in_progress.discard(key)
 
-    def _attribute_class(self, cls: str, attr: str, depth: int) -> str | None:
+    def _attribute_classes(
+        self,
+        cls: str,
+        attr: str,
+        depth: int,
+        table: Callable[[str], dict[str, list[Expr]]],
+    ) -> frozenset[str]:
+        out: set[str] = set()
         for klass in self.mro(cls):
-            entries = self.attribute_types(klass).get(attr)
+            entries = table(klass).get(attr)
             if not entries:
                 continue
             module = self.class_module[klass]
@@ -655,38 +854,33 @@ class Model:
                 if entry[0] == "value":
                     where = self.functions.get(entry[2])
                     if where is not None:
-                        found = self.type_of(where, entry[1], depth + 1)
-                        if found:
-                            return found
+                        out.update(self.types_of(where, entry[1], depth + 1))
                     continue
-                found = self.annotation_class(entry, module)
-                if found:
-                    return found
-        return None
+                out.update(self.annotation_classes(entry, module))
+        return frozenset(out)
 
-    def return_class(
+    def return_classes(
         self, target: str, caller: FunctionFacts, func: Expr, depth: int
-    ) -> str | None:
+    ) -> frozenset[str]:
+        """The classes a call of ``target`` (as ``func`` in ``caller``) returns."""
         fn = self.functions[target]
         if fn.name == "__init__" and fn.cls:
-            return fn.cls
-        ann = self.annotation_class(fn.returns_annotation, self.module_of(fn), fn)
-        if ann is not None:
-            return ann
+            return frozenset((fn.cls,))
+        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn)
+        if declared:
+            return declared
         # inferred from what it returns (factory classmethods: ``return cls(...)``)
-        types = {
-            self.type_of(fn, r.value, depth + 1)
+        found = {
+            c
             for r in fn.returns
             if r.value is not None and r.value != ("const", None)
+            for c in self.types_of(fn, r.value, depth + 1)
         }
-        if len(types) != 1:
-            return None
-        found = types.pop()
-        if found is not None and "classmethod" in fn.decorators and func[0] == "attr":
+        if found and "classmethod" in fn.decorators and func[0] == "attr":
             receiver = self.resolve_dotted(caller, self.module_of(caller), func[1])
-            if receiver is not None and receiver in self.classes and found in self.mro(receiver):
-                return receiver
-        return found
+            if receiver is not None and receiver in self.classes:
+                found = {receiver if c in self.mro(receiver) else c for c in found}
+        return frozenset(found)
 
     # calls ------------------------------------------------------------------
     def call_targets(self, fn: FunctionFacts, func: Expr) -> tuple[str, ...]:
@@ -724,10 +918,10 @@ class Model:
             owner = dotted.rsplit(".", 1)[0]
             if owner in self.classes:
                 return self.methods_named(owner, meth)
-        cls = self.type_of(fn, receiver)
-        if cls is not None:
-            return self.methods_named(cls, meth)
-        return ()
+        out: dict[str, None] = {}
+        for cls in sorted(self.types_of(fn, receiver)):
+            out.update(dict.fromkeys(self.methods_named(cls, meth)))
+        return tuple(out)
 
     def _callable(self, target: str | None) -> tuple[str, ...]:
         if target is None:

@@ -14,7 +14,14 @@ from enum import Enum
 
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
 from pdlint.model.binding import bind_arguments
-from pdlint.model.names import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
+from pdlint.model.names import (
+    _LITERAL_NAMES,
+    _OPTIONAL_NAMES,
+    LazyTable,
+    Model,
+    Table,
+    assigned_values,
+)
 
 
 class Truth(Enum):
@@ -456,7 +463,7 @@ class Variants:
             for pname, ann in fn.params:
                 if pname == name:
                     return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
-            values = [v for n, v in fn.assigns if n == name]
+            values = assigned_values(fn, name)
             return (
                 len(values) == 1
                 and values[0][0] == "attr"
@@ -613,7 +620,7 @@ class Variants:
         """A local assigned once from ``TABLE.get(v)``: (that call, members with a value)."""
         if expr[0] != "name":
             return None
-        values = [v for n, v in fn.assigns if n == expr[1]]
+        values = assigned_values(fn, expr[1])
         if len(values) != 1:
             return None
         found = self.table_lookup(values[0], fn, variant, bound)
@@ -884,7 +891,7 @@ class Variants:
         if resolved is not None:
             return resolved
         if kind == "name":
-            values = [v for n, v in fn.assigns if n == expr[1]]
+            values = assigned_values(fn, expr[1])
             if len(values) == 1 and values[0] != expr:
                 return self._setting_key(fn, values[0], depth + 1)
             return None
