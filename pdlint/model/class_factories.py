@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdlint.facts.types import Expr, FunctionFacts
+from pdlint.facts.exprs import nodes
+from pdlint.facts.types import Expr, FunctionFacts, Guards
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
@@ -123,6 +124,70 @@ class ClassFactories:
             choice = self.attrs.get((fn.cls or "", source))
             if choice is not None and (fn.cls or "", name) not in self.attrs:
                 self._add_alias(fn, name, choice)
+        self._find_branch_stores(owner)
+
+    def _find_branch_stores(self, owner: str) -> None:
+        """``if kind is K.A: self.a = A() elif ...: self.a = B()``: an attribute the
+        class stores different classes in under tests of one variant holds each class
+        for the members whose tests reach its store."""
+        stores: dict[str, list[tuple[FunctionFacts, Expr, Guards]]] = {}
+        for fn in self.model.methods_of.get(owner, ()):
+            for store in fn.stores:
+                target = store.target
+                if (
+                    target[0] == "attr"
+                    and target[1] == SELF
+                    and (owner, target[2]) not in self.attrs
+                ):
+                    stores.setdefault(target[2], []).append((fn, store.value, store.guards))
+        for name, found in sorted(stores.items()):
+            if not any(guards for _, _, guards in found):
+                continue
+            classes = [self.model.types_of(fn, value) for fn, value, _ in found]
+            if not all(classes) or len(frozenset().union(*classes)) < 2:
+                continue  # a store of an unknown class, or one class for every member
+            for variant in self._tested_variants(found):
+                options = self._options(variant, found, classes)
+                if options is not None:
+                    self.attrs[(owner, name)] = Choice(variant, options)
+                    break
+
+    def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
+        """The enum variants the guards of the stores test (parameters annotated with
+        one, attributes holding one), in the order they first occur."""
+        out: list[Variant] = []
+        for fn, _, guards in stores:
+            module = self.model.module_of(fn)
+            params = dict(fn.params)
+            for expr, _ in guards:
+                for node in nodes(expr):
+                    variant = None
+                    if node[0] == "name" and params.get(node[1]) is not None:
+                        variant = self.variants.variant_of_annotation(params[node[1]], module, fn)
+                    elif node[0] == "attr":
+                        variant = self.variants.attr_variant(fn, node)
+                    if variant is not None and variant.kind == "enum" and variant not in out:
+                        out.append(variant)
+        return out
+
+    def _options(
+        self,
+        variant: Variant,
+        stores: list[tuple[FunctionFacts, Expr, Guards]],
+        classes: list[frozenset[str]],
+    ) -> tuple[tuple[str, frozenset[int]], ...] | None:
+        """Each class with the members whose guards reach a store of it; None when a
+        guard's truth for a member is unknown."""
+        by_class: dict[str, set[int]] = {}
+        for (fn, _, guards), made in zip(stores, classes, strict=True):
+            for member in range(len(variant.members)):
+                truth = self.variants.guards_truth(guards, fn, variant, member)
+                if truth is UNKNOWN:
+                    return None
+                if truth is not F:
+                    for cls in made:
+                        by_class.setdefault(cls, set()).add(member)
+        return tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
 
     def _add_alias(self, fn: FunctionFacts, name: str, choice: Choice) -> None:
         """``self.name = self.<choice attr>`` under guards; other stores of ``name``

@@ -1,0 +1,88 @@
+"""The gaps the idiom fixtures expect are real: each fixture is run with CPython
+(a small driver per fixture), and the member of each expected PDL101 crashes on
+the expected line with the state None, while the members with state run through."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from pdlint_helpers import fixture
+
+# fixture -> (driver, members that must run through); the driver reads the member's
+# name from argv[1]
+DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "await_handoff": (
+        """
+        import asyncio, sys
+        from aio_engine.drafting import Drafter
+        from aio_engine.server import DecodeServer
+        handoff = {"last_token": 7, "draft_tokens": [1, 2]}
+        server = DecodeServer(Drafter[sys.argv[1]], [handoff])
+        asyncio.run(server.event_loop_disagg_decode())
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "branch_attribute": (
+        """
+        import sys
+        from branch_engine.drafting import ProposalKind
+        from branch_engine.worker import DecodeWorker
+        worker = DecodeWorker(ProposalKind[sys.argv[1]])
+        worker.event_loop_disagg_decode([{"last_token": 3, "draft": [1]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+}
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _run(name: str, member: str) -> subprocess.CompletedProcess[str]:
+    folder = fixture(name)
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    code = textwrap.dedent(DRIVERS[name][0])
+    return subprocess.run(
+        [sys.executable, "-c", code, member],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def _expected_crashes(name: str) -> dict[str, set[str]]:
+    """member -> the ``path:line`` of its expected PDL101 findings."""
+    out: dict[str, set[str]] = {}
+    for line in (fixture(name) / "expected.txt").read_text().splitlines():
+        if line.startswith("PDL101 "):
+            _, where, members = line.split()
+            for member in members.split(","):
+                out.setdefault(member, set()).add(where)
+    return out
+
+
+CASES = [(name, member) for name in sorted(DRIVERS) for member in sorted(_expected_crashes(name))]
+
+
+@pytest.mark.parametrize(("name", "member"), CASES)
+def test_member_crashes_on_the_reported_line(name: str, member: str) -> None:
+    done = _run(name, member)
+    assert done.returncode != 0, f"{member} ran through: {done.stdout}"
+    assert "'NoneType' object has no attribute" in done.stderr, done.stderr
+    path, line = _FRAME.findall(done.stderr)[-1]
+    where = f"{os.path.relpath(path, fixture(name))}:{line}"
+    assert where in _expected_crashes(name)[member], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "member"), [(n, m) for n in sorted(DRIVERS) for m in DRIVERS[n][1]]
+)
+def test_member_with_state_runs_through(name: str, member: str) -> None:
+    done = _run(name, member)
+    assert done.returncode == 0, done.stderr
