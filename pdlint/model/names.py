@@ -562,6 +562,21 @@ class Model:
         out = {m for sub in self.descendants(cls) if (m := self.lookup_method(sub, name))}
         return tuple(sorted(out))
 
+    def self_methods_named(self, cls: str, name: str) -> tuple[str, ...]:
+        """Targets of ``self.name()`` in a method of ``cls``: those of
+        :meth:`methods_named`, and every override of the method in the classes that
+        inherit ``cls`` (``self`` may be an instance of any of them: a base class's
+        template method calls its subclasses' hooks)."""
+        found = self.methods_named(cls, name)
+        if len(found) != 1:
+            return found
+        overrides = {
+            m
+            for sub in self.descendants(cls)
+            if (m := self.lookup_method(sub, name)) is not None and m != found[0]
+        }
+        return (found[0], *sorted(overrides))
+
     def attribute_types(self, cls: str) -> dict[str, list[Expr]]:
         """What the attributes of ``cls`` are declared or assigned as: annotations, and
         ``("value", value, method)`` for each value a method of ``cls`` stores in it."""
@@ -909,7 +924,7 @@ class Model:
             return ()
         if receiver in (("name", "self"), ("name", "cls")) and fn.cls is not None:
             cls = self.self_class(fn)
-            return self.methods_named(cls, meth) if cls else ()
+            return self.self_methods_named(cls, meth) if cls else ()
         dotted = self.resolve_dotted(fn, module, func) if receiver[0] in ("name", "attr") else None
         if dotted is not None:
             found = self._callable(dotted)

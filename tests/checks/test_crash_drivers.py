@@ -37,6 +37,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "override_hook": (
+        """
+        import sys
+        from hook_engine.engine import DecodeEngine
+        from hook_engine.heads import SpecMethod
+        handoff = {"tokens": [5], "head_logits": [1.0]}
+        DecodeEngine(SpecMethod[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("MEDUSA", "HYDRA", "NONE"),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
