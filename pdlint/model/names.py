@@ -25,6 +25,7 @@ from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import string_annotation_expr
 from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
+from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
 
 ENUM_BASES = {
     "enum.Enum",
@@ -617,6 +618,27 @@ class Model:
                     table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
         self._attr_elements[cls] = table
         return table
+
+    def constructor_arguments(
+        self, cls: str, args: Sequence[Expr], kwargs: Sequence[tuple[str, Expr]]
+    ) -> tuple[tuple[str, Expr], ...]:
+        """(parameter, argument) for each argument of ``cls(*args, **kwargs)``: bound to
+        the ``__init__`` found over the MRO; with none (a dataclass, a named tuple:
+        the constructor is generated), to the fields the classes annotate, bases
+        first, in order."""
+        init = self.lookup_method(cls, "__init__")
+        if init is not None:
+            return bind_arguments(
+                self.functions[init], ("name", cls), args, kwargs, skip_receiver_always=True
+            )
+        fields: dict[str, None] = {}
+        for klass in reversed(self.mro(cls)):
+            facts = self.classes.get(klass)
+            if facts is not None:
+                fields.update((name, None) for name, _ in facts.annotations)
+        signature = [(name, ORDINARY) for name in fields]
+        bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
+        return tuple((b.param, b.arg) for b in bound)
 
     # types ------------------------------------------------------------------
     def annotation_classes(

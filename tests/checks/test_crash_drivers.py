@@ -1,6 +1,7 @@
 """The gaps the idiom fixtures expect are real: each fixture is run with CPython
-(a small driver per fixture), and the member of each expected PDL101 crashes on
-the expected line with the state None, while the members with state run through."""
+(a small driver per fixture), and the member of each expected PDL101 (a variant
+member) or PDL102 (a batch mode) crashes on the expected line with the state
+None, while the members with state run through."""
 
 from __future__ import annotations
 
@@ -47,6 +48,17 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("MEDUSA", "HYDRA", "NONE"),
     ),
+    "positional_idle": (
+        # argv[1] is the phase of the step: an idle rank has nothing incoming
+        """
+        import sys
+        from rank_engine.drafting import Drafting
+        from rank_engine.rank import DecodeRank
+        incoming = [] if sys.argv[1] == "IDLE" else [11]
+        DecodeRank(Drafting.CHAIN, incoming).event_loop_disagg_decode(1)
+        """,
+        ("DECODE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
@@ -67,10 +79,10 @@ def _run(name: str, member: str) -> subprocess.CompletedProcess[str]:
 
 
 def _expected_crashes(name: str) -> dict[str, set[str]]:
-    """member -> the ``path:line`` of its expected PDL101 findings."""
+    """member -> the ``path:line`` of its expected PDL101 and PDL102 findings."""
     out: dict[str, set[str]] = {}
     for line in (fixture(name) / "expected.txt").read_text().splitlines():
-        if line.startswith("PDL101 "):
+        if line.startswith(("PDL101 ", "PDL102 ")):
             _, where, members = line.split()
             for member in members.split(","):
                 out.setdefault(member, set()).add(where)
