@@ -551,12 +551,21 @@ class Variants:
         return False
 
     def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:
-        """Indices of members a constant-like expression names (``E.X``, ``"x"``)."""
+        """Indices of members a constant-like expression names (``E.X``, ``"x"``, a
+        tuple or set of them, a module-level constant holding one)."""
+        return self._members(expr, fn, self.model.module_of(fn), variant, 0)
+
+    def _members(
+        self, expr: Expr, fn: FunctionFacts | None, module: str, variant: Variant, depth: int
+    ) -> list[int] | None:
+        """:meth:`member_of` of ``expr`` read in ``fn`` (None: at the top of ``module``)."""
         kind = expr[0]
+        if depth > 8:
+            return None
         if kind == "seq":
             out: list[int] = []
             for elt in expr[1]:
-                found = self.member_of(elt, fn, variant)
+                found = self._members(elt, fn, module, variant, depth + 1)
                 if found is None:
                     return None
                 out.extend(found)
@@ -567,7 +576,7 @@ class Variants:
             and expr[1][1] in ("frozenset", "set", "tuple", "list")
             and len(expr[2]) == 1
         ):
-            return self.member_of(expr[2][0], fn, variant)
+            return self._members(expr[2][0], fn, module, variant, depth + 1)
         if kind == "const":
             value = expr[1]
             found = [
@@ -582,10 +591,31 @@ class Variants:
                 return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
             return None
         if kind == "attr" and variant.kind == "enum":
-            owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
+            owner = self.model.resolve_dotted(fn, module, expr[1])
             if owner == variant.qualname:
                 return list(variant.positions.get(expr[2], ()))
+        if kind in ("name", "attr"):
+            constant = self._module_constant(fn, module, expr)
+            if constant is not None:
+                where, value = constant
+                return self._members(value, None, where, variant, depth + 1)
         return None
+
+    def _module_constant(
+        self, fn: FunctionFacts | None, module: str, expr: Expr
+    ) -> tuple[str, Expr] | None:
+        """(its module, its value) for a name of a module-level constant (``SUPPORTED =
+        frozenset({Algo.A})``); None for anything else (a class, a function, a local)."""
+        if fn is not None and expr[0] == "name" and any(n == expr[1] for n, _ in fn.assigns):
+            return None  # a local of the function
+        model = self.model
+        target = model.resolve_dotted(fn, module, expr)
+        if target is None or target in model.functions or target in model.classes:
+            return None
+        value = model.module_assigns.get(target)
+        if value is None or value[0] not in ("seq", "call", "name", "attr"):
+            return None
+        return target.rsplit(".", 1)[0], value
 
     def table_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]

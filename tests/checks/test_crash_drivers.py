@@ -108,3 +108,41 @@ def test_member_crashes_on_the_reported_line(name: str, member: str) -> None:
 def test_member_with_state_runs_through(name: str, member: str) -> None:
     done = _run(name, member)
     assert done.returncode == 0, done.stderr
+
+
+# fixture -> (driver, members a startup validator rejects, members it accepts): the
+# silence the fixture expects for the rejected members is right only if they never
+# get past startup
+VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "constant_validator": (
+        """
+        import sys
+        from gate_engine.config import ServerConfig
+        from gate_engine.drafting import Drafter
+        ServerConfig(Drafter[sys.argv[1]], role="decode")
+        """,
+        ("LOOKUP",),
+        ("TREE", "CHAIN", "OFF"),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "member", "rejected"),
+    [
+        (name, member, member in rejected)
+        for name, (_, rejected, accepted) in sorted(VALIDATED.items())
+        for member in (*rejected, *accepted)
+    ],
+)
+def test_validator_rejects_at_startup(name: str, member: str, rejected: bool) -> None:
+    folder = fixture(name)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(VALIDATED[name][0]), member],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(folder)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode != 0 and "ValueError" in done.stderr) is rejected, done.stderr
