@@ -64,10 +64,11 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 
-def _run(name: str, member: str) -> subprocess.CompletedProcess[str]:
+def _run(name: str, member: str, driver: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a fixture's driver (its crash driver unless given) for the member."""
     folder = fixture(name)
     env = {**os.environ, "PYTHONPATH": str(folder)}
-    code = textwrap.dedent(DRIVERS[name][0])
+    code = textwrap.dedent(driver or DRIVERS[name][0])
     return subprocess.run(
         [sys.executable, "-c", code, member],
         cwd=folder,
@@ -136,13 +137,5 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     ],
 )
 def test_validator_rejects_at_startup(name: str, member: str, rejected: bool) -> None:
-    folder = fixture(name)
-    done = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(VALIDATED[name][0]), member],
-        cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(folder)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _run(name, member, VALIDATED[name][0])
     assert (done.returncode != 0 and "ValueError" in done.stderr) is rejected, done.stderr
