@@ -46,6 +46,8 @@ _DOTTED = ("name", "attr")
 _STORED_VALUES = frozenset({"call", "name", "await"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
+# ``container.<taker>(...)`` returns one of its elements
+_TAKERS = frozenset({"pop", "popleft", "get", "setdefault", "popitem"})
 # container annotations whose first parameter is the elements' type
 _SEQUENCES = frozenset(
     {
@@ -779,11 +781,15 @@ class Model:
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
-            return frozenset(
-                found
+            found = frozenset(
+                c
                 for target in self.call_targets(fn, func)
-                for found in self.return_classes(target, fn, func, depth)
+                for c in self.return_classes(target, fn, func, depth)
             )
+            if not found and func[0] == "attr" and func[2] in _TAKERS:
+                # ``queue.popleft()``, ``table.get(key)``: an element of a container
+                return self.element_classes(fn, func[1], depth)
+            return found
         if kind in ("elem", "subscript"):
             return self.element_classes(fn, expr[1], depth)
         if kind == "item":

@@ -59,6 +59,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("DECODE",),
     ),
+    "running_list": (
+        """
+        import sys
+        from queue_engine.drafting import Drafter
+        from queue_engine.scheduler import DecodeScheduler
+        DecodeScheduler(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [4]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
