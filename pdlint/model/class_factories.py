@@ -235,7 +235,10 @@ class ClassFactories:
         return {cls} if cls else set()
 
     def targets(self, fn: FunctionFacts, func: Expr) -> list[tuple[str, str, frozenset[int]]]:
-        """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen attribute."""
+        """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen
+        attribute, and for ``TABLE[v](...)`` on a dispatch table keyed by members."""
+        if func[0] == "subscript":
+            return self._table_targets(fn, func)
         if func[0] != "attr" or func[1][0] != "attr":
             return []
         receiver = func[1]
@@ -255,3 +258,35 @@ class ClassFactories:
             for method in self.model.methods_named(cls, func[2]):
                 members_of.setdefault(method, set()).update(members)
         return [(m, choice.variant.qualname, frozenset(s)) for m, s in sorted(members_of.items())]
+
+    def _table_targets(
+        self, fn: FunctionFacts, func: Expr
+    ) -> list[tuple[str, str, frozenset[int]]]:
+        """``HANDLERS[self.kind](...)``: each callable of the table, for the members
+        its key names (a table with a key that names no member is left to the
+        model, which calls every value)."""
+        key = func[2]
+        variant = None
+        if key[0] == "attr":
+            variant = self.variants.attr_variant(fn, key)
+        elif key[0] == "name":
+            ann = dict(fn.params).get(key[1])
+            module = self.model.module_of(fn)
+            variant = self.variants.variant_of_annotation(ann, module, fn) if ann else None
+        if variant is None or variant.kind != "enum":
+            return []
+        members_of: dict[str, set[int]] = {}
+        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), func[1]):
+            if entry_key is None:
+                return []
+            where: FunctionFacts | None = fn
+            module, written = self.model.module_of(fn), entry_key
+            while written[0] == "scoped":
+                where = self.model.functions.get(written[1]) if written[1] else None
+                module, written = written[2], written[3]
+            members = self.variants.members_in(written, where, module, variant, 0)
+            if members is None:
+                return []
+            for target in self.model.callables_of(fn, value):
+                members_of.setdefault(target, set()).update(members)
+        return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]

@@ -40,6 +40,7 @@ _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
 _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
+_SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
@@ -79,6 +80,17 @@ _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict
 def assigned_values(fn: FunctionFacts, name: str) -> list[Expr]:
     """The values assigned to the local ``name`` in ``fn`` (its annotations apart)."""
     return [v for n, v in fn.assigns if n == name and v[0] != "annotated"]
+
+
+def _scoped(
+    function: str, module: str, entry: tuple[Expr | None, Expr]
+) -> tuple[Expr | None, Expr]:
+    """An entry written in another scope, each part marked with that scope."""
+    key, value = entry
+    return (
+        None if key is None else ("scoped", function, module, key),
+        ("scoped", function, module, value),
+    )
 
 
 def _one(classes: frozenset[str]) -> str | None:
@@ -940,7 +952,11 @@ class Model:
         module = self.module_of(fn)
         if func[0] == "name":
             target = self.resolve_name(fn, module, func[1])
+            if target is None:
+                return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
+        if func[0] == "subscript":
+            return self.callables_of(fn, func)
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
@@ -952,7 +968,9 @@ class Model:
             return ()
         if receiver in (("name", "self"), ("name", "cls")) and fn.cls is not None:
             cls = self.self_class(fn)
-            return self.self_methods_named(cls, meth) if cls else ()
+            if not cls:
+                return ()
+            return self.self_methods_named(cls, meth) or self.attribute_callables(cls, meth)
         dotted = self.resolve_dotted(fn, module, func) if receiver[0] in ("name", "attr") else None
         if dotted is not None:
             found = self._callable(dotted)
@@ -965,6 +983,115 @@ class Model:
         for cls in sorted(self.types_of(fn, receiver)):
             out.update(dict.fromkeys(self.methods_named(cls, meth)))
         return tuple(out)
+
+    def callables_of(
+        self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
+    ) -> tuple[str, ...]:
+        """The functions the value of ``expr`` may be as a callable (not the result
+        of a call), read in ``fn`` (None: at the top of ``module``): a function or
+        class named, a bound method, a ``functools.partial`` of one, a local, a
+        constant or an attribute holding one, a value of a dict or an element of a
+        sequence of them (``HANDLERS[mode]``)."""
+        if depth > 6:
+            return ()
+        module = self.module_of(fn) if fn is not None else module
+        kind = expr[0]
+        out: dict[str, None] = {}
+        if kind == "scoped":  # a value written in another scope: (function or None, module)
+            where = self.functions.get(expr[1]) if expr[1] else None
+            return self.callables_of(where, expr[3], depth + 1, expr[2])
+        if kind == "name":
+            target = self.resolve_name(fn, module, expr[1])
+            if target is not None:
+                return self._callable(target) or self._constant_callables(target, depth)
+            for local, value in fn.assigns if fn is not None else ():
+                if local == expr[1] and value != expr:
+                    out.update(dict.fromkeys(self.callables_of(fn, value, depth + 1)))
+        elif kind == "attr":
+            base = expr[1]
+            if fn is not None and base in _SELF_NAMES and fn.cls is not None:
+                cls = self.self_class(fn)
+                if not cls:
+                    return ()
+                found = self.self_methods_named(cls, expr[2])
+                return found or self.attribute_callables(cls, expr[2], depth)
+            dotted = self.resolve_dotted(fn, module, expr) if base[0] in _DOTTED else None
+            if dotted is not None:
+                return self._callable(dotted) or self._constant_callables(dotted, depth)
+            for cls in sorted(self.types_of(fn, base)) if fn is not None else ():
+                out.update(dict.fromkeys(self.methods_named(cls, expr[2])))
+        elif kind == "call" and expr[2]:
+            func = expr[1]
+            called = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
+            if called == "functools.partial" or func == ("name", "partial"):
+                return self.callables_of(fn, expr[2][0], depth + 1, module)
+        elif kind in ("subscript", "elem", "item"):
+            for part in self._contained(fn, module, expr[1], depth):
+                out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+        return tuple(out)
+
+    def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:
+        """The functions ``obj.attr`` may be as a callable, for ``obj`` of class ``cls``:
+        what the methods of its MRO store in it (``self._step = partial(self._run, k)``)."""
+        out: dict[str, None] = {}
+        for klass in self.mro(cls):
+            for method in self.methods_of.get(klass, ()):
+                for store in method.stores:
+                    if store.target == ("attr", ("name", "self"), attr):
+                        found = self.callables_of(method, store.value, depth + 1)
+                        out.update(dict.fromkeys(found))
+        return tuple(out)
+
+    def _constant_callables(self, target: str, depth: int) -> tuple[str, ...]:
+        """The functions a module-level name holds (``STEP = functools.partial(f, 1)``)."""
+        value = self.module_assigns.get(target)
+        if value is None:
+            return ()
+        return self.callables_of(None, value, depth + 1, target.rsplit(".", 1)[0])
+
+    def _contained(
+        self, fn: FunctionFacts | None, module: str, container: Expr, depth: int
+    ) -> list[Expr]:
+        """The values a container may hold (see :meth:`entries`)."""
+        return [value for _, value in self.entries(fn, module, container, depth)]
+
+    def entries(
+        self, fn: FunctionFacts | None, module: str, container: Expr, depth: int = 0
+    ) -> list[tuple[Expr | None, Expr]]:
+        """(key, value) for each entry a container may hold (no key for a sequence's
+        elements): of a literal, a local, a module constant, or an attribute its
+        class stores a literal in. What was written in another scope comes as
+        ``("scoped", function or "", module, expression)``."""
+        kind = container[0]
+        if kind == "dict":
+            return list(zip(container[1], container[2], strict=True))
+        if kind == "seq":
+            return [(None, value) for value in container[1]]
+        if depth > 6:
+            return []
+        out: list[tuple[Expr | None, Expr]] = []
+        if kind == "name" and fn is not None:
+            values = [v for n, v in fn.assigns if n == container[1] and v != container]
+            for value in values:
+                out.extend(self.entries(fn, module, value, depth + 1))
+            if values:
+                return out
+        if fn is not None and kind == "attr" and container[1] in _SELF_NAMES and fn.cls:
+            for klass in self.mro(self.self_class(fn) or fn.cls):
+                for method in self.methods_of.get(klass, ()):
+                    for store in method.stores:
+                        if store.target == ("attr", ("name", "self"), container[2]):
+                            where = self.module_of(method)
+                            found = self.entries(method, where, store.value, depth + 1)
+                            out.extend(_scoped(method.qualname, where, e) for e in found)
+            return out
+        if kind in _DOTTED:
+            target = self.resolve_dotted(fn, module, container)
+            held = self.module_assigns.get(target) if target is not None else None
+            if target is not None and held is not None and held[0] in ("dict", "seq"):
+                where = target.rsplit(".", 1)[0]
+                return [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+        return out
 
     def _callable(self, target: str | None) -> tuple[str, ...]:
         if target is None:

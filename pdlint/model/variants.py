@@ -553,9 +553,9 @@ class Variants:
     def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:
         """Indices of members a constant-like expression names (``E.X``, ``"x"``, a
         tuple or set of them, a module-level constant holding one)."""
-        return self._members(expr, fn, self.model.module_of(fn), variant, 0)
+        return self.members_in(expr, fn, self.model.module_of(fn), variant, 0)
 
-    def _members(
+    def members_in(
         self, expr: Expr, fn: FunctionFacts | None, module: str, variant: Variant, depth: int
     ) -> list[int] | None:
         """:meth:`member_of` of ``expr`` read in ``fn`` (None: at the top of ``module``)."""
@@ -565,7 +565,7 @@ class Variants:
         if kind == "seq":
             out: list[int] = []
             for elt in expr[1]:
-                found = self._members(elt, fn, module, variant, depth + 1)
+                found = self.members_in(elt, fn, module, variant, depth + 1)
                 if found is None:
                     return None
                 out.extend(found)
@@ -576,7 +576,7 @@ class Variants:
             and expr[1][1] in ("frozenset", "set", "tuple", "list")
             and len(expr[2]) == 1
         ):
-            return self._members(expr[2][0], fn, module, variant, depth + 1)
+            return self.members_in(expr[2][0], fn, module, variant, depth + 1)
         if kind == "const":
             value = expr[1]
             found = [
@@ -598,7 +598,7 @@ class Variants:
             constant = self._module_constant(fn, module, expr)
             if constant is not None:
                 where, value = constant
-                return self._members(value, None, where, variant, depth + 1)
+                return self.members_in(value, None, where, variant, depth + 1)
         return None
 
     def _module_constant(

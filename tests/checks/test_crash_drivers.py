@@ -68,6 +68,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "handler_table": (
+        """
+        import sys
+        from table_engine.kinds import Kind
+        from table_engine.stepper import DecodeStepper
+        DecodeStepper(Kind[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2, 3]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
