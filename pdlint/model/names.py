@@ -654,6 +654,31 @@ class Model:
         bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
         return tuple((b.param, b.arg) for b in bound)
 
+    def attribute_aliases(self, cls: str | None, attr: str) -> frozenset[str]:
+        """``attr`` and the names that read the same value on an object of ``cls``
+        (or of a class inheriting it): a ``@property`` that returns ``self.attr``,
+        and, for a property named ``attr``, the attribute it returns."""
+        names = {attr}
+        if cls is None:
+            return frozenset(names)
+        for klass in (*self.mro(cls), *self.descendants(cls)[:50]):
+            for method in self.methods_of.get(klass, ()):
+                if "property" not in method.decorators and "cached_property" not in (
+                    method.decorators
+                ):
+                    continue
+                returned = {r.value for r in method.returns if r.value is not None}
+                if len(returned) != 1:
+                    continue
+                (value,) = returned
+                if value[0] != "attr" or value[1] != ("name", "self"):
+                    continue
+                if value[2] == attr:
+                    names.add(method.name)
+                elif method.name == attr:
+                    names.add(value[2])
+        return frozenset(names)
+
     # types ------------------------------------------------------------------
     def annotation_classes(
         self, ann: Expr | None, module: str, fn: FunctionFacts | None = None

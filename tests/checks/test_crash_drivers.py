@@ -77,6 +77,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "property_state": (
+        """
+        import sys
+        from prop_engine.drafting import Drafter
+        from prop_engine.loop import DecodeLoop
+        DecodeLoop(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [8]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

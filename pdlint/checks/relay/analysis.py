@@ -360,16 +360,21 @@ class RelayAnalysis:
         allowed = self.edge_filter(state, variant, member)
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        # the state, and the properties that read it (``batch.draft`` returning
+        # ``self._draft``)
+        names = self.model.attribute_aliases(relay_cls, state)
         parents = self.member_reach(relay, variant, member)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
-            derefs = [d for d in fn.derefs if d.attr == state]
+            derefs = [d for d in fn.derefs if d.attr in names]
             for deref in sorted(derefs, key=lambda d: d.span):
                 if deref.span in seen:
                     continue
                 seen.add(deref.span)
-                if guards_mention(deref.guards, state) or stored_before(fn, deref, self.model):
+                if any(guards_mention(deref.guards, n) for n in names):
+                    continue
+                if stored_before(fn, deref, self.model):
                     continue
                 if not self.same_class(fn, deref.obj[1], relay_cls):
                     continue
