@@ -80,6 +80,7 @@ class CallGraph:
         self._callers: dict[str, dict[str, None]] = {}  # callee -> its callers, in order
         self._out: dict[str, tuple[FunctionFacts, list[Edge]]] | None = None
         self.dropped = 0
+        self.resolved = 0  # call sites with a callee
         # A parameter called inside its function (``get_batch()``) resolves to
         # the functions callers pass for it (``get_batch=self.make_batch``).
         self._bound: dict[tuple[str, str], set[str]] = {}
@@ -118,6 +119,8 @@ class CallGraph:
                     targets = self._bound.get(key, set())
                 if not targets:
                     self.dropped += 1
+                else:
+                    self.resolved += 1
                 for target in sorted(targets):
                     if (caller, target) in self.when and target in self._edges[caller]:
                         continue

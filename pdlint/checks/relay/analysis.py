@@ -62,6 +62,10 @@ class RelayAnalysis:
                     out.add(owned.rsplit(".", 1)[1])
         return out
 
+    def builders_found(self) -> int:
+        """Dispatch functions found so far: builders returning None for some members."""
+        return sum(1 for builder in self._builders.values() if builder is not None)
+
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
             self._builders[qualname] = self._find_builder(self.model.functions[qualname])
