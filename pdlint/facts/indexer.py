@@ -578,6 +578,9 @@ class _FunctionWalker:
             value = _ir(node.value, 0)
             self.bind(node.target, node.value, guards, value)
             self.target(node.target, node.value, guards, node.annotation, value)
+        elif type(node.target) is ast.Name:
+            # ``batch: Batch`` alone declares what a later loop or branch binds
+            self.target(node.target, None, guards, node.annotation)
         return False, guards
 
     def augmented_assign(self, node: ast.AugAssign, guards: Guards) -> tuple[bool, Guards]:
