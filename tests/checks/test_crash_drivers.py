@@ -86,6 +86,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "replace_relay": (
+        """
+        import sys
+        from frozen_engine.drafting import Drafter
+        from frozen_engine.engine import DecodeEngine
+        DecodeEngine(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [2]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

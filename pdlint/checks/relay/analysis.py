@@ -194,6 +194,40 @@ class RelayAnalysis:
                             out.append(
                                 Relay(store.target[2], builder, qual, store.span, store.target)
                             )
+                    out.extend(self._passed_relays(fn, call, builder))
+        return out
+
+    def _passed_relays(self, fn: FunctionFacts, built: CallFact, builder: Builder) -> list[Relay]:
+        """The builder's result given to a field of a new object: a constructor's
+        argument (``Request(rid, draft=built)``, positional ones bound to the
+        constructor's parameters) or ``dataclasses.replace(obj, draft=built)``."""
+        value = ("call", built.func, built.args, built.kwargs)
+        local = ("name", built.target) if built.target is not None else None
+        module = self.model.module_of(fn)
+        out: list[Relay] = []
+        for call in fn.calls:
+            func = call.func
+            called = (
+                self.model.resolve_dotted(fn, module, func)
+                if func[0]
+                in (
+                    "name",
+                    "attr",
+                )
+                else None
+            )
+            if called is None:
+                continue
+            if called == "dataclasses.replace" and call.args:
+                obj, fields = call.args[0], call.kwargs
+            elif called in self.model.classes:
+                obj = ("call", func, call.args, call.kwargs)
+                fields = self.model.constructor_arguments(called, call.args, call.kwargs)
+            else:
+                continue
+            for field, arg in fields:
+                if arg == value or (local is not None and arg == local):
+                    out.append(Relay(field, builder, fn.qualname, call.span, ("attr", obj, field)))
         return out
 
     def rejected(self, variant: Variant) -> set[int]:
