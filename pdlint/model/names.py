@@ -256,6 +256,9 @@ class Model:
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._canonical: dict[str, str] = {}
         self._type_depth = 0
+        # how many answers were cut short (a depth bound, a cycle): a result that
+        # depended on one is not kept, as it depends on where it was first asked
+        self._cuts = 0
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -777,6 +780,7 @@ class Model:
         over the values that reach it (assignments, returns, stores, annotations
         where no value is known); values it cannot tell add nothing."""
         if depth > 8 or self._type_depth > 12:
+            self._cuts += 1
             return _NO_CLASSES
         self._type_depth += 1
         try:
@@ -840,6 +844,7 @@ class Model:
         """The classes of the elements of the container ``expr`` holds in ``fn``: from
         a literal's elements, a container annotation, or what is added to an attribute."""
         if depth > 8:
+            self._cuts += 1
             return _NO_CLASSES
         module = self.module_of(fn)
         kind = expr[0]
@@ -872,6 +877,7 @@ class Model:
         declare it, what the classes that inherit the mixin do."""
         key = (cls, attr, "")
         if key in self._in_progress:
+            self._cuts += 1
             return _NO_CLASSES
         self._in_progress.add(key)
         try:
@@ -896,6 +902,7 @@ class Model:
         ``cls``): its container annotations, container values, and what is added to it."""
         key = (cls, attr, "elements")
         if key in self._in_progress:
+            self._cuts += 1
             return _NO_CLASSES
         self._in_progress.add(key)
         try:
@@ -969,8 +976,10 @@ class Model:
         cached = self._call_cache.get(key)
         if cached is not None:
             return cached
+        cuts = self._cuts
         out = self._call_targets(fn, func)
-        self._call_cache[key] = out
+        if self._cuts == cuts:
+            self._call_cache[key] = out
         return out
 
     def _call_targets(self, fn: FunctionFacts, func: Expr) -> tuple[str, ...]:
@@ -1018,6 +1027,7 @@ class Model:
         constant or an attribute holding one, a value of a dict or an element of a
         sequence of them (``HANDLERS[mode]``)."""
         if depth > 6:
+            self._cuts += 1
             return ()
         module = self.module_of(fn) if fn is not None else module
         kind = expr[0]
@@ -1093,6 +1103,7 @@ class Model:
         if kind == "seq":
             return [(None, value) for value in container[1]]
         if depth > 6:
+            self._cuts += 1
             return []
         out: list[tuple[Expr | None, Expr]] = []
         if kind == "name" and fn is not None:
