@@ -105,7 +105,11 @@ def analyze(
     forget_packages()  # a long-lived caller (the server) sees packages made since
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
-    files, warnings = discover(disk_paths, excludes) if disk_paths else ([], [])
+    files, warnings = (
+        discover(disk_paths, excludes, respect_gitignore=settings.respect_gitignore)
+        if disk_paths
+        else ([], [])
+    )
     jobs: list[tuple[SourceFile, bytes | None]] = []
     for source, text in zip(files, _overlay_texts(files, overlays or {}), strict=True):
         jobs.append((source, text.encode("utf-8") if text is not None else None))

@@ -19,6 +19,7 @@ from pdlint.cache.store import clean as clean_cache
 from pdlint.checks.catalogue import RULES, get_rule
 from pdlint.output.progress import TerminalProgress
 from pdlint.output.text import concise, full, statistics, to_json
+from pdlint.policy.exitcode import any_fails
 from pdlint.settings.config import (
     OUTPUT_FORMATS,
     ConfigError,
@@ -74,7 +75,15 @@ def cli() -> None:
 @click.option("--per-file-ignores", multiple=True, help="GLOB:CODES[,CODES] pairs.")
 @click.option("--exclude", multiple=True, help="Globs to skip (replaces the defaults).")
 @click.option("--extend-exclude", multiple=True, help="Globs to skip on top of the defaults.")
-@click.option("--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings.")
+@click.option(
+    "--respect-gitignore/--no-respect-gitignore",
+    default=None,
+    help="Skip what git ignores (.gitignore, .git/info/exclude, the global excludes "
+    "file) and .ignore files while walking (default: on).",
+)
+@click.option(
+    "--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings (notes never fail)."
+)
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
 @click.option(
     "--config",
@@ -130,6 +139,7 @@ def check(  # noqa: PLR0913
     per_file_ignores: tuple[str, ...],
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
+    respect_gitignore: bool | None,
     exit_zero: bool | None,
     show_statistics: bool,
     config_path: str | None,
@@ -146,6 +156,8 @@ def check(  # noqa: PLR0913
 ) -> None:
     """Analyse PATHS (default: the current directory; '-' reads stdin)."""
     targets = list(paths) or ["."]
+    if write_baseline_path:
+        _check_baseline_target(write_baseline_path, baseline_path)
     try:
         settings = resolve_settings(targets, config_path)
         changes: dict[str, Any] = {}
@@ -163,6 +175,8 @@ def check(  # noqa: PLR0913
             changes["exclude"] = _split(exclude)
         if extend_exclude:
             changes["extend_exclude"] = settings.extend_exclude + _split(extend_exclude)
+        if respect_gitignore is not None:
+            changes["respect_gitignore"] = respect_gitignore
         if output_format:
             changes["output_format"] = output_format
         if exit_zero:
@@ -198,9 +212,13 @@ def check(  # noqa: PLR0913
         _fail(str(exc))
         return
     if write_baseline_path:
-        from pdlint.policy.baseline import write_baseline
+        from pdlint.policy.baseline import BaselineError, write_baseline
 
-        write_baseline(result.findings, Path(write_baseline_path), settings.root)
+        try:
+            write_baseline(result.findings, Path(write_baseline_path), settings.root)
+        except BaselineError as exc:
+            _fail(str(exc))
+            return
         n = len(result.findings)
         click.echo(
             f"pdlint: wrote {n} finding{'s' if n != 1 else ''} to {write_baseline_path}",
@@ -234,9 +252,25 @@ def check(  # noqa: PLR0913
             click.echo(f"pdlint: note: {note}", err=True)
         for phase, seconds in result.timings.items():
             click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
-    if result.findings and not settings.exit_zero:
+    # Notes (the support inventory) are reported but never fail the run.
+    if any_fails(result.findings) and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
     sys.exit(EXIT_OK)
+
+
+def _check_baseline_target(target: str, baseline: str | None) -> None:
+    """Exit 2 before the analysis if ``--write-baseline`` cannot be honoured."""
+    from pdlint.policy.baseline import BaselineError, check_target
+
+    if baseline:
+        _fail(
+            "--baseline and --write-baseline cannot be used together: --write-baseline "
+            "records every current finding, so run it alone to refresh a baseline"
+        )
+    try:
+        check_target(Path(target))
+    except BaselineError as exc:
+        _fail(str(exc))
 
 
 def build() -> str:

@@ -5,7 +5,8 @@ plugin runs :func:`pdlint.api.analyze` once per flake8 run and hands each file
 its own findings. flake8's ``--jobs`` workers share one analysis through a
 result file kept under a lock in the cache folder, which also lets the next
 flake8 run reuse it while no analysed file changed. flake8 decides selection and
-``# noqa``, so the findings are taken before pdlint's own noqa.
+``# noqa``, so the findings are taken before pdlint's own noqa; notes are off by
+default there (flake8 fails on every code it reports).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pdlint.cache.store import (
     read_regular,
     sign,
 )
+from pdlint.policy.exitcode import note_codes
 from pdlint.settings.config import resolve_settings
 from pdlint.source.discover import discover
 
@@ -123,7 +125,11 @@ class Analysis:
             [__version__, sorted(_real(p) for p in self.paths), repr(settings), self.stdin],
             sort_keys=True,
         )
-        files, _ = discover(self.paths, settings.exclude + settings.extend_exclude)
+        files, _ = discover(
+            self.paths,
+            settings.exclude + settings.extend_exclude,
+            respect_gitignore=settings.respect_gitignore,
+        )
         inputs: list[Any] = [overlay]
         extra = [settings.config_file] if settings.config_file else []
         extra += [os.path.join(settings.root, p) for p in settings.packs or ()]
@@ -230,6 +236,13 @@ class Plugin:
     def __init__(self, tree: ast.AST, filename: str, lines: list[str]) -> None:
         self.filename = filename
         self.lines = lines
+
+    @staticmethod
+    def add_options(manager: Any) -> None:
+        """Called by flake8 before it reads its options: the notes (PDL001, the support
+        inventory) are off by default, as pdlint's notes never fail a run and flake8
+        fails on every code it reports (``--extend-select PDL001`` shows them)."""
+        manager.extend_default_ignore(list(note_codes()))
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:

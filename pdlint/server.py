@@ -96,7 +96,10 @@ def _analyse_folder(
     (new and unsaved, or deleted) is analysed from its text, as the file it names."""
     excludes = settings.exclude + settings.extend_exclude
     unsaved = sorted(
-        path for path in overlays if not os.path.lexists(path) and would_walk(path, root, excludes)
+        path
+        for path in overlays
+        if not os.path.lexists(path)
+        and would_walk(path, root, excludes, respect_gitignore=settings.respect_gitignore)
     )
     if not unsaved:
         return analyze([root], settings, overlays=overlays, facts_memo=memo)

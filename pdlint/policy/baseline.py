@@ -83,15 +83,34 @@ def write_baseline(findings: Iterable[Finding], path: Path, root: str | None = N
     }
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     path = Path(path)
+    check_target(path)
     # Write beside the target, then rename: a crash never leaves half a file.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise BaselineError(f"{path}: cannot write the baseline: {exc.strerror or exc}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def check_target(path: Path) -> None:
+    """Raise BaselineError naming the problem if a baseline cannot be written to
+    ``path`` (its folder missing or not a folder, the path a folder): checked before
+    the analysis, so the mistake is told at once."""
+    folder = path.parent
+    if not folder.exists():
+        raise BaselineError(
+            f"{path}: cannot write the baseline: folder '{folder}' does not exist (create it first)"
+        )
+    if not folder.is_dir():
+        raise BaselineError(f"{path}: cannot write the baseline: '{folder}' is not a folder")
+    if path.is_dir():
+        raise BaselineError(f"{path}: cannot write the baseline: it is a folder")
 
 
 def load_baseline(path: Path) -> Baseline:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 
 from pdlint.findings import Finding
 from pdlint.settings.config import Settings
-from pdlint.source.globs import path_matches
+from pdlint.source.globs import path_matches, real_path
 
 DEFAULT_SELECT = "PDL"
 
@@ -69,17 +69,23 @@ def apply_policy(
     settings: Settings,
     sources: Mapping[str, list[str]],
 ) -> list[Finding]:
-    """Findings that survive selection, per-file ignores and noqa, sorted."""
+    """Findings that survive selection, per-file ignores and noqa, sorted. A finding's
+    path is relative to the current directory (or absolute), as reported; a per-file
+    ignore's glob is anchored to its own folder (see :func:`path_matches`)."""
     kept = []
+    real: dict[str, str] = {}  # a displayed path -> the path globs are matched against
     for finding in findings:
         if not is_enabled(finding.code, settings):
             continue
         path = finding.location.path
-        if any(
-            finding.code.startswith(codes) and path_matches((glob,), path)
-            for glob, codes in settings.per_file_ignores
-        ):
-            continue
+        if settings.per_file_ignores:
+            if path not in real:
+                real[path] = real_path(path)
+            if any(
+                finding.code.startswith(codes) and path_matches((glob,), real[path])
+                for glob, codes in settings.per_file_ignores
+            ):
+                continue
         if is_suppressed(finding, sources.get(path)):
             continue
         kept.append(finding)

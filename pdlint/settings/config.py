@@ -14,7 +14,8 @@ from typing import Any
 
 from pdlint.checks.catalogue import RULES
 from pdlint.settings.packs import bundled
-from pdlint.settings.toml import ConfigError, key_location, read_toml
+from pdlint.settings.toml import ConfigError, key_location, parse_toml, read_toml
+from pdlint.source.globs import PathGlob, anchored
 from pdlint.source.regular import SETTINGS_LIMIT, read_limited
 
 OUTPUT_FORMATS = ("concise", "full", "json", "sarif", "github")
@@ -51,9 +52,12 @@ class Settings:
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
-    extend_exclude: tuple[str, ...] = ()
+    # Path globs: a config's are anchored to its folder, a bare str (the command
+    # line's) is relative to the current directory.
+    per_file_ignores: tuple[tuple[PathGlob, tuple[str, ...]], ...] = ()
+    exclude: tuple[PathGlob, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[PathGlob, ...] = ()
+    respect_gitignore: bool = True
     packs: tuple[str, ...] | None = None  # None: every bundled pack
     entry_points: tuple[str, ...] = ()
     output_format: str = "concise"
@@ -70,8 +74,9 @@ _KEYS: dict[str, tuple[str, str]] = {
     "extend-select": ("codes", "extend_select"),
     "ignore": ("codes", "ignore"),
     "per-file-ignores": ("per-file", "per_file_ignores"),
-    "exclude": ("strings", "exclude"),
-    "extend-exclude": ("strings", "extend_exclude"),
+    "exclude": ("globs", "exclude"),
+    "extend-exclude": ("globs", "extend_exclude"),
+    "respect-gitignore": ("bool", "respect_gitignore"),
     "packs": ("strings", "packs"),
     "entry-points": ("strings", "entry_points"),
     "output-format": ("format", "output_format"),
@@ -111,17 +116,18 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-def _convert(kind: str, value: Any, where: str) -> Any:
+def _convert(kind: str, value: Any, where: str, folder: Path) -> Any:
+    """The setting's value checked and converted; path globs anchored to ``folder``."""
     if _has_nul(value):  # a path, glob or name never holds a NUL (the OS refuses it)
         raise ConfigError(f"{where}: a NUL character (\\u0000) cannot be part of a value")
     if kind == "codes":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: expected a list of rule codes")
         return check_codes(value, where)
-    if kind == "strings":
+    if kind in ("strings", "globs"):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: expected a list of strings")
-        return tuple(value)
+        return anchored(value, folder) if kind == "globs" else tuple(value)
     if kind == "string":
         if not isinstance(value, str):
             raise ConfigError(f"{where}: expected a string")
@@ -141,7 +147,8 @@ def _convert(kind: str, value: Any, where: str) -> Any:
         for glob, codes in value.items():
             if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
                 raise ConfigError(f"{where}: '{glob}' expects a list of rule codes")
-            pairs.append((glob, check_codes(codes, where)))
+            (anchored_glob,) = anchored((glob,), folder)
+            pairs.append((anchored_glob, check_codes(codes, where)))
         return tuple(pairs)
     raise AssertionError(kind)
 
@@ -158,7 +165,7 @@ def settings_from_table(
                 f"{key_location(path, text, key, section)}: unknown key (known keys: {known})"
             )
         kind, attr = _KEYS[key]
-        changes[attr] = _convert(kind, value, key_location(path, text, key, section))
+        changes[attr] = _convert(kind, value, key_location(path, text, key, section), path.parent)
         if key == "packs":
             _check_packs(changes[attr], path.parent, key_location(path, text, key, section))
     return replace(base, config_file=str(path), **changes)
@@ -191,7 +198,8 @@ def load_config_file(path: Path, base: Settings) -> Settings:
 
 
 def find_pyproject(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.pdlint] table, at or above ``start``."""
+    """The nearest pyproject.toml with a [tool.pdlint] table (however the TOML writes
+    it), at or above ``start``; raise ConfigError for one that is not TOML."""
     start = Path(os.path.realpath(start))  # Path.resolve raises on a symlink loop
     directory = start if start.is_dir() else start.parent
     for candidate in (directory, *directory.parents):
@@ -206,7 +214,10 @@ def find_pyproject(start: Path) -> Path | None:
                     f"{pyproject}: cannot read it to look for [tool.pdlint]: {exc}; "
                     "make it readable, or name the configuration with --config"
                 ) from None
-            if re.search(r"^\s*\[tool\.pdlint[\].]", text, re.M):
+            # Parsed, not searched: ``pdlint.ignore = [...]`` under ``[tool]`` is the
+            # table too; a file that is not TOML may be the configuration (as in ruff).
+            tool = parse_toml(pyproject, text).get("tool")
+            if isinstance(tool, dict) and "pdlint" in tool:
                 return pyproject
     return None
 

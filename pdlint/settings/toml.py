@@ -32,13 +32,26 @@ def _header(section: str) -> re.Pattern[str] | None:
     return re.compile(rf"^[ \t]*\[[ \t]*{dotted}[ \t]*\]", re.M)
 
 
+def _dotted(section: str) -> str:
+    """The regex of the dotted-key prefix that writes a key of ``section`` outside its
+    table (``pdlint.ignore`` under ``[tool]``, ``tool.pdlint.ignore`` at the top)."""
+    dot = r"[ \t]*\.[ \t]*"
+    prefix = ""
+    for part in (p.strip() for p in section.strip("[]").split(".")):
+        # each earlier part may be left out: (?:tool\.)?pdlint\.
+        prefix = f"(?:{prefix})?" if prefix else ""
+        prefix += f"[\"']?{re.escape(part)}[\"']?{dot}"
+    return prefix
+
+
 def _line_of(text: str, key: str | None, section: str) -> int | None:
     """The line of ``key = ...`` in ``section`` (searched from its header on).
 
     Only spaces and tabs may precede the key, so a blank line before it does not
     pull the reported line up; and a same-named key in an earlier table
-    (``[tool.ruff]``'s ``select``) is not the one reported. With no key, the
-    line of the section's header.
+    (``[tool.ruff]``'s ``select``) is not the one reported. Without the section's
+    header, the key written with dotted keys (``pdlint.ignore = ...`` under
+    ``[tool]``). With no key, the line of the section's header.
     """
     start = 0
     header = _header(section)
@@ -47,6 +60,13 @@ def _line_of(text: str, key: str | None, section: str) -> int | None:
         if found and key is None:
             return text.count("\n", 0, found.start()) + 1
         start = found.end() if found else 0
+        if found is None and key is not None:
+            dotted = re.compile(
+                rf"^[ \t]*{_dotted(section)}[\"']?{re.escape(key)}[\"']?[ \t]*(?:=|\.)", re.M
+            )
+            match = dotted.search(text)
+            if match:
+                return text.count("\n", 0, match.start()) + 1
     if key is None:
         return None
     pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.M)
@@ -91,8 +111,14 @@ def read_toml(path: Path) -> tuple[dict[str, Any], str]:
         text = read_limited(str(path), SETTINGS_LIMIT).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
+    return parse_toml(path, text), text
+
+
+def parse_toml(path: Path, text: str) -> dict[str, Any]:
+    """The TOML document ``text`` (of the file ``path``); raise ConfigError with the
+    file and line when it is not valid TOML."""
     try:
-        return tomllib.loads(text), text
+        return tomllib.loads(text)
     except RecursionError:
         # tomllib parses nested arrays and inline tables recursively.
         line = deep_line(text, _MAX_DEPTH)

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pdlint.source.globs import path_matches
+from pdlint.source.gitignore import MARKERS, IgnoreFiles
+from pdlint.source.globs import PathGlob, path_matches, posix
 
 
 class DiscoveryError(Exception):
@@ -65,7 +66,11 @@ def _is_virtualenv(directory: str) -> bool:
 
 
 def discover(
-    paths: list[str], exclude: tuple[str, ...], cwd: Path | None = None
+    paths: list[str],
+    exclude: tuple[PathGlob, ...],
+    cwd: Path | None = None,
+    *,
+    respect_gitignore: bool = False,
 ) -> tuple[list[SourceFile], list[str]]:
     """Python files under ``paths``, sorted, and warnings for skipped entries.
 
@@ -73,10 +78,13 @@ def discover(
     it). Directories are walked without following symlinked directories (so a
     symlink loop cannot trap the walk); entries that are not regular files
     (FIFOs, sockets, dangling links, link loops) are skipped with a warning.
+    ``exclude`` globs are matched as :func:`path_matches` says; with
+    ``respect_gitignore``, what git ignores is skipped too (see :mod:`gitignore`).
     """
     cwd = cwd or Path.cwd()
     found: dict[str, SourceFile] = {}
     warnings: list[str] = []
+    ignores = IgnoreFiles() if respect_gitignore else None
     for given in paths:
         if not os.path.lexists(given):
             raise DiscoveryError(f"{given}: No such file or directory")
@@ -86,70 +94,106 @@ def discover(
                 continue
             found.setdefault(os.path.abspath(given), _source(given, cwd))
             continue
-        _walk(os.path.abspath(given), given, exclude, cwd, found, warnings)
+        walk = _Walk(exclude, cwd, ignores, found, warnings)
+        walk.run(os.path.abspath(given), given)
+    if ignores is not None:
+        warnings.extend(ignores.warnings)
     return sorted(found.values(), key=lambda s: s.display), warnings
 
 
-def _walk(
-    base: str,
-    given: str,
-    exclude: tuple[str, ...],
-    cwd: Path,
-    found: dict[str, SourceFile],
-    warnings: list[str],
-) -> None:
-    """The Python files below the directory ``base``, as ``os.walk`` (top down, by
-    name) visits them, without following symlinked directories. A regular file is
-    told by its directory entry, with no ``stat`` of its own."""
-    # (directory, its path relative to base with a trailing "/", its display path)
-    stack = [(base, "", display_path(base, cwd))]
-    while stack:
-        root, rel_root, shown = stack.pop()
-        try:
-            with os.scandir(root) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError as err:
-            warnings.append(f"{display_path(err.filename or given, cwd)}: {err.strerror}")
-            continue
-        prefix = "" if shown == "." else shown + "/"
-        below = []
-        for entry in entries:
-            name = entry.name
-            if _entry_test(entry.is_dir):
-                if not path_matches(exclude, rel_root + name) and not _is_virtualenv(entry.path):
+@dataclass
+class _Walk:
+    """One walk of a directory: what it skips and where it puts what it finds."""
+
+    exclude: tuple[PathGlob, ...]
+    cwd: Path
+    ignores: IgnoreFiles | None
+    found: dict[str, SourceFile]
+    warnings: list[str]
+
+    def run(self, base: str, given: str) -> None:
+        """The Python files below the directory ``base``, as ``os.walk`` (top down, by
+        name) visits them, without following symlinked directories. A regular file is
+        told by its directory entry, with no ``stat`` of its own."""
+        cwd, exclude = self.cwd, self.exclude
+        real_base = posix(os.path.realpath(base))
+        rules = self.ignores.start(real_base) if self.ignores is not None else None
+        # (directory, its real path, its display path, the ignore rules above it)
+        stack = [(base, real_base, display_path(base, cwd), rules)]
+        first = True
+        while stack:
+            root, real_root, shown, rules = stack.pop()
+            try:
+                with os.scandir(root) as listing:
+                    entries = sorted(listing, key=lambda e: e.name)
+            except OSError as err:
+                self.warnings.append(f"{display_path(err.filename or given, cwd)}: {err.strerror}")
+                continue
+            if rules is not None and not first and self.ignores is not None:
+                markers = {e.name for e in entries if e.name in MARKERS}
+                rules = self.ignores.enter(rules, real_root, markers)
+            first = False
+            prefix = "" if shown == "." else shown + "/"
+            real_prefix = real_root if real_root.endswith("/") else real_root + "/"
+            below = []
+            for entry in entries:
+                name = entry.name
+                real = real_prefix + name
+                if _entry_test(entry.is_dir):
+                    if path_matches(exclude, real, cwd) or _is_virtualenv(entry.path):
+                        continue
+                    if rules is not None and rules.ignored(real, is_dir=True):
+                        continue
                     if not _entry_test(entry.is_symlink):
-                        below.append((entry.path, f"{rel_root}{name}/", prefix + name))
-                continue
-            if not (name.endswith(".py") or name.endswith(".pyi")):
-                continue
-            if path_matches(exclude, rel_root + name):
-                continue
-            full = entry.path
-            if not _entry_test(functools.partial(entry.is_file, follow_symlinks=False)):
-                reason = not_a_file(full)
-                if reason is not None:
-                    warnings.append(f"{prefix + name}: {reason}, skipped")
+                        below.append((entry.path, real, prefix + name, rules))
                     continue
-            found.setdefault(full, SourceFile(path=full, display=prefix + name))
-        stack.extend(reversed(below))
+                if not (name.endswith(".py") or name.endswith(".pyi")):
+                    continue
+                if path_matches(exclude, real, cwd):
+                    continue
+                if rules is not None and rules.ignored(real, is_dir=False):
+                    continue
+                full = entry.path
+                if not _entry_test(functools.partial(entry.is_file, follow_symlinks=False)):
+                    reason = not_a_file(full)
+                    if reason is not None:
+                        self.warnings.append(f"{prefix + name}: {reason}, skipped")
+                        continue
+                self.found.setdefault(full, SourceFile(path=full, display=prefix + name))
+            stack.extend(reversed(below))
 
 
-def would_walk(path: str, base: str, exclude: tuple[str, ...]) -> bool:
+def would_walk(
+    path: str, base: str, exclude: tuple[PathGlob, ...], *, respect_gitignore: bool = False
+) -> bool:
     """True if a walk of the directory ``base`` would take ``path`` (a file that need
     not exist, as an editor's unsaved buffer): a Python file below ``base``, under
-    no excluded folder or virtual environment, not excluded itself."""
+    no excluded or git-ignored folder or virtual environment, not excluded itself."""
     relative = os.path.relpath(path, base)
     if relative.startswith(os.pardir) or os.path.isabs(relative):
         return False
     parts = relative.split(os.sep)
     if not parts[-1].endswith((".py", ".pyi")):
         return False
+    real_base = posix(os.path.realpath(base))
+    ignores = IgnoreFiles() if respect_gitignore else None
+    rules = ignores.start(real_base) if ignores is not None else None
     for depth in range(1, len(parts)):
-        if path_matches(exclude, "/".join(parts[:depth])):
+        real = real_base.rstrip("/") + "/" + "/".join(parts[:depth])
+        if path_matches(exclude, real):
             return False
         if _is_virtualenv(os.path.join(base, *parts[:depth])):
             return False
-    return not path_matches(exclude, "/".join(parts))
+        if rules is not None and ignores is not None:
+            if rules.ignored(real, is_dir=True):
+                return False
+            folder = os.path.join(base, *parts[:depth])
+            markers = {m for m in MARKERS if os.path.lexists(os.path.join(folder, m))}
+            rules = ignores.enter(rules, real, markers)
+    real = real_base.rstrip("/") + "/" + "/".join(parts)
+    if rules is not None and rules.ignored(real, is_dir=False):
+        return False
+    return not path_matches(exclude, real)
 
 
 def _entry_test(test: Callable[[], bool]) -> bool:

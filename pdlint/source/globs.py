@@ -1,5 +1,9 @@
 """Glob matching, written once: paths (exclude, per-file ignores) and qualified names.
 
+Path globs are anchored to the folder of the configuration that declares them
+(the command line's to the current directory), as ruff anchors its own, so a
+project's excludes and per-file ignores mean the same from any directory.
+
 Patterns are ``fnmatch`` globs, matched case-sensitively as written on every
 platform, so a configuration means the same on each. They are translated here,
 to the regular expressions ``fnmatch.translate`` gives, in time linear in their
@@ -10,30 +14,95 @@ closes, so a configuration or pack of 50,000 ``[`` took it minutes.
 from __future__ import annotations
 
 import functools
+import os
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 
-def path_matches(patterns: tuple[str, ...], relative: str) -> bool:
-    """True if a glob matches the relative posix path (``p`` or ``*/p``), or a
-    pattern without ``/`` its basename. A trailing ``/`` on a pattern is ignored."""
-    path_re, name_re = _compiled(patterns)
-    if path_re.match(relative):
+class Anchored(NamedTuple):
+    """A path glob and the folder it is written relative to: the folder of the
+    configuration file that declares it (a bare ``str`` glob is relative to the
+    current directory, as the command line's are)."""
+
+    pattern: str
+    base: str
+
+
+PathGlob = str | Anchored
+
+
+def anchored(patterns: Iterable[str], base: str | os.PathLike[str]) -> tuple[Anchored, ...]:
+    """``patterns`` anchored to the folder ``base`` (made absolute, links resolved)."""
+    folder = os.path.realpath(base)
+    return tuple(Anchored(p, folder) for p in patterns)
+
+
+def real_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str] | None = None) -> str:
+    """``path`` (relative to ``cwd``) made absolute with its folder's links resolved, posix:
+    the form globs are matched against (the file's own name stays: a link is matched by
+    its name, as git does)."""
+    absolute = os.path.join(os.path.realpath(cwd or os.getcwd()), path)
+    head, name = os.path.split(os.path.normpath(absolute))
+    return posix(os.path.join(os.path.realpath(head), name))
+
+
+def path_matches(
+    patterns: tuple[PathGlob, ...], path: str, cwd: str | os.PathLike[str] | None = None
+) -> bool:
+    """True if a glob matches ``path`` (absolute, or relative to ``cwd``), as ruff
+    matches ``exclude`` and ``per-file-ignores``: a glob with a ``/`` is anchored to its
+    folder (``legacy/*.py`` is the folder's ``legacy``, not another one deeper down;
+    ``**/`` starts anywhere); one without matches the path's name at any depth, and
+    the path from its folder on (``*`` crosses ``/``: ``test*`` takes ``tests/a.py``).
+    A trailing ``/`` on a glob is ignored. An absolute ``path`` is taken as written
+    (see :func:`real_path`)."""
+    base, path_re, name_re = _compiled(patterns, os.fspath(cwd or os.getcwd()))
+    if not os.path.isabs(path):
+        path = os.path.normpath(os.path.join(base, path))
+    path = posix(path)
+    if path_re.match(path):
         return True
-    return name_re is not None and name_re.match(relative.rsplit("/", 1)[-1]) is not None
+    return name_re is not None and name_re.match(path.rsplit("/", 1)[-1]) is not None
+
+
+def posix(path: str) -> str:
+    """``path`` with ``/`` separators (as globs are written)."""
+    return path.replace(os.sep, "/") if os.sep != "/" else path
 
 
 @functools.lru_cache(maxsize=64)
-def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
-    """One regex for the path globs (``p`` or ``*/p``), one for the name globs."""
+def _compiled(
+    patterns: tuple[PathGlob, ...], cwd: str
+) -> tuple[str, re.Pattern[str], re.Pattern[str] | None]:
+    """The real current directory, one regex for the globs anchored to their folders
+    (matched against the whole absolute path), one for the name globs (matched
+    against the last part)."""
+    real_cwd = posix(os.path.realpath(cwd))
     paths, names = [], []
-    for pattern in patterns:
+    for glob in patterns:
+        if isinstance(glob, str):
+            pattern, base = glob, real_cwd
+        else:
+            pattern, base = glob.pattern, posix(glob.base)
         pattern = pattern.rstrip("/")
-        paths += [translate(pattern), translate(f"*/{pattern}")]
         if "/" not in pattern:
             names.append(translate(pattern))
+        parts = pattern.split("/")
+        while len(parts) > 1 and parts[0] in (".", ".."):  # ./x, ../shared/x
+            if parts.pop(0) == "..":
+                base = base.rsplit("/", 1)[0] or "/"
+        pattern = "/".join(parts)
+        if pattern.startswith("/"):  # already absolute
+            paths.append(translate(pattern))
+            continue
+        anchor = re.escape(base.rstrip("/") + "/")
+        paths.append(anchor + translate(pattern))
+        if pattern.startswith("**/"):  # zero folders too, as in ruff and git
+            paths.append(anchor + translate(pattern[3:]))
     path_re = re.compile("|".join(f"(?:{p})" for p in paths) or "(?!)")
     name_re = re.compile("|".join(f"(?:{p})" for p in names)) if names else None
-    return path_re, name_re
+    return real_cwd, path_re, name_re
 
 
 def name_matches(pattern: str, qualname: str) -> bool:

@@ -227,7 +227,7 @@ def test_select_ignore_on_the_command_line(relay_gap, flags, shown):
 
     codes = {line.split(": ", 1)[1].split()[0] for line in res.stdout.splitlines()}
     assert codes == shown
-    assert res.returncode == (1 if shown else 0), res.stderr
+    assert res.returncode == (1 if shown - {"PDL001"} else 0), res.stderr  # a note never fails
 
 
 @pytest.mark.parametrize(
@@ -261,7 +261,7 @@ def test_unknown_code_on_the_command_line_exits_2(relay_gap, flags):
 def test_per_file_ignores(relay_gap, spec):
     res = invoke("check", ".", "--per-file-ignores", spec, cwd=relay_gap)
 
-    assert res.returncode == 1
+    assert res.returncode == 0  # only the PDL001 note is left
     assert lines_with(res.stdout, "PDL101") == []
     assert [line.startswith(GAP_PDL001) for line in res.stdout.splitlines()] == [True]
 

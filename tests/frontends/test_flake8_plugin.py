@@ -188,3 +188,22 @@ def test_flake8_on_one_file_analyses_the_configured_project(project: Path):
     assert [line.split(" ")[:2] for line in unsuppressed.stdout.splitlines()] == [
         [f"{CONSUMER}:22:9:", "PDL101"]
     ]
+
+
+def test_flake8_leaves_the_note_out_by_default(project: Path):
+    # flake8 fails on every code it reports: PDL001 (a note) is off unless selected
+    text = (project / BUILDER).read_text()
+    branch = (
+        "        if self.is_dflash():\n"
+        "            return DraftInput(hidden_states=list(hidden_states), topk=topk)\n"
+    )
+    (project / BUILDER).write_text(
+        text.replace("        return None\n", branch + "        return None\n")
+    )
+    others = ("--extend-ignore", "E,W,F,C")  # pycodestyle's and pyflakes' own findings
+    plain = flake8(*others, ".", cwd=project)
+    assert (plain.returncode, plain.stdout) == (0, ""), plain.stderr
+
+    shown = flake8(*others, "--extend-select", "PDL001", ".", cwd=project)
+    assert shown.returncode == 1, shown.stderr
+    assert [line.split(": ")[1][:6] for line in shown.stdout.splitlines()] == ["PDL001"]

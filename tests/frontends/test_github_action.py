@@ -263,6 +263,18 @@ def test_run_step_exits_zero_with_no_findings(
     assert (outputs["exit-code"], outputs["findings"]) == ("0", "0")
 
 
+def test_run_step_exits_zero_with_notes_alone_so_fail_on_findings_agrees(
+    installed: dict[str, str], workspace: Path, tmp_path: Path
+):
+    # the documented fix keeps its PDL001 note: uploaded, but the job does not fail
+    shutil.copytree(fixture("startup_validator"), workspace / "validated")
+    proc, outputs = run_pdlint_step(installed, workspace, tmp_path, paths="validated")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (outputs["exit-code"], outputs["findings"]) == ("0", "1")
+    (result,) = json.loads(Path(outputs["sarif-file"]).read_text())["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("PDL001", "note")
+
+
 def test_run_step_fails_on_a_usage_error_before_the_upload(
     installed: dict[str, str], workspace: Path, tmp_path: Path
 ):

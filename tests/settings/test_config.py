@@ -43,7 +43,7 @@ def test_pyproject_above_the_first_path_is_honoured(project, tmp_path):
     # Run from outside the project: the config is found from the path, not cwd.
     res = run_pdlint("check", "proj/relay_gap_engine", cwd=tmp_path)
 
-    assert res.returncode == 1, res.stderr
+    assert res.returncode == 0, res.stderr  # the PDL001 note alone never fails
     [line] = res.stdout.splitlines()
     assert line.startswith("proj/" + GAP_PDL001)
 
@@ -249,7 +249,7 @@ def test_config_flag_with_a_bare_toml_file(project, tmp_path):
 
     res = run_pdlint("check", ".", "--config", config, cwd=project)
 
-    assert res.returncode == 1, res.stderr
+    assert res.returncode == 0, res.stderr  # the PDL001 note alone never fails
     assert codes_in(res.stdout) == {"PDL001"}
 
 
