@@ -354,6 +354,10 @@ def _named(node: ast.NamedExpr, d: int) -> Expr:
     return _ir(node.value, d)
 
 
+def _await(node: ast.Await, d: int) -> Expr:
+    return ("await", _ir(node.value, d))
+
+
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
@@ -372,6 +376,7 @@ _CONVERTERS: dict[type, Any] = {
     ast.GeneratorExp: _comprehension,
     ast.SetComp: _comprehension,
     ast.NamedExpr: _named,
+    ast.Await: _await,
 }
 
 
@@ -504,8 +509,10 @@ class _FunctionWalker:
     def for_(self, node: ast.For | ast.AsyncFor, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.iter, guards)
         self.deref_of(node.iter, "iteration", guards)
+        iterated = _ir(node.iter, 0)
         self.target(node.target, None, guards)
-        self.loops.append(_ir(node.iter, 0))
+        self.element_names(node.target, ("elem", iterated))
+        self.loops.append(iterated)
         self.block(node.body, guards)
         self.loops.pop()
         self.block(node.orelse, guards)
@@ -571,6 +578,9 @@ class _FunctionWalker:
             value = _ir(node.value, 0)
             self.bind(node.target, node.value, guards, value)
             self.target(node.target, node.value, guards, node.annotation, value)
+        elif type(node.target) is ast.Name:
+            # ``batch: Batch`` alone declares what a later loop or branch binds
+            self.target(node.target, None, guards, node.annotation)
         return False, guards
 
     def augmented_assign(self, node: ast.AugAssign, guards: Guards) -> tuple[bool, Guards]:
@@ -624,7 +634,7 @@ class _FunctionWalker:
         if type(tgt) is ast.Name:
             if value is not None and value_ir is not None:
                 self.assigns.append((tgt.id, value_ir))
-            elif annotation is not None:
+            if annotation is not None:
                 ann = annotation_expr(annotation)
                 if ann is not None:
                     self.assigns.append((tgt.id, ("annotated", ann)))
@@ -645,8 +655,22 @@ class _FunctionWalker:
         elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
             for elt in tgt.elts:
                 self.target(elt, None, guards)
+            if value_ir is not None:
+                self.element_names(tgt, value_ir)
         else:
             self.events(tgt, guards)
+
+    def element_names(self, tgt: ast.expr, value: Expr) -> None:
+        """Bind the names of a target to the parts of ``value`` they take:
+        ``("elem", x)`` is an element of ``x``, ``("item", x, i)`` its i-th item
+        (a starred name takes a list of the rest: nothing is bound for it)."""
+        if type(tgt) is ast.Name:
+            self.assigns.append((tgt.id, value))
+        elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
+            for i, elt in enumerate(tgt.elts):
+                if elt.__class__ is ast.Starred:
+                    break
+                self.element_names(elt, ("item", value, i))
 
     def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""

@@ -80,6 +80,7 @@ class CallGraph:
         self._callers: dict[str, dict[str, None]] = {}  # callee -> its callers, in order
         self._out: dict[str, tuple[FunctionFacts, list[Edge]]] | None = None
         self.dropped = 0
+        self.resolved = 0  # call sites with a callee
         # A parameter called inside its function (``get_batch()``) resolves to
         # the functions callers pass for it (``get_batch=self.make_batch``).
         self._bound: dict[tuple[str, str], set[str]] = {}
@@ -100,19 +101,26 @@ class CallGraph:
             fn = model.functions[caller]
             params = {p for p, _ in fn.params}
             for call in fn.calls:
-                targets: tuple[str, ...] | set[str] = model.call_targets(fn, call.func)
-                if not targets and call.func[0] == "name" and call.func[1] in params:
-                    key = (caller, call.func[1])
-                    self._param_calls.setdefault(key, []).append(call)
-                    targets = self._bound.get(key, set())
-                if not targets and self._chosen is not None:
+                # a class a variant chooses (a factory's table) gives edges that carry
+                # the members taking them: they come before the value sets, which
+                # hold every class the receiver may be, for any member
+                targets: tuple[str, ...] | set[str] = set()
+                if self._chosen is not None:
                     for target, variant, members in self._chosen(fn, call.func):
                         self._edge(caller, target, call)
                         self.when[(caller, target)] = (variant, members)
                         self._bind(fn, call, target)
                         targets = {*targets, target}
                 if not targets:
+                    targets = model.call_targets(fn, call.func)
+                if not targets and call.func[0] == "name" and call.func[1] in params:
+                    key = (caller, call.func[1])
+                    self._param_calls.setdefault(key, []).append(call)
+                    targets = self._bound.get(key, set())
+                if not targets:
                     self.dropped += 1
+                else:
+                    self.resolved += 1
                 for target in sorted(targets):
                     if (caller, target) in self.when and target in self._edges[caller]:
                         continue

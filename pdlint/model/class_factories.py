@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdlint.facts.types import Expr, FunctionFacts
-from pdlint.model.names import Model
+from pdlint.facts.exprs import nodes
+from pdlint.facts.types import Expr, FunctionFacts, Guards
+from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
@@ -100,7 +101,7 @@ class ClassFactories:
                     continue
                 if value[0] != "call" or value[1][0] != "name":
                     continue
-                made = [v for n, v in fn.assigns if n == value[1][1]]
+                made = assigned_values(fn, value[1][1])
                 if len(made) != 1 or made[0][0] != "call" or made[0][1][0] != "attr":
                     continue
                 func = made[0][1]
@@ -123,6 +124,70 @@ class ClassFactories:
             choice = self.attrs.get((fn.cls or "", source))
             if choice is not None and (fn.cls or "", name) not in self.attrs:
                 self._add_alias(fn, name, choice)
+        self._find_branch_stores(owner)
+
+    def _find_branch_stores(self, owner: str) -> None:
+        """``if kind is K.A: self.a = A() elif ...: self.a = B()``: an attribute the
+        class stores different classes in under tests of one variant holds each class
+        for the members whose tests reach its store."""
+        stores: dict[str, list[tuple[FunctionFacts, Expr, Guards]]] = {}
+        for fn in self.model.methods_of.get(owner, ()):
+            for store in fn.stores:
+                target = store.target
+                if (
+                    target[0] == "attr"
+                    and target[1] == SELF
+                    and (owner, target[2]) not in self.attrs
+                ):
+                    stores.setdefault(target[2], []).append((fn, store.value, store.guards))
+        for name, found in sorted(stores.items()):
+            if not any(guards for _, _, guards in found):
+                continue
+            classes = [self.model.types_of(fn, value) for fn, value, _ in found]
+            if not all(classes) or len(frozenset().union(*classes)) < 2:
+                continue  # a store of an unknown class, or one class for every member
+            for variant in self._tested_variants(found):
+                options = self._options(variant, found, classes)
+                if options is not None:
+                    self.attrs[(owner, name)] = Choice(variant, options)
+                    break
+
+    def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
+        """The enum variants the guards of the stores test (parameters annotated with
+        one, attributes holding one), in the order they first occur."""
+        out: list[Variant] = []
+        for fn, _, guards in stores:
+            module = self.model.module_of(fn)
+            params = dict(fn.params)
+            for expr, _ in guards:
+                for node in nodes(expr):
+                    variant = None
+                    if node[0] == "name" and params.get(node[1]) is not None:
+                        variant = self.variants.variant_of_annotation(params[node[1]], module, fn)
+                    elif node[0] == "attr":
+                        variant = self.variants.attr_variant(fn, node)
+                    if variant is not None and variant.kind == "enum" and variant not in out:
+                        out.append(variant)
+        return out
+
+    def _options(
+        self,
+        variant: Variant,
+        stores: list[tuple[FunctionFacts, Expr, Guards]],
+        classes: list[frozenset[str]],
+    ) -> tuple[tuple[str, frozenset[int]], ...] | None:
+        """Each class with the members whose guards reach a store of it; None when a
+        guard's truth for a member is unknown."""
+        by_class: dict[str, set[int]] = {}
+        for (fn, _, guards), made in zip(stores, classes, strict=True):
+            for member in range(len(variant.members)):
+                truth = self.variants.guards_truth(guards, fn, variant, member)
+                if truth is UNKNOWN:
+                    return None
+                if truth is not F:
+                    for cls in made:
+                        by_class.setdefault(cls, set()).add(member)
+        return tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
 
     def _add_alias(self, fn: FunctionFacts, name: str, choice: Choice) -> None:
         """``self.name = self.<choice attr>`` under guards; other stores of ``name``
@@ -170,7 +235,10 @@ class ClassFactories:
         return {cls} if cls else set()
 
     def targets(self, fn: FunctionFacts, func: Expr) -> list[tuple[str, str, frozenset[int]]]:
-        """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen attribute."""
+        """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen
+        attribute, and for ``TABLE[v](...)`` on a dispatch table keyed by members."""
+        if func[0] == "subscript":
+            return self._table_targets(fn, func)
         if func[0] != "attr" or func[1][0] != "attr":
             return []
         receiver = func[1]
@@ -190,3 +258,35 @@ class ClassFactories:
             for method in self.model.methods_named(cls, func[2]):
                 members_of.setdefault(method, set()).update(members)
         return [(m, choice.variant.qualname, frozenset(s)) for m, s in sorted(members_of.items())]
+
+    def _table_targets(
+        self, fn: FunctionFacts, func: Expr
+    ) -> list[tuple[str, str, frozenset[int]]]:
+        """``HANDLERS[self.kind](...)``: each callable of the table, for the members
+        its key names (a table with a key that names no member is left to the
+        model, which calls every value)."""
+        key = func[2]
+        variant = None
+        if key[0] == "attr":
+            variant = self.variants.attr_variant(fn, key)
+        elif key[0] == "name":
+            ann = dict(fn.params).get(key[1])
+            module = self.model.module_of(fn)
+            variant = self.variants.variant_of_annotation(ann, module, fn) if ann else None
+        if variant is None or variant.kind != "enum":
+            return []
+        members_of: dict[str, set[int]] = {}
+        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), func[1]):
+            if entry_key is None:
+                return []
+            where: FunctionFacts | None = fn
+            module, written = self.model.module_of(fn), entry_key
+            while written[0] == "scoped":
+                where = self.model.functions.get(written[1]) if written[1] else None
+                module, written = written[2], written[3]
+            members = self.variants.members_in(written, where, module, variant, 0)
+            if members is None:
+                return []
+            for target in self.model.callables_of(fn, value):
+                members_of.setdefault(target, set()).update(members)
+        return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]

@@ -25,6 +25,7 @@ from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import string_annotation_expr
 from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
+from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
 
 ENUM_BASES = {
     "enum.Enum",
@@ -37,6 +38,63 @@ ENUM_BASES = {
 _OPTIONAL_NAMES = {"Optional", "typing.Optional"}
 _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
+_NO_CLASSES: frozenset[str] = frozenset()
+_DOTTED = ("name", "attr")
+_SELF_NAMES = (("name", "self"), ("name", "cls"))
+# the stores an attribute's classes are read from: what a call makes or returns,
+# a name (a parameter, a local), an awaited value (a store of another attribute
+# would follow chains the checks rarely need, at the cost of loading more files)
+_STORED_VALUES = frozenset({"call", "name", "await"})
+# ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
+_ADDERS = frozenset({"append", "appendleft", "add", "insert"})
+# ``container.<taker>(...)`` returns one of its elements
+_TAKERS = frozenset({"pop", "popleft", "get", "setdefault", "popitem"})
+# container annotations whose first parameter is the elements' type
+_SEQUENCES = frozenset(
+    {
+        "list",
+        "List",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "set",
+        "Set",
+        "MutableSet",
+        "AbstractSet",
+        "frozenset",
+        "FrozenSet",
+        "deque",
+        "Deque",
+        "tuple",
+        "Tuple",
+        "Generator",
+        "AsyncIterator",
+        "AsyncIterable",
+    }
+)
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+
+
+def assigned_values(fn: FunctionFacts, name: str) -> list[Expr]:
+    """The values assigned to the local ``name`` in ``fn`` (its annotations apart)."""
+    return [v for n, v in fn.assigns if n == name and v[0] != "annotated"]
+
+
+def _scoped(
+    function: str, module: str, entry: tuple[Expr | None, Expr]
+) -> tuple[Expr | None, Expr]:
+    """An entry written in another scope, each part marked with that scope."""
+    key, value = entry
+    return (
+        None if key is None else ("scoped", function, module, key),
+        ("scoped", function, module, value),
+    )
+
+
+def _one(classes: frozenset[str]) -> str | None:
+    return next(iter(classes)) if len(classes) == 1 else None
 
 
 class ModuleSource(Protocol):
@@ -192,10 +250,15 @@ class Model:
         self._mro: dict[str, tuple[str, ...]] = {}
         self.subclasses: dict[str, set[str]] = {}
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
+        self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
+        self._in_progress: set[tuple[str, str, str]] = set()
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._canonical: dict[str, str] = {}
         self._type_depth = 0
+        # how many answers were cut short (a depth bound, a cycle): a result that
+        # depended on one is not kept, as it depends on where it was first asked
+        self._cuts = 0
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -517,8 +580,24 @@ class Model:
         out = {m for sub in self.descendants(cls) if (m := self.lookup_method(sub, name))}
         return tuple(sorted(out))
 
+    def self_methods_named(self, cls: str, name: str) -> tuple[str, ...]:
+        """Targets of ``self.name()`` in a method of ``cls``: those of
+        :meth:`methods_named`, and every override of the method in the classes that
+        inherit ``cls`` (``self`` may be an instance of any of them: a base class's
+        template method calls its subclasses' hooks)."""
+        found = self.methods_named(cls, name)
+        if len(found) != 1:
+            return found
+        overrides = {
+            m
+            for sub in self.descendants(cls)
+            if (m := self.lookup_method(sub, name)) is not None and m != found[0]
+        }
+        return (found[0], *sorted(overrides))
+
     def attribute_types(self, cls: str) -> dict[str, list[Expr]]:
-        """Annotations (or constructor values) of the attributes of ``cls``."""
+        """What the attributes of ``cls`` are declared or assigned as: annotations, and
+        ``("value", value, method)`` for each value a method of ``cls`` stores in it."""
         if cls in self._attr_types:
             return self._attr_types[cls]
         table: dict[str, list[Expr]] = {}
@@ -532,47 +611,154 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        elif store.value[0] == "call":
+                        if store.value[0] in _STORED_VALUES:
                             table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
-                        elif store.value[0] == "name":
-                            # ``self.x = x`` from an annotated parameter
-                            for pname, pann in fn.params:
-                                if pname == store.value[1] and pann is not None:
-                                    table.setdefault(tgt[2], []).append(pann)
         self._attr_types[cls] = table
         return table
 
+    def attribute_elements(self, cls: str) -> dict[str, list[Expr]]:
+        """What methods of ``cls`` add to its attributes: ``("value", value, method)``
+        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)."""
+        if cls in self._attr_elements:
+            return self._attr_elements[cls]
+        table: dict[str, list[Expr]] = {}
+        for fn in self.methods_of.get(cls, ()) if cls in self.classes else ():
+            for call in fn.calls:
+                func = call.func
+                if (
+                    func[0] == "attr"
+                    and func[2] in _ADDERS
+                    and func[1][0] == "attr"
+                    and func[1][1] == ("name", "self")
+                    and call.args
+                ):
+                    table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
+        self._attr_elements[cls] = table
+        return table
+
+    def constructor_arguments(
+        self, cls: str, args: Sequence[Expr], kwargs: Sequence[tuple[str, Expr]]
+    ) -> tuple[tuple[str, Expr], ...]:
+        """(parameter, argument) for each argument of ``cls(*args, **kwargs)``: bound to
+        the ``__init__`` found over the MRO; with none (a dataclass, a named tuple:
+        the constructor is generated), to the fields the classes annotate, bases
+        first, in order."""
+        init = self.lookup_method(cls, "__init__")
+        if init is not None:
+            return bind_arguments(
+                self.functions[init], ("name", cls), args, kwargs, skip_receiver_always=True
+            )
+        fields: dict[str, None] = {}
+        for klass in reversed(self.mro(cls)):
+            facts = self.classes.get(klass)
+            if facts is not None:
+                fields.update((name, None) for name, _ in facts.annotations)
+        signature = [(name, ORDINARY) for name in fields]
+        bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
+        return tuple((b.param, b.arg) for b in bound)
+
+    def attribute_aliases(self, cls: str | None, attr: str) -> frozenset[str]:
+        """``attr`` and the names that read the same value on an object of ``cls``
+        (or of a class inheriting it): a ``@property`` that returns ``self.attr``,
+        and, for a property named ``attr``, the attribute it returns."""
+        names = {attr}
+        if cls is None:
+            return frozenset(names)
+        for klass in (*self.mro(cls), *self.descendants(cls)[:50]):
+            for method in self.methods_of.get(klass, ()):
+                if "property" not in method.decorators and "cached_property" not in (
+                    method.decorators
+                ):
+                    continue
+                returned = {r.value for r in method.returns if r.value is not None}
+                if len(returned) != 1:
+                    continue
+                (value,) = returned
+                if value[0] != "attr" or value[1] != ("name", "self"):
+                    continue
+                if value[2] == attr:
+                    names.add(method.name)
+                elif method.name == attr:
+                    names.add(value[2])
+        return frozenset(names)
+
     # types ------------------------------------------------------------------
+    def annotation_classes(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+    ) -> frozenset[str]:
+        """The classes an annotation names: each part of a union (``X | Y``,
+        ``Union``, ``Optional``) that is a class, or a generic class's own name."""
+        if ann is None:
+            return _NO_CLASSES
+        kind = ann[0]
+        if kind == "const" and isinstance(ann[1], str):
+            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn)
+        if kind == "union":
+            return self.annotation_classes(ann[1], module, fn) | self.annotation_classes(
+                ann[2], module, fn
+            )
+        if kind == "subscript":
+            head = self._annotation_head(ann, module, fn)
+            if head == "Optional":
+                return self.annotation_classes(ann[2], module, fn)
+            if head == "Union":
+                inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+                return frozenset(c for p in inner for c in self.annotation_classes(p, module, fn))
+            resolved = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
+            return frozenset((resolved,)) if resolved and resolved in self.classes else _NO_CLASSES
+        if kind in _DOTTED:
+            resolved = self.resolve_dotted(fn, module, ann)
+            if resolved is not None and resolved in self.classes:
+                return frozenset((resolved,))
+        return _NO_CLASSES
+
     def annotation_class(
         self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
     ) -> str | None:
-        """The class an annotation names (Optional and ``X | None`` unwrapped)."""
+        """The one class an annotation names (Optional and ``X | None`` unwrapped)."""
+        return _one(self.annotation_classes(ann, module, fn))
+
+    def _annotation_head(self, ann: Expr, module: str, fn: FunctionFacts | None) -> str:
+        """``Optional``, ``Union``, or the last name of a subscripted annotation's head."""
+        head = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
+        if head in _OPTIONAL_NAMES or ann[1] == ("name", "Optional"):
+            return "Optional"
+        if head in _UNION_NAMES or ann[1] == ("name", "Union"):
+            return "Union"
+        if ann[1][0] == "name":
+            return str(ann[1][1])
+        if ann[1][0] == "attr":
+            return str(ann[1][2])
+        return ""
+
+    def element_annotation_classes(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+    ) -> frozenset[str]:
+        """The classes of the elements of a container annotation (``list[T]``,
+        ``Sequence[T]``, ``deque[T]``, ``tuple[T, ...]``, ``Optional[list[T]]``; a
+        mapping's values for a subscript: ``dict[K, V]``)."""
         if ann is None:
-            return None
+            return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.annotation_class(string_annotation_expr(ann[1]), module, fn)
+            return self.element_annotation_classes(string_annotation_expr(ann[1]), module, fn)
         if kind == "union":
-            parts = [p for p in (ann[1], ann[2]) if p != ("const", None)]
-            return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
-        if kind == "subscript":
-            head = self.resolve_dotted(fn, module, ann[1]) or ""
-            if (
-                head in _OPTIONAL_NAMES
-                or head.endswith(".Optional")
-                or ann[1] == ("name", "Optional")
-            ):
-                return self.annotation_class(ann[2], module, fn)
-            if head in _UNION_NAMES or ann[1] == ("name", "Union"):
-                inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
-                parts = [p for p in inner if p != ("const", None)]
-                return self.annotation_class(parts[0], module, fn) if len(parts) == 1 else None
-            return None
-        if kind in ("name", "attr"):
-            resolved = self.resolve_dotted(fn, module, ann)
-            if resolved in self.classes:
-                return resolved
-        return None
+            return self.element_annotation_classes(
+                ann[1], module, fn
+            ) | self.element_annotation_classes(ann[2], module, fn)
+        if kind != "subscript":
+            return _NO_CLASSES
+        head = self._annotation_head(ann, module, fn)
+        params: tuple[Expr, ...] = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+        if head in ("Optional", "Union"):
+            return frozenset(
+                c for p in params for c in self.element_annotation_classes(p, module, fn)
+            )
+        if head in _SEQUENCES and params:
+            return self.annotation_classes(params[0], module, fn)
+        if head in _MAPPINGS and len(params) == 2:
+            return self.annotation_classes(params[1], module, fn)
+        return _NO_CLASSES
 
     def module_of(self, fn: FunctionFacts) -> str:
         return self.function_module[fn.qualname]
@@ -586,68 +772,168 @@ class Model:
         return fn.cls
 
     def type_of(self, fn: FunctionFacts, expr: Expr, depth: int = 0) -> str | None:
-        """The class of the value of ``expr`` in ``fn``, when it can be known."""
+        """The class of the value of ``expr`` in ``fn``, when it is known to be one."""
+        return _one(self.types_of(fn, expr, depth))
+
+    def types_of(self, fn: FunctionFacts, expr: Expr, depth: int = 0) -> frozenset[str]:
+        """The classes the value of ``expr`` in ``fn`` may be an instance of: the union
+        over the values that reach it (assignments, returns, stores, annotations
+        where no value is known); values it cannot tell add nothing."""
         if depth > 8 or self._type_depth > 12:
-            return None
+            self._cuts += 1
+            return _NO_CLASSES
         self._type_depth += 1
         try:
-            return self._type_of(fn, expr, depth)
+            return self._types_of(fn, expr, depth)
         finally:
             self._type_depth -= 1
 
-    def _type_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> str | None:
+    def _types_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         module = self.module_of(fn)
         kind = expr[0]
         if kind == "name":
             name = expr[1]
             if name in ("self", "cls") and fn.cls is not None:
-                return self.self_class(fn)
+                own = self.self_class(fn)
+                return frozenset((own,)) if own else _NO_CLASSES
             for pname, ann in fn.params:
                 if pname == name:
-                    return self.annotation_class(ann, module, fn)
-            values = [v for n, v in fn.assigns if n == name]
-            types = {self.type_of(fn, v, depth + 1) for v in values}
-            if len(types) == 1:
-                return types.pop()
-            return None
+                    return self.annotation_classes(ann, module, fn)
+            out: set[str] = set()
+            for local, value in fn.assigns:
+                if local == name and value != expr:
+                    out.update(self.types_of(fn, value, depth + 1))
+            return frozenset(out)
         if kind == "annotated":
-            return self.annotation_class(expr[1], module, fn)
+            return self.annotation_classes(expr[1], module, fn)
+        if kind == "await":
+            return self.types_of(fn, expr[1], depth + 1)
         if kind == "attr":
-            base = self.type_of(fn, expr[1], depth + 1)
-            if base is None:
-                return None
-            return self.attribute_class(base, expr[2], depth)
+            return frozenset(
+                found
+                for base in self.types_of(fn, expr[1], depth + 1)
+                for found in self.attribute_classes(base, expr[2], depth)
+            )
         if kind == "call":
             func = expr[1]
             if func == ("name", "cls") and fn.cls is not None:
-                return self.self_class(fn)
-            resolved = (
-                self.resolve_dotted(fn, module, func) if func[0] in ("name", "attr") else None
+                own = self.self_class(fn)
+                return frozenset((own,)) if own else _NO_CLASSES
+            resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
+            if resolved is not None and resolved in self.classes:
+                return frozenset((resolved,))
+            found = frozenset(
+                c
+                for target in self.call_targets(fn, func)
+                for c in self.return_classes(target, fn, func, depth)
             )
-            if resolved in self.classes:
-                return resolved
-            targets = self.call_targets(fn, func)
-            types = {self.return_class(t, fn, func, depth) for t in targets}
-            if len(types) == 1:
-                return types.pop()
-        return None
+            if not found and func[0] == "attr" and func[2] in _TAKERS:
+                # ``queue.popleft()``, ``table.get(key)``: an element of a container
+                return self.element_classes(fn, func[1], depth)
+            return found
+        if kind in ("elem", "subscript"):
+            return self.element_classes(fn, expr[1], depth)
+        if kind == "item":
+            value, at = expr[1], expr[2]
+            if value[0] == "seq" and at < len(value[1]):
+                return self.types_of(fn, value[1][at], depth + 1)
+            return _NO_CLASSES
+        return _NO_CLASSES
+
+    def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
+        """The classes of the elements of the container ``expr`` holds in ``fn``: from
+        a literal's elements, a container annotation, or what is added to an attribute."""
+        if depth > 8:
+            self._cuts += 1
+            return _NO_CLASSES
+        module = self.module_of(fn)
+        kind = expr[0]
+        if kind == "seq":
+            return frozenset(c for e in expr[1] for c in self.types_of(fn, e, depth + 1))
+        if kind == "name":
+            for pname, ann in fn.params:
+                if pname == expr[1]:
+                    return self.element_annotation_classes(ann, module, fn)
+            out: set[str] = set()
+            for local, value in fn.assigns:
+                if local != expr[1] or value == expr:
+                    continue
+                if value[0] == "annotated":
+                    out.update(self.element_annotation_classes(value[1], module, fn))
+                else:
+                    out.update(self.element_classes(fn, value, depth + 1))
+            return frozenset(out)
+        if kind == "attr":
+            return frozenset(
+                found
+                for base in self.types_of(fn, expr[1], depth + 1)
+                for found in self.attribute_element_classes(base, expr[2], depth)
+            )
+        return _NO_CLASSES
+
+    def attribute_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
+        """The classes ``obj.attr`` may be for ``obj`` of class ``cls``: what the
+        classes of its MRO store in it or declare it as; for a mixin that does not
+        declare it, what the classes that inherit the mixin do."""
+        key = (cls, attr, "")
+        if key in self._in_progress:
+            self._cuts += 1
+            return _NO_CLASSES
+        self._in_progress.add(key)
+        try:
+            found = self._attribute_classes(cls, attr, depth, self.attribute_types)
+            if found:
+                return found
+            below = self.descendants(cls)[:50]
+            return frozenset(
+                c
+                for sub in below
+                for c in self._attribute_classes(sub, attr, depth, self.attribute_types)
+            )
+        finally:
+            self._in_progress.discard(key)
 
     def attribute_class(self, cls: str, attr: str, depth: int = 0) -> str | None:
-        """The class of ``obj.attr`` for ``obj`` of class ``cls``.
+        """The one class ``obj.attr`` is for ``obj`` of class ``cls``, if it is one."""
+        return _one(self.attribute_classes(cls, attr, depth))
 
-        Looked up over the MRO; for a mixin that does not declare it, over the
-        classes that inherit the mixin, when they agree.
-        """
-        found = self._attribute_class(cls, attr, depth)
-        if found is not None:
-            return found
-        below = {self._attribute_class(sub, attr, depth) for sub in self.descendants(cls)[:50]}
-        below.discard(None)
-        return below.pop() if len(below) == 1 else None
+    def attribute_element_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
+        """The classes of the elements of the container ``obj.attr`` (``obj`` of class
+        ``cls``): its container annotations, container values, and what is added to it."""
+        key = (cls, attr, "elements")
+        if key in self._in_progress:
+            self._cuts += 1
+            return _NO_CLASSES
+        self._in_progress.add(key)
+        try:
+            out: set[str] = set()
+            for klass in self.mro(cls):
+                module = self.class_module.get(klass, "")
+                for entry in self.attribute_types(klass).get(attr, ()):
+                    if entry[0] != "value":
+                        out.update(self.element_annotation_classes(entry, module))
+                        continue
+                    where = self.functions.get(entry[2])
+                    if where is not None:
+                        out.update(self.element_classes(where, entry[1], depth + 1))
+                for entry in self.attribute_elements(klass).get(attr, ()):
+                    where = self.functions.get(entry[2])
+                    if where is not None:
+                        out.update(self.types_of(where, entry[1], depth + 1))
+            return frozenset(out)
+        finally:
+            self._in_progress.discard(key)
 
-    def _attribute_class(self, cls: str, attr: str, depth: int) -> str | None:
+    def _attribute_classes(
+        self,
+        cls: str,
+        attr: str,
+        depth: int,
+        table: Callable[[str], dict[str, list[Expr]]],
+    ) -> frozenset[str]:
+        out: set[str] = set()
         for klass in self.mro(cls):
-            entries = self.attribute_types(klass).get(attr)
+            entries = table(klass).get(attr)
             if not entries:
                 continue
             module = self.class_module[klass]
@@ -655,38 +941,33 @@ class Model:
                 if entry[0] == "value":
                     where = self.functions.get(entry[2])
                     if where is not None:
-                        found = self.type_of(where, entry[1], depth + 1)
-                        if found:
-                            return found
+                        out.update(self.types_of(where, entry[1], depth + 1))
                     continue
-                found = self.annotation_class(entry, module)
-                if found:
-                    return found
-        return None
+                out.update(self.annotation_classes(entry, module))
+        return frozenset(out)
 
-    def return_class(
+    def return_classes(
         self, target: str, caller: FunctionFacts, func: Expr, depth: int
-    ) -> str | None:
+    ) -> frozenset[str]:
+        """The classes a call of ``target`` (as ``func`` in ``caller``) returns."""
         fn = self.functions[target]
         if fn.name == "__init__" and fn.cls:
-            return fn.cls
-        ann = self.annotation_class(fn.returns_annotation, self.module_of(fn), fn)
-        if ann is not None:
-            return ann
+            return frozenset((fn.cls,))
+        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn)
+        if declared:
+            return declared
         # inferred from what it returns (factory classmethods: ``return cls(...)``)
-        types = {
-            self.type_of(fn, r.value, depth + 1)
+        found = {
+            c
             for r in fn.returns
             if r.value is not None and r.value != ("const", None)
+            for c in self.types_of(fn, r.value, depth + 1)
         }
-        if len(types) != 1:
-            return None
-        found = types.pop()
-        if found is not None and "classmethod" in fn.decorators and func[0] == "attr":
+        if found and "classmethod" in fn.decorators and func[0] == "attr":
             receiver = self.resolve_dotted(caller, self.module_of(caller), func[1])
-            if receiver is not None and receiver in self.classes and found in self.mro(receiver):
-                return receiver
-        return found
+            if receiver is not None and receiver in self.classes:
+                found = {receiver if c in self.mro(receiver) else c for c in found}
+        return frozenset(found)
 
     # calls ------------------------------------------------------------------
     def call_targets(self, fn: FunctionFacts, func: Expr) -> tuple[str, ...]:
@@ -695,15 +976,21 @@ class Model:
         cached = self._call_cache.get(key)
         if cached is not None:
             return cached
+        cuts = self._cuts
         out = self._call_targets(fn, func)
-        self._call_cache[key] = out
+        if self._cuts == cuts:
+            self._call_cache[key] = out
         return out
 
     def _call_targets(self, fn: FunctionFacts, func: Expr) -> tuple[str, ...]:
         module = self.module_of(fn)
         if func[0] == "name":
             target = self.resolve_name(fn, module, func[1])
+            if target is None:
+                return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
+        if func[0] == "subscript":
+            return self.callables_of(fn, func)
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
@@ -715,7 +1002,9 @@ class Model:
             return ()
         if receiver in (("name", "self"), ("name", "cls")) and fn.cls is not None:
             cls = self.self_class(fn)
-            return self.methods_named(cls, meth) if cls else ()
+            if not cls:
+                return ()
+            return self.self_methods_named(cls, meth) or self.attribute_callables(cls, meth)
         dotted = self.resolve_dotted(fn, module, func) if receiver[0] in ("name", "attr") else None
         if dotted is not None:
             found = self._callable(dotted)
@@ -724,10 +1013,121 @@ class Model:
             owner = dotted.rsplit(".", 1)[0]
             if owner in self.classes:
                 return self.methods_named(owner, meth)
-        cls = self.type_of(fn, receiver)
-        if cls is not None:
-            return self.methods_named(cls, meth)
-        return ()
+        out: dict[str, None] = {}
+        for cls in sorted(self.types_of(fn, receiver)):
+            out.update(dict.fromkeys(self.methods_named(cls, meth)))
+        return tuple(out)
+
+    def callables_of(
+        self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
+    ) -> tuple[str, ...]:
+        """The functions the value of ``expr`` may be as a callable (not the result
+        of a call), read in ``fn`` (None: at the top of ``module``): a function or
+        class named, a bound method, a ``functools.partial`` of one, a local, a
+        constant or an attribute holding one, a value of a dict or an element of a
+        sequence of them (``HANDLERS[mode]``)."""
+        if depth > 6:
+            self._cuts += 1
+            return ()
+        module = self.module_of(fn) if fn is not None else module
+        kind = expr[0]
+        out: dict[str, None] = {}
+        if kind == "scoped":  # a value written in another scope: (function or None, module)
+            where = self.functions.get(expr[1]) if expr[1] else None
+            return self.callables_of(where, expr[3], depth + 1, expr[2])
+        if kind == "name":
+            target = self.resolve_name(fn, module, expr[1])
+            if target is not None:
+                return self._callable(target) or self._constant_callables(target, depth)
+            for local, value in fn.assigns if fn is not None else ():
+                if local == expr[1] and value != expr:
+                    out.update(dict.fromkeys(self.callables_of(fn, value, depth + 1)))
+        elif kind == "attr":
+            base = expr[1]
+            if fn is not None and base in _SELF_NAMES and fn.cls is not None:
+                cls = self.self_class(fn)
+                if not cls:
+                    return ()
+                found = self.self_methods_named(cls, expr[2])
+                return found or self.attribute_callables(cls, expr[2], depth)
+            dotted = self.resolve_dotted(fn, module, expr) if base[0] in _DOTTED else None
+            if dotted is not None:
+                return self._callable(dotted) or self._constant_callables(dotted, depth)
+            for cls in sorted(self.types_of(fn, base)) if fn is not None else ():
+                out.update(dict.fromkeys(self.methods_named(cls, expr[2])))
+        elif kind == "call" and expr[2]:
+            func = expr[1]
+            called = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
+            if called == "functools.partial" or func == ("name", "partial"):
+                return self.callables_of(fn, expr[2][0], depth + 1, module)
+        elif kind in ("subscript", "elem", "item"):
+            for part in self._contained(fn, module, expr[1], depth):
+                out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+        return tuple(out)
+
+    def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:
+        """The functions ``obj.attr`` may be as a callable, for ``obj`` of class ``cls``:
+        what the methods of its MRO store in it (``self._step = partial(self._run, k)``)."""
+        out: dict[str, None] = {}
+        for klass in self.mro(cls):
+            for method in self.methods_of.get(klass, ()):
+                for store in method.stores:
+                    if store.target == ("attr", ("name", "self"), attr):
+                        found = self.callables_of(method, store.value, depth + 1)
+                        out.update(dict.fromkeys(found))
+        return tuple(out)
+
+    def _constant_callables(self, target: str, depth: int) -> tuple[str, ...]:
+        """The functions a module-level name holds (``STEP = functools.partial(f, 1)``)."""
+        value = self.module_assigns.get(target)
+        if value is None:
+            return ()
+        return self.callables_of(None, value, depth + 1, target.rsplit(".", 1)[0])
+
+    def _contained(
+        self, fn: FunctionFacts | None, module: str, container: Expr, depth: int
+    ) -> list[Expr]:
+        """The values a container may hold (see :meth:`entries`)."""
+        return [value for _, value in self.entries(fn, module, container, depth)]
+
+    def entries(
+        self, fn: FunctionFacts | None, module: str, container: Expr, depth: int = 0
+    ) -> list[tuple[Expr | None, Expr]]:
+        """(key, value) for each entry a container may hold (no key for a sequence's
+        elements): of a literal, a local, a module constant, or an attribute its
+        class stores a literal in. What was written in another scope comes as
+        ``("scoped", function or "", module, expression)``."""
+        kind = container[0]
+        if kind == "dict":
+            return list(zip(container[1], container[2], strict=True))
+        if kind == "seq":
+            return [(None, value) for value in container[1]]
+        if depth > 6:
+            self._cuts += 1
+            return []
+        out: list[tuple[Expr | None, Expr]] = []
+        if kind == "name" and fn is not None:
+            values = [v for n, v in fn.assigns if n == container[1] and v != container]
+            for value in values:
+                out.extend(self.entries(fn, module, value, depth + 1))
+            if values:
+                return out
+        if fn is not None and kind == "attr" and container[1] in _SELF_NAMES and fn.cls:
+            for klass in self.mro(self.self_class(fn) or fn.cls):
+                for method in self.methods_of.get(klass, ()):
+                    for store in method.stores:
+                        if store.target == ("attr", ("name", "self"), container[2]):
+                            where = self.module_of(method)
+                            found = self.entries(method, where, store.value, depth + 1)
+                            out.extend(_scoped(method.qualname, where, e) for e in found)
+            return out
+        if kind in _DOTTED:
+            target = self.resolve_dotted(fn, module, container)
+            held = self.module_assigns.get(target) if target is not None else None
+            if target is not None and held is not None and held[0] in ("dict", "seq"):
+                where = target.rsplit(".", 1)[0]
+                return [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+        return out
 
     def _callable(self, target: str | None) -> tuple[str, ...]:
         if target is None:

@@ -14,7 +14,14 @@ from enum import Enum
 
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
 from pdlint.model.binding import bind_arguments
-from pdlint.model.names import _LITERAL_NAMES, _OPTIONAL_NAMES, LazyTable, Model, Table
+from pdlint.model.names import (
+    _LITERAL_NAMES,
+    _OPTIONAL_NAMES,
+    LazyTable,
+    Model,
+    Table,
+    assigned_values,
+)
 
 
 class Truth(Enum):
@@ -456,7 +463,7 @@ class Variants:
             for pname, ann in fn.params:
                 if pname == name:
                     return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
-            values = [v for n, v in fn.assigns if n == name]
+            values = assigned_values(fn, name)
             return (
                 len(values) == 1
                 and values[0][0] == "attr"
@@ -544,12 +551,21 @@ class Variants:
         return False
 
     def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:
-        """Indices of members a constant-like expression names (``E.X``, ``"x"``)."""
+        """Indices of members a constant-like expression names (``E.X``, ``"x"``, a
+        tuple or set of them, a module-level constant holding one)."""
+        return self.members_in(expr, fn, self.model.module_of(fn), variant, 0)
+
+    def members_in(
+        self, expr: Expr, fn: FunctionFacts | None, module: str, variant: Variant, depth: int
+    ) -> list[int] | None:
+        """:meth:`member_of` of ``expr`` read in ``fn`` (None: at the top of ``module``)."""
         kind = expr[0]
+        if depth > 8:
+            return None
         if kind == "seq":
             out: list[int] = []
             for elt in expr[1]:
-                found = self.member_of(elt, fn, variant)
+                found = self.members_in(elt, fn, module, variant, depth + 1)
                 if found is None:
                     return None
                 out.extend(found)
@@ -560,7 +576,7 @@ class Variants:
             and expr[1][1] in ("frozenset", "set", "tuple", "list")
             and len(expr[2]) == 1
         ):
-            return self.member_of(expr[2][0], fn, variant)
+            return self.members_in(expr[2][0], fn, module, variant, depth + 1)
         if kind == "const":
             value = expr[1]
             found = [
@@ -575,10 +591,31 @@ class Variants:
                 return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
             return None
         if kind == "attr" and variant.kind == "enum":
-            owner = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
+            owner = self.model.resolve_dotted(fn, module, expr[1])
             if owner == variant.qualname:
                 return list(variant.positions.get(expr[2], ()))
+        if kind in ("name", "attr"):
+            constant = self._module_constant(fn, module, expr)
+            if constant is not None:
+                where, value = constant
+                return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _module_constant(
+        self, fn: FunctionFacts | None, module: str, expr: Expr
+    ) -> tuple[str, Expr] | None:
+        """(its module, its value) for a name of a module-level constant (``SUPPORTED =
+        frozenset({Algo.A})``); None for anything else (a class, a function, a local)."""
+        if fn is not None and expr[0] == "name" and any(n == expr[1] for n, _ in fn.assigns):
+            return None  # a local of the function
+        model = self.model
+        target = model.resolve_dotted(fn, module, expr)
+        if target is None or target in model.functions or target in model.classes:
+            return None
+        value = model.module_assigns.get(target)
+        if value is None or value[0] not in ("seq", "call", "name", "attr"):
+            return None
+        return target.rsplit(".", 1)[0], value
 
     def table_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -613,7 +650,7 @@ class Variants:
         """A local assigned once from ``TABLE.get(v)``: (that call, members with a value)."""
         if expr[0] != "name":
             return None
-        values = [v for n, v in fn.assigns if n == expr[1]]
+        values = assigned_values(fn, expr[1])
         if len(values) != 1:
             return None
         found = self.table_lookup(values[0], fn, variant, bound)
@@ -884,7 +921,7 @@ class Variants:
         if resolved is not None:
             return resolved
         if kind == "name":
-            values = [v for n, v in fn.assigns if n == expr[1]]
+            values = assigned_values(fn, expr[1])
             if len(values) == 1 and values[0] != expr:
                 return self._setting_key(fn, values[0], depth + 1)
             return None

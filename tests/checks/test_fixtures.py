@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from pdlint_helpers import FIXTURES, REPO, fixture, fixture_dirs, json_findings, summary
+from pdlint_helpers import (
+    FIXTURES,
+    REPO,
+    fixture,
+    fixture_dirs,
+    json_findings,
+    run_pdlint,
+    summary,
+)
 
 CASES = sorted(p.name for p in fixture_dirs() if (p / "expected.txt").is_file())
 
@@ -75,3 +83,18 @@ def test_pdl103_names_member_builder_and_placeholder() -> None:
     assert "create_idle_input" in message and "draft_from_handoff" in message
     assert "raise for MEDUSA" in message
     assert finding["severity"] == "warning"
+
+
+def test_verbose_counts_builders_relays_and_calls() -> None:
+    """``check -v`` says what the analysis found: builders, relays, calls resolved
+    and dropped (relay_gap: one builder, one relay)."""
+    proc = run_pdlint("check", ".", "-v", cwd=fixture("relay_gap"))
+    counts = dict(
+        line.removeprefix("pdlint: ").rsplit(": ", 1)
+        for line in proc.stderr.splitlines()
+        if line.startswith("pdlint: ") and line.rsplit(": ", 1)[-1].isdigit()
+    )
+    assert counts["builders found"] == "1"
+    assert counts["relays found"] == "1"
+    assert int(counts["calls resolved"]) > 0
+    assert "calls dropped (unresolved)" in counts

@@ -84,12 +84,18 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
     EAGLE, EAGLE3 and DSPARK: no finding for STANDALONE there.
+    ``_pp_snapshot_forward_batch`` (scheduler_pp_mixin.py:60) returns a snapshot
+    batch for every speculative algorithm and None for NONE; the pipeline loop
+    passes it to ``PPBatchMetadata(fwd_batch=...)`` (a relay through a
+    constructor): an inventory note, with no consumer finding, as its readers
+    fall back to the live batch when it is None.
     """
     findings = json_findings("sglang", *packs, "--cache-dir", str(tmp_path), cwd=sglang_0_5_23)
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
     ) == [
+        ("PDL001", "managers/scheduler_pp_mixin.py", 60, "NONE"),
         ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
         ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
         ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),

@@ -117,8 +117,8 @@ class ModeAnalysis:
             found.extend(
                 (c.span, key, value, None)
                 for c in fn.calls
-                for key, value in c.kwargs
-                if key in attrs and self._makes(fn, c, batch_cls)
+                for key, value in self._constructor_arguments(fn, c, batch_cls)
+                if key in attrs
             )
             for span, attr, value, base in found:
                 if base is not None and not self.relay.same_class(fn, base, batch_cls):
@@ -131,12 +131,34 @@ class ModeAnalysis:
                         out.append(Origin(qual, span, variant, member, attr))
         return out
 
-    def _makes(self, fn: FunctionFacts, call: CallFact, batch_cls: str | None) -> bool:
-        """The call constructs (or a factory returns) an object of the batch class."""
+    def _constructor_arguments(
+        self, fn: FunctionFacts, call: CallFact, batch_cls: str | None
+    ) -> tuple[tuple[str, Expr], ...]:
+        """(parameter, argument) of a call that constructs an object of the batch class
+        (positional arguments bound to the constructor's parameters), or of a factory
+        that returns one (its keywords); () for any other call."""
+        if not call.args and not call.kwargs:
+            return ()
         made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
-        if made is None or batch_cls is None:
-            return made is not None
-        return batch_cls in self.model.mro(made) or made in self.model.mro(batch_cls)
+        if made is None:
+            return ()
+        if batch_cls is not None and not (
+            batch_cls in self.model.mro(made) or made in self.model.mro(batch_cls)
+        ):
+            return ()
+        module = self.model.module_of(fn)
+        called = (
+            self.model.resolve_dotted(fn, module, call.func)
+            if call.func[0]
+            in (
+                "name",
+                "attr",
+            )
+            else None
+        )
+        if called == made:
+            return self.model.constructor_arguments(made, call.args, call.kwargs)
+        return call.kwargs
 
     def placeholders(self, reachable: set[str], state: str) -> list[Placeholder]:
         """Assignments of an idle placeholder to the state under a None check of it."""

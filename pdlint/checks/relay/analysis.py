@@ -62,6 +62,10 @@ class RelayAnalysis:
                     out.add(owned.rsplit(".", 1)[1])
         return out
 
+    def builders_found(self) -> int:
+        """Dispatch functions found so far: builders returning None for some members."""
+        return sum(1 for builder in self._builders.values() if builder is not None)
+
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
             self._builders[qualname] = self._find_builder(self.model.functions[qualname])
@@ -190,6 +194,40 @@ class RelayAnalysis:
                             out.append(
                                 Relay(store.target[2], builder, qual, store.span, store.target)
                             )
+                    out.extend(self._passed_relays(fn, call, builder))
+        return out
+
+    def _passed_relays(self, fn: FunctionFacts, built: CallFact, builder: Builder) -> list[Relay]:
+        """The builder's result given to a field of a new object: a constructor's
+        argument (``Request(rid, draft=built)``, positional ones bound to the
+        constructor's parameters) or ``dataclasses.replace(obj, draft=built)``."""
+        value = ("call", built.func, built.args, built.kwargs)
+        local = ("name", built.target) if built.target is not None else None
+        module = self.model.module_of(fn)
+        out: list[Relay] = []
+        for call in fn.calls:
+            func = call.func
+            called = (
+                self.model.resolve_dotted(fn, module, func)
+                if func[0]
+                in (
+                    "name",
+                    "attr",
+                )
+                else None
+            )
+            if called is None:
+                continue
+            if called == "dataclasses.replace" and call.args:
+                obj, fields = call.args[0], call.kwargs
+            elif called in self.model.classes:
+                obj = ("call", func, call.args, call.kwargs)
+                fields = self.model.constructor_arguments(called, call.args, call.kwargs)
+            else:
+                continue
+            for field, arg in fields:
+                if arg == value or (local is not None and arg == local):
+                    out.append(Relay(field, builder, fn.qualname, call.span, ("attr", obj, field)))
         return out
 
     def rejected(self, variant: Variant) -> set[int]:
@@ -360,16 +398,21 @@ class RelayAnalysis:
         allowed = self.edge_filter(state, variant, member)
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        # the state, and the properties that read it (``batch.draft`` returning
+        # ``self._draft``)
+        names = self.model.attribute_aliases(relay_cls, state)
         parents = self.member_reach(relay, variant, member)
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
-            derefs = [d for d in fn.derefs if d.attr == state]
+            derefs = [d for d in fn.derefs if d.attr in names]
             for deref in sorted(derefs, key=lambda d: d.span):
                 if deref.span in seen:
                     continue
                 seen.add(deref.span)
-                if guards_mention(deref.guards, state) or stored_before(fn, deref, self.model):
+                if any(guards_mention(deref.guards, n) for n in names):
+                    continue
+                if stored_before(fn, deref, self.model):
                     continue
                 if not self.same_class(fn, deref.obj[1], relay_cls):
                     continue

@@ -105,4 +105,7 @@ class GraphRun(Run):
         stats["variants"] = self.known
         stats.update(self.variant_stats)
         stats["functions reachable"] = len(self.graph)
+        stats["calls resolved"] = self.graph.resolved
         stats["calls dropped (unresolved)"] = self.graph.dropped
+        stats["builders found"] = self.check.builders_found()
+        stats["relays found"] = len(self.check.found_relays())

@@ -1,0 +1,177 @@
+"""The gaps the idiom fixtures expect are real: each fixture is run with CPython
+(a small driver per fixture), and the member of each expected PDL101 (a variant
+member) or PDL102 (a batch mode) crashes on the expected line with the state
+None, while the members with state run through."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from pdlint_helpers import fixture
+
+# fixture -> (driver, members that must run through); the driver reads the member's
+# name from argv[1]
+DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "await_handoff": (
+        """
+        import asyncio, sys
+        from aio_engine.drafting import Drafter
+        from aio_engine.server import DecodeServer
+        handoff = {"last_token": 7, "draft_tokens": [1, 2]}
+        server = DecodeServer(Drafter[sys.argv[1]], [handoff])
+        asyncio.run(server.event_loop_disagg_decode())
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "branch_attribute": (
+        """
+        import sys
+        from branch_engine.drafting import ProposalKind
+        from branch_engine.worker import DecodeWorker
+        worker = DecodeWorker(ProposalKind[sys.argv[1]])
+        worker.event_loop_disagg_decode([{"last_token": 3, "draft": [1]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "override_hook": (
+        """
+        import sys
+        from hook_engine.engine import DecodeEngine
+        from hook_engine.heads import SpecMethod
+        handoff = {"tokens": [5], "head_logits": [1.0]}
+        DecodeEngine(SpecMethod[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("MEDUSA", "HYDRA", "NONE"),
+    ),
+    "positional_idle": (
+        # argv[1] is the phase of the step: an idle rank has nothing incoming
+        """
+        import sys
+        from rank_engine.drafting import Drafting
+        from rank_engine.rank import DecodeRank
+        incoming = [] if sys.argv[1] == "IDLE" else [11]
+        DecodeRank(Drafting.CHAIN, incoming).event_loop_disagg_decode(1)
+        """,
+        ("DECODE",),
+    ),
+    "running_list": (
+        """
+        import sys
+        from queue_engine.drafting import Drafter
+        from queue_engine.scheduler import DecodeScheduler
+        DecodeScheduler(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [4]}])
+        """,
+        ("TREE",),
+    ),
+    "handler_table": (
+        """
+        import sys
+        from table_engine.kinds import Kind
+        from table_engine.stepper import DecodeStepper
+        DecodeStepper(Kind[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2, 3]}])
+        """,
+        ("TREE",),
+    ),
+    "property_state": (
+        """
+        import sys
+        from prop_engine.drafting import Drafter
+        from prop_engine.loop import DecodeLoop
+        DecodeLoop(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [8]}])
+        """,
+        ("TREE",),
+    ),
+    "replace_relay": (
+        """
+        import sys
+        from frozen_engine.drafting import Drafter
+        from frozen_engine.engine import DecodeEngine
+        DecodeEngine(Drafter[sys.argv[1]]).event_loop_disagg_decode([{"draft": [2]}])
+        """,
+        ("TREE",),
+    ),
+}
+
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _run(name: str, member: str, driver: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a fixture's driver (its crash driver unless given) for the member."""
+    folder = fixture(name)
+    env = {**os.environ, "PYTHONPATH": str(folder)}
+    code = textwrap.dedent(driver or DRIVERS[name][0])
+    return subprocess.run(
+        [sys.executable, "-c", code, member],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def _expected_crashes(name: str) -> dict[str, set[str]]:
+    """member -> the ``path:line`` of its expected PDL101 and PDL102 findings."""
+    out: dict[str, set[str]] = {}
+    for line in (fixture(name) / "expected.txt").read_text().splitlines():
+        if line.startswith(("PDL101 ", "PDL102 ")):
+            _, where, members = line.split()
+            for member in members.split(","):
+                out.setdefault(member, set()).add(where)
+    return out
+
+
+CASES = [(name, member) for name in sorted(DRIVERS) for member in sorted(_expected_crashes(name))]
+
+
+@pytest.mark.parametrize(("name", "member"), CASES)
+def test_member_crashes_on_the_reported_line(name: str, member: str) -> None:
+    done = _run(name, member)
+    assert done.returncode != 0, f"{member} ran through: {done.stdout}"
+    assert "'NoneType' object has no attribute" in done.stderr, done.stderr
+    path, line = _FRAME.findall(done.stderr)[-1]
+    where = f"{os.path.relpath(path, fixture(name))}:{line}"
+    assert where in _expected_crashes(name)[member], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "member"), [(n, m) for n in sorted(DRIVERS) for m in DRIVERS[n][1]]
+)
+def test_member_with_state_runs_through(name: str, member: str) -> None:
+    done = _run(name, member)
+    assert done.returncode == 0, done.stderr
+
+
+# fixture -> (driver, members a startup validator rejects, members it accepts): the
+# silence the fixture expects for the rejected members is right only if they never
+# get past startup
+VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "constant_validator": (
+        """
+        import sys
+        from gate_engine.config import ServerConfig
+        from gate_engine.drafting import Drafter
+        ServerConfig(Drafter[sys.argv[1]], role="decode")
+        """,
+        ("LOOKUP",),
+        ("TREE", "CHAIN", "OFF"),
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "member", "rejected"),
+    [
+        (name, member, member in rejected)
+        for name, (_, rejected, accepted) in sorted(VALIDATED.items())
+        for member in (*rejected, *accepted)
+    ],
+)
+def test_validator_rejects_at_startup(name: str, member: str, rejected: bool) -> None:
+    done = _run(name, member, VALIDATED[name][0])
+    assert (done.returncode != 0 and "ValueError" in done.stderr) is rejected, done.stderr
