@@ -259,6 +259,8 @@ class Model:
         # how many answers were cut short (a depth bound, a cycle): a result that
         # depended on one is not kept, as it depends on where it was first asked
         self._cuts = 0
+        self._resolving = 0  # calls being resolved (see _at_top)
+        self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -782,11 +784,24 @@ class Model:
         if depth > 8 or self._type_depth > 12:
             self._cuts += 1
             return _NO_CLASSES
+        key = (fn.qualname, id(expr))
+        kept = self._types_cache.get(key)
+        if kept is not None and kept[0] is expr:
+            return kept[1]
+        top, cuts = self._at_top(), self._cuts
         self._type_depth += 1
         try:
-            return self._types_of(fn, expr, depth)
+            found = self._types_of(fn, expr, depth)
         finally:
             self._type_depth -= 1
+        if top or self._cuts == cuts:
+            self._types_cache[key] = (expr, found)
+        return found
+
+    def _at_top(self) -> bool:
+        """No type or call is being resolved around this one: what it finds does not
+        depend on where it was asked (no bound or cycle guard is active)."""
+        return self._type_depth == 0 and not self._in_progress and not self._resolving
 
     def _types_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         module = self.module_of(fn)
@@ -976,9 +991,13 @@ class Model:
         cached = self._call_cache.get(key)
         if cached is not None:
             return cached
-        cuts = self._cuts
-        out = self._call_targets(fn, func)
-        if self._cuts == cuts:
+        top, cuts = self._at_top(), self._cuts
+        self._resolving += 1
+        try:
+            out = self._call_targets(fn, func)
+        finally:
+            self._resolving -= 1
+        if top or self._cuts == cuts:
             self._call_cache[key] = out
         return out
 

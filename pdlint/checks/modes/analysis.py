@@ -137,8 +137,13 @@ class ModeAnalysis:
         """(parameter, argument) of a call that constructs an object of the batch class
         (positional arguments bound to the constructor's parameters), or of a factory
         that returns one (its keywords); () for any other call."""
-        if not call.args and not call.kwargs:
-            return ()
+        attrs = self.mode_attrs()
+        keyed = any(key in attrs for key, _ in call.kwargs)
+        called = None
+        if call.func[0] in ("name", "attr"):
+            called = self.model.resolve_dotted(fn, self.model.module_of(fn), call.func)
+        if not keyed and (not call.args or called is None or called not in self.model.classes):
+            return ()  # positional arguments bind a mode only in a constructor
         made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
         if made is None:
             return ()
@@ -146,16 +151,6 @@ class ModeAnalysis:
             batch_cls in self.model.mro(made) or made in self.model.mro(batch_cls)
         ):
             return ()
-        module = self.model.module_of(fn)
-        called = (
-            self.model.resolve_dotted(fn, module, call.func)
-            if call.func[0]
-            in (
-                "name",
-                "attr",
-            )
-            else None
-        )
         if called == made:
             return self.model.constructor_arguments(made, call.args, call.kwargs)
         return call.kwargs

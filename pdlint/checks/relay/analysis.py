@@ -15,7 +15,7 @@ from pdlint.checks.relay.relays import Builder, Relay, relay_related
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
-from pdlint.model.binding import bind_arguments
+from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.names import Model
@@ -172,50 +172,47 @@ class RelayAnalysis:
         out: list[Relay] = []
         for qual in sorted(reachable):
             fn = self.model.functions[qual]
+            fields: list[tuple[str, Expr, Span, Expr]] | None = None
+            arguments = {arg for other in fn.calls for arg in call_arguments(other)}
             for call in fn.calls:
+                value = ("call", call.func, call.args, call.kwargs)
+                local = ("name", call.target) if call.target is not None else None
+                # where the call's result goes: an attribute, or a new object's field
+                stored = [
+                    store
+                    for store in fn.stores
+                    if store.target[0] == "attr" and (store.value == value or store.value == local)
+                ]
+                given = (value, local)
+                passed: list[tuple[str, Expr, Span, Expr]] = []
+                if value in arguments or local in arguments:
+                    # the result is an argument of some call: maybe a new object's field
+                    if fields is None:
+                        fields = self._field_arguments(fn)
+                    passed = [f for f in fields if f[1] in given]
+                if not stored and not passed:
+                    continue
                 for target in self.model.call_targets(fn, call.func):
                     builder = self.builder(target)
                     if builder is None:
                         continue
-                    for store in fn.stores:
-                        if store.target[0] != "attr":
-                            continue
-                        from_call = store.value == (
-                            "call",
-                            call.func,
-                            call.args,
-                            call.kwargs,
-                        )
-                        from_local = call.target is not None and store.value == (
-                            "name",
-                            call.target,
-                        )
-                        if from_call or from_local:
-                            out.append(
-                                Relay(store.target[2], builder, qual, store.span, store.target)
-                            )
-                    out.extend(self._passed_relays(fn, call, builder))
+                    for store in stored:
+                        out.append(Relay(store.target[2], builder, qual, store.span, store.target))
+                    for field, _, span, obj in passed:
+                        out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
         return out
 
-    def _passed_relays(self, fn: FunctionFacts, built: CallFact, builder: Builder) -> list[Relay]:
-        """The builder's result given to a field of a new object: a constructor's
-        argument (``Request(rid, draft=built)``, positional ones bound to the
-        constructor's parameters) or ``dataclasses.replace(obj, draft=built)``."""
-        value = ("call", built.func, built.args, built.kwargs)
-        local = ("name", built.target) if built.target is not None else None
+    def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
+        """(field, argument, span, object) for each argument ``fn`` gives to a field of
+        a new object: a constructor's (positional ones bound to its parameters) or
+        ``dataclasses.replace(obj, field=...)``'s."""
         module = self.model.module_of(fn)
-        out: list[Relay] = []
+        out: list[tuple[str, Expr, Span, Expr]] = []
         for call in fn.calls:
             func = call.func
-            called = (
-                self.model.resolve_dotted(fn, module, func)
-                if func[0]
-                in (
-                    "name",
-                    "attr",
-                )
-                else None
-            )
+            if func[0] not in ("name", "attr") or not (call.args or call.kwargs):
+                continue
+            called = self.model.resolve_dotted(fn, module, func)
             if called is None:
                 continue
             if called == "dataclasses.replace" and call.args:
@@ -225,9 +222,7 @@ class RelayAnalysis:
                 fields = self.model.constructor_arguments(called, call.args, call.kwargs)
             else:
                 continue
-            for field, arg in fields:
-                if arg == value or (local is not None and arg == local):
-                    out.append(Relay(field, builder, fn.qualname, call.span, ("attr", obj, field)))
+            out.extend((field, arg, call.span, obj) for field, arg in fields)
         return out
 
     def rejected(self, variant: Variant) -> set[int]:
