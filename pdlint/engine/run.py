@@ -33,6 +33,7 @@ class Outcome:
     stats: Counter[str]
     warnings: list[str]
     texts: dict[str, bytes]  # display path -> the bytes read
+    digests: dict[str, str] = field(default_factory=dict)  # display path -> content hash
     timings: dict[str, float] = field(default_factory=dict)
     loaded: list[str] = field(default_factory=list)  # files parsed or read from cache
 
@@ -110,6 +111,7 @@ def execute(
         else:
             program.loaded.clear()  # free the facts by reference counting, before collecting
     texts = {e.source.display: e.raw for e in program.entries if e.raw is not None}
+    digests = {e.source.display: e.digest for e in program.entries if e.digest}
     timings.update(program.timings)
     stats["files read"] = program.reads
-    return Outcome(findings, stats, warnings, texts, timings, sorted(program.done))
+    return Outcome(findings, stats, warnings, texts, digests, timings, sorted(program.done))
