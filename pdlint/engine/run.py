@@ -69,8 +69,6 @@ def execute(
     being freed. ``start`` is when the run began (``time.perf_counter``)."""
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
     groups = scan_groups(running, packs)
-    if progress is not None:
-        progress(f"reading {len(jobs)} files")
     if lazy is None:
         lazy = len(jobs) >= LAZY_THRESHOLD
     # a lazy analysis reads the text scan: the files read now are scanned meanwhile
@@ -103,6 +101,7 @@ def execute(
             if facts_memo is None:
                 record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
                 store_record(program, record_key, record_data)
+        program.phase("writing the cache")
         program.save()
     finally:
         program.close()
