@@ -101,7 +101,8 @@ def execute(
             if facts_memo is None:
                 record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
                 store_record(program, record_key, record_data)
-        program.phase("writing the cache")
+        if store.enabled:
+            program.phase("writing the cache")
         program.save()
     finally:
         program.close()

@@ -35,7 +35,7 @@ def merged_comment(comment: str | None, codes: Iterable[str]) -> str | None:
         return f"# noqa: {', '.join(sorted(wanted))}"
     match = NOQA_RE.search(comment)
     if match is None:
-        return f"{comment}  # noqa: {', '.join(sorted(wanted))}"
+        return f"{comment.rstrip()}  # noqa: {', '.join(sorted(wanted))}"
     named = noqa_codes(comment)
     if not named or wanted <= set(named):
         return None
