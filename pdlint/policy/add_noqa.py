@@ -74,7 +74,7 @@ def _add_to_file(path: Path, by_line: dict[int, set[str]]) -> tuple[int, list[st
         return 0, ["no noqa comment added: libcst cannot parse the file"]
     if module.bytes != data:  # would not write back the same bytes: leave it
         return 0, ["no noqa comment added: libcst does not reproduce the file exactly"]
-    moved = comment_lines(lines)
+    moved = comment_lines(lines, max(by_line))
     codes: defaultdict[int, set[str]] = defaultdict(set)
     for line, found in by_line.items():
         codes[moved.get(line, line)] |= found

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pdlint.source.read import decode_source, split_lines
@@ -15,6 +16,7 @@ NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", 
 _SPLIT_RE = re.compile(r"[,\s]+")
 _MAYBE_NOQA = re.compile(rb"noqa", re.I)
 _NO_CODE = frozenset((tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT))
+_LINE_ENDS = frozenset((tokenize.NL, tokenize.NEWLINE))
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)  # Python 3.12 and later
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 
@@ -32,21 +34,20 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
     return tuple(c for c in _SPLIT_RE.split(codes.strip()) if c)
 
 
-def _tokens(text: str) -> list[tokenize.TokenInfo]:
+def _tokens(text: str) -> Iterator[tokenize.TokenInfo]:
     """The tokens of ``text`` up to the first error (a file that does not parse)."""
-    out: list[tokenize.TokenInfo] = []
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            out.append(token)
+        yield from tokenize.generate_tokens(io.StringIO(text).readline)
     except (tokenize.TokenError, SyntaxError):
-        pass
-    return out
+        return
 
 
-def comment_lines(lines: list[str]) -> dict[int, int]:
+def comment_lines(lines: list[str], upto: int | None = None) -> dict[int, int]:
     """Line -> the line whose ``# noqa`` stands for it, for the lines that cannot carry
     a comment of their own (ruff's noqa mapping): each line of a string spanning
-    lines, and of lines joined by backslashes, maps to the last line of the whole."""
+    lines, and of lines joined by backslashes, maps to the last line of the whole.
+    ``upto``: only lines up to this one are asked about (the file is read no further
+    than the end of the line that holds it)."""
     spans: list[tuple[int, int]] = []
     opened: list[int] = []  # the first lines of the f-strings open
     previous: tokenize.TokenInfo | None = None
@@ -69,6 +70,8 @@ def comment_lines(lines: list[str]) -> dict[int, int]:
         ):  # a line break with no NL or NEWLINE token: a backslash continuation
             spans.append((previous.end[0], first))
         previous = token
+        if upto is not None and kind in _LINE_ENDS and first > upto:
+            break  # every span holding a line up to ``upto`` has ended
     out: dict[int, int] = {}
     merged: list[list[int]] = []
     for first, last in sorted(spans):

@@ -101,6 +101,11 @@ def apply_policy(
     kept = []
     used: set[tuple[str, int, str]] = set()  # (file, line, code) of each noqa that served
     moved: dict[str, dict[int, int]] = {}
+    findings = list(findings)
+    last: dict[str, int] = {}  # the last line reported in each file
+    for finding in findings:
+        loc = finding.location
+        last[loc.path] = max(last.get(loc.path, 0), loc.line)
     for finding in findings:
         if not is_enabled(finding.code, settings):
             continue
@@ -109,7 +114,9 @@ def apply_policy(
             continue
         lines = sources.get(path)
         if lines and path not in moved:
-            moved[path] = comment_lines(lines)
+            # a file with no noqa at all suppresses nothing, wherever its lines map
+            noqa = any("noqa" in line.lower() for line in lines)
+            moved[path] = comment_lines(lines, last[path]) if noqa else {}
         found = _suppressing(finding, lines, moved.get(path))
         if found is not None:
             line, codes = found
