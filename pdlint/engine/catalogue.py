@@ -43,11 +43,11 @@ A `# noqa: PDL...` comment names a code (or prefix) with no finding to suppress
 on that line: the finding it was written for is gone, or the comment is on the
 wrong line. Remove the code (or the whole comment), as ruff's RUF100 asks. A
 code is judged only when every rule it names ran: a code that `--select` or
-`--ignore` (or a per-file ignore) leaves out is never reported, nor are other
-tools' codes or a bare `# noqa`. A code that names no pdlint rule is reported
-as unknown. The comment on a string spanning lines goes after its last line,
-as ruff reads it; `pdlint check --add-noqa` writes the comments this rule
-then checks.""",
+`--ignore` (or a per-file ignore) leaves out is never reported, nor are the
+run's own codes (PDL900 to PDL902), other tools' codes or a bare `# noqa`. A
+code that names no pdlint rule is reported as unknown. The comment for a string
+spanning lines goes after its last line, as ruff reads it; `pdlint check
+--add-noqa` writes the comments this rule then checks.""",
         example="x = batch.spec_info  # noqa: PDL101   # PDL902: no PDL101 on this line",
     ),
 )
