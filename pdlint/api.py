@@ -23,7 +23,8 @@ from pdlint.engine.schedule import running_checks
 from pdlint.engine.workers import worker_count
 from pdlint.facts.indexer import forget_packages
 from pdlint.findings import Finding
-from pdlint.policy.selection import apply_policy
+from pdlint.policy.noqa_index import noqa_directives
+from pdlint.policy.selection import UNUSED_NOQA, apply_policy, is_enabled
 from pdlint.settings.config import Settings
 from pdlint.settings.packs import load_packs
 from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
@@ -146,7 +147,14 @@ def analyze(
     warnings.extend(outcome.warnings)
     paths_on_disk = {source.display: source.path for source, _ in jobs}
     sources = _lines_of({f.location.path for f in findings}, outcome.texts, paths_on_disk)
-    kept = apply_policy(findings, settings, sources if noqa else {})
+    directives = None
+    if noqa and is_enabled(UNUSED_NOQA, settings):
+        directives = noqa_directives(outcome.digests, outcome.texts, paths_on_disk, store)
+    # a noqa naming a code can be judged unused only when that code's check ran
+    judged = {code for check in running for code in check.codes if is_enabled(code, settings)}
+    kept = apply_policy(findings, settings, sources if noqa else {}, directives, judged)
+    unread = {f.location.path for f in kept} - sources.keys()  # PDL902s, for ``full``
+    sources.update(_lines_of(unread, outcome.texts, paths_on_disk))
     notes = [
         f"not run: the check of {', '.join(check.codes)} (none of its codes is selected)"
         for check in checks()

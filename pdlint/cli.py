@@ -18,7 +18,7 @@ from pdlint.cache.store import CacheDirError, cache_location
 from pdlint.cache.store import clean as clean_cache
 from pdlint.checks.catalogue import RULES, get_rule
 from pdlint.output.progress import TerminalProgress
-from pdlint.output.text import concise, full, statistics, to_json
+from pdlint.output.text import concise, full, statistics, statistics_json, summary, to_json
 from pdlint.policy.exitcode import any_fails
 from pdlint.settings.config import (
     OUTPUT_FORMATS,
@@ -84,7 +84,20 @@ def cli() -> None:
 @click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings (notes never fail)."
 )
-@click.option("--statistics", "show_statistics", is_flag=True, help="Print counts per code.")
+@click.option(
+    "--statistics",
+    "show_statistics",
+    is_flag=True,
+    help="Print the count per code instead of the findings (a table, or JSON).",
+)
+@click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Add a '# noqa: CODE' comment on each finding's line (needs libcst).",
+)
+@click.option(
+    "--quiet", "-q", is_flag=True, help="Print the findings only: no progress, no summary."
+)
 @click.option(
     "--config",
     "config_path",
@@ -142,6 +155,8 @@ def check(  # noqa: PLR0913
     respect_gitignore: bool | None,
     exit_zero: bool | None,
     show_statistics: bool,
+    add_noqa: bool,
+    quiet: bool,
     config_path: str | None,
     stdin_filename: str | None,
     packs: tuple[str, ...],
@@ -188,9 +203,10 @@ def check(  # noqa: PLR0913
         if no_cache:
             changes["cache"] = False
         settings = replace(settings, **changes)
+        _check_flags(settings, show_statistics, add_noqa, targets)
         stdin = sys.stdin.buffer.read() if "-" in targets else None
         progress = None
-        if settings.output_format in ("concise", "full") and sys.stderr.isatty():
+        if settings.output_format in ("concise", "full") and sys.stderr.isatty() and not quiet:
             progress = TerminalProgress(sys.stderr)
         try:
             result = analyze(
@@ -239,10 +255,18 @@ def check(  # noqa: PLR0913
             f"{len(result.findings)} new",
             err=True,
         )
+    if not result.files:
+        result.warnings.append("No Python files found under the given path(s)")
     for warning in result.warnings:
         click.echo(f"pdlint: warning: {warning}", err=True)
-    _emit(result, settings, sarif_category)
-    if show_statistics and settings.output_format in ("concise", "full"):
+    if add_noqa:
+        _add_noqa(result, quiet)
+        return
+    if not show_statistics:
+        _emit(result, settings, sarif_category)
+    elif settings.output_format == "json":
+        click.echo(statistics_json(result.findings), nl=False)
+    else:
         click.echo(statistics(result.findings), nl=False)
     if verbose:
         click.echo(f"pdlint: build: {build()}", err=True)
@@ -252,6 +276,8 @@ def check(  # noqa: PLR0913
             click.echo(f"pdlint: note: {note}", err=True)
         for phase, seconds in result.timings.items():
             click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
+    if not quiet:  # on stderr: never mixed into what a tool reads on stdout
+        click.echo(summary(result.findings), err=True)
     # Notes (the support inventory) are reported but never fail the run.
     if any_fails(result.findings) and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)
@@ -314,9 +340,34 @@ def _emit(result: Result, settings: Settings, sarif_category: str = "") -> None:
         click.echo(to_github(result.findings, cwd=Path.cwd()), nl=False)
     else:
         click.echo(concise(result.findings), nl=False)
-        if result.findings and sys.stdout.isatty():
-            n = len(result.findings)
-            click.echo(f"Found {n} finding{'s' if n != 1 else ''}.", err=True)
+
+
+def _check_flags(
+    settings: Settings, show_statistics: bool, add_noqa: bool, targets: list[str]
+) -> None:
+    """Refuse, before any work, the flags that cannot go together (exit 2)."""
+    fmt = settings.output_format
+    if show_statistics and fmt not in ("concise", "full", "json"):
+        _fail(f"--statistics prints a table or JSON: use it with concise, full or json, not {fmt}")
+    if add_noqa and "-" in targets:
+        _fail("--add-noqa writes into the files: it cannot take '-' (stdin)")
+    if add_noqa:
+        try:
+            import libcst  # noqa: F401
+        except ImportError:
+            _fail("--add-noqa needs libcst: pip install libcst")
+
+
+def _add_noqa(result: Result, quiet: bool) -> None:
+    """Write a noqa comment for each finding (ruff's ``--add-noqa``); exit 0."""
+    from pdlint.policy.add_noqa import add_noqa
+
+    added, warnings = add_noqa(result.findings)
+    for warning in warnings:
+        click.echo(f"pdlint: warning: {warning}", err=True)
+    if not quiet:
+        click.echo(f"Added {added} noqa directive{'s' if added != 1 else ''}.", err=True)
+    sys.exit(EXIT_OK)
 
 
 @cli.command("clean")

@@ -39,7 +39,9 @@ class Finding:
 
     ``key`` is the logical identity of the finding (code, entry, member,
     consumer qualified name...): it never contains line numbers, so baselines
-    and fingerprints survive edits that shift lines.
+    and fingerprints survive edits that shift lines. ``summary`` is the one-line
+    form the concise output shows (the message when empty); ``message`` keeps
+    the whole explanation and the suggestion.
     """
 
     code: str
@@ -49,7 +51,20 @@ class Finding:
     path: tuple[Step, ...] = ()
     member: str | None = None
     key: tuple[str, ...] = field(default=())
+    summary: str = ""
+
+    @property
+    def headline(self) -> str:
+        """The short message: the summary, or the message when there is none."""
+        return self.summary or self.message
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
         return (loc.path, loc.line, loc.column, self.code, self.message)
+
+
+def listed(names: list[str], most: int = 2) -> str:
+    """``names`` for a one-line summary: at most ``most`` of them, then how many more."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return f"{', '.join(names[:most])} and {len(names) - most} more"

@@ -108,7 +108,7 @@ class Analysis:
         )
         out: Findings = {}
         for f in result.findings:
-            row = (f.location.line, f.location.column - 1, f.code, f.message)
+            row = (f.location.line, f.location.column - 1, f.code, f.headline)
             out.setdefault(_real(f.location.path), []).append(row)
         log.info(
             "pdlint: analysed %d files for flake8 in %.2f s (pid %d)",

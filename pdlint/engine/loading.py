@@ -62,6 +62,8 @@ class Loader:
         self.workers = workers
         self.timings = timings
         self.progress = progress
+        self.phase = ""  # what the run does now, for the progress line (see Program.phase)
+        self.planned = 0  # files asked to load so far: the progress line's total
         self.done = workers.done  # displays parsed or read from the cache
         self.loaded: dict[str, ModuleFacts] = {}
         self.errors: dict[str, Finding] = {}  # display -> PDL900
@@ -102,6 +104,8 @@ class Loader:
         wanted = [e for e in entries if e.readable and e.source.display not in self.done]
         if not wanted:
             return []
+        # the total grows as each batch is asked for, never past what will load
+        self.planned = max(self.planned, len(self.done)) + len(wanted)
         self.workers.pump()
         clock = time.perf_counter
         start = clock()
@@ -133,10 +137,12 @@ class Loader:
         if todo:
             # decoded as they come, while the worker processes index the others
             start = clock()
+            ready = len(wanted) - len(todo)  # from the memo or the cache
             for entry, result in self._index(todo):
                 payload = result if isinstance(result, bytes) else payload_of(result)
                 digest = self._store_facts(entry, payload)
                 decoded[id(entry)] = self._finish(entry, result, digest, True, memo_keys)
+                self._report(len(self.done) + ready)
             self.timings["parse and index"] += clock() - start
         start = clock()
         out: list[ModuleFacts] = []
@@ -150,9 +156,14 @@ class Loader:
                 self.loaded[entry.module] = facts
                 out.append(facts)
         self.timings["unpickle"] += clock() - start
-        if self.progress is not None:
-            self.progress(f"{len(self.done)} of {len(self.entries)} files loaded")
+        self._report(len(self.done))
         return out
+
+    def _report(self, loaded: int) -> None:
+        """The progress line: files loaded of those asked for so far, under the phase."""
+        if self.progress is not None:
+            counted = f"loading {min(loaded, self.planned)} of {self.planned} files"
+            self.progress(f"{self.phase}: {counted}" if self.phase else counted)
 
     def _finish(
         self,

@@ -59,9 +59,12 @@ class Program:
         self.by_module = files.by_module
         self.workers = Workers(set(), self.timings)
         self.index = ScanIndex(store, salt, groups, self.by_module, self.workers, self.timings)
+        self.progress = progress
         chunk: list[SourceEntry] = []
         size = 0
-        for source, data in jobs:
+        for number, (source, data) in enumerate(jobs, start=1):
+            if progress is not None:
+                progress(f"reading {number} of {len(jobs)} files")
             entry = files.entry(source, data)
             self.entries.append(entry)
             if scan_ahead and entry.raw is not None:
@@ -112,7 +115,16 @@ class Program:
     # the text scan ------------------------------------------------------------
     def scans(self) -> dict[str, FileScan]:
         """Module name -> text scan, for every readable file (cached by content)."""
+        if self.index.scanned is None and self.progress is not None:
+            self.progress(f"scanning the text of {len(self.by_module)} files")
         return self.index.scans()
+
+    def phase(self, name: str) -> None:
+        """Name what the run does now (``checking PDL201``) for the progress line;
+        the files loaded meanwhile are counted under it."""
+        self.loader.phase = name
+        if self.progress is not None:
+            self.progress(name)
 
     def save(self) -> None:
         """Write the facts indexed in this run, the scan index when it changed, and the

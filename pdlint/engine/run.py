@@ -33,6 +33,7 @@ class Outcome:
     stats: Counter[str]
     warnings: list[str]
     texts: dict[str, bytes]  # display path -> the bytes read
+    digests: dict[str, str] = field(default_factory=dict)  # display path -> content hash
     timings: dict[str, float] = field(default_factory=dict)
     loaded: list[str] = field(default_factory=list)  # files parsed or read from cache
 
@@ -68,8 +69,6 @@ def execute(
     being freed. ``start`` is when the run began (``time.perf_counter``)."""
     salt = make_key(__version__, SCHEMA, *sorted(p.digest for p in packs))
     groups = scan_groups(running, packs)
-    if progress is not None:
-        progress(f"reading {len(jobs)} files")
     if lazy is None:
         lazy = len(jobs) >= LAZY_THRESHOLD
     # a lazy analysis reads the text scan: the files read now are scanned meanwhile
@@ -102,6 +101,8 @@ def execute(
             if facts_memo is None:
                 record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
                 store_record(program, record_key, record_data)
+        if store.enabled:
+            program.phase("writing the cache")
         program.save()
     finally:
         program.close()
@@ -110,6 +111,7 @@ def execute(
         else:
             program.loaded.clear()  # free the facts by reference counting, before collecting
     texts = {e.source.display: e.raw for e in program.entries if e.raw is not None}
+    digests = {e.source.display: e.digest for e in program.entries if e.digest}
     timings.update(program.timings)
     stats["files read"] = program.reads
-    return Outcome(findings, stats, warnings, texts, timings, sorted(program.done))
+    return Outcome(findings, stats, warnings, texts, digests, timings, sorted(program.done))

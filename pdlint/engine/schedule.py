@@ -184,7 +184,16 @@ def analyse(
         shared_stats: Counter[str] = Counter()
         shared_warnings: list[str] = []
         findings = (
-            _run_shared(model, shared, active, settings, shared_stats, shared_warnings, settled)
+            _run_shared(
+                model,
+                shared,
+                active,
+                settings,
+                shared_stats,
+                shared_warnings,
+                settled,
+                program.phase,
+            )
             if on_shared
             else []
         )
@@ -238,6 +247,8 @@ def _finish_isolated(
     """An isolated check's findings (from its fork, or run here now), its record kept
     or reused."""
     model = state.model
+    if state.forked is not None or state.run is not None:
+        program.phase(_checking(state.check))
     done = state.forked.join() if state.forked is not None else None
     if done is not None:
         found, gains, counts, reads = done
@@ -274,6 +285,11 @@ def _reuse(
     program.reused.append(kept)
     if kept.refresh(program):
         store_record(program, key, kept)
+
+
+def _checking(check: type[Check]) -> str:
+    """The progress line's name for a check's phase."""
+    return f"checking {', '.join(check.codes)}"
 
 
 def _may_fork(program: Program) -> bool:
@@ -314,12 +330,15 @@ def _run_shared(
     stats: Counter[str],
     warnings: list[str],
     settled: Callable[[], None],
+    phase: Callable[[str], None],
 ) -> list[Finding]:
     """The findings of the checks on the shared model, in order; each runs again
-    while the files it wants loaded add modules, then each finishes."""
+    while the files it wants loaded add modules, then each finishes. ``phase``
+    names each check as it runs (the progress line)."""
     runs: dict[type[Check], Run] = {}
     out: list[Finding] = []
     for check in shared:
+        phase(_checking(check))
         required = {r: runs[r] for r in check.requires}
         context = Context(
             model, check.read_packs(packs), packs, settings, stats, warnings, required, settled

@@ -13,8 +13,9 @@ from pdlint.output.names import shown
 
 
 def concise(findings: Sequence[Finding]) -> str:
-    """``path:line:col: CODE message``, one line per finding (ruff's concise)."""
-    return "".join(f"{_loc(f.location)}: {f.code} {shown(f.message)}\n" for f in findings)
+    """``path:line:col: CODE summary``, one short line per finding (ruff's concise);
+    the whole message, the members and the call path are in ``full``, JSON and SARIF."""
+    return "".join(f"{_loc(f.location)}: {f.code} {shown(f.headline)}\n" for f in findings)
 
 
 def _loc(loc: Location) -> str:
@@ -78,8 +79,27 @@ def to_json(findings: Sequence[Finding]) -> str:
     return json.dumps([finding_json(f) for f in findings], indent=2) + "\n"
 
 
+def _counts(findings: Sequence[Finding]) -> list[tuple[str, int]]:
+    counts = Counter(f.code for f in findings)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 def statistics(findings: Sequence[Finding]) -> str:
     """Count per code, most frequent first (ruff's ``--statistics``)."""
-    counts = Counter(f.code for f in findings)
-    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return "".join(f"{n:>5}\t{code}\t{RULES[code].name}\n" for code, n in rows)
+    return "".join(f"{n:>5}\t{code}\t{RULES[code].name}\n" for code, n in _counts(findings))
+
+
+def statistics_json(findings: Sequence[Finding]) -> str:
+    """The counts per code as a JSON list (ruff's ``--statistics --output-format json``)."""
+    rows = [{"code": code, "name": RULES[code].name, "count": n} for code, n in _counts(findings)]
+    return json.dumps(rows, indent=2) + "\n"
+
+
+def summary(findings: Sequence[Finding]) -> str:
+    """The last line of a run, as ruff's: how many findings and errors, or that all
+    checks passed."""
+    if not findings:
+        return "All checks passed!"
+    n = len(findings)
+    errors = sum(1 for f in findings if RULES[f.code].severity == "error")
+    return f"Found {n} finding{'s' if n != 1 else ''} ({errors} error{'s' if errors != 1 else ''})."

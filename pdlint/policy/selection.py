@@ -1,19 +1,27 @@
-"""Decide which findings are reported: select/ignore, per-file ignores, ``# noqa``."""
+"""Decide which findings are reported: select/ignore, per-file ignores, ``# noqa``,
+and the ``# noqa`` comments that suppress nothing (PDL902)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
-from pdlint.findings import Finding
+from pdlint.checks.catalogue import RULES
+from pdlint.findings import Finding, Location
+from pdlint.policy.noqa import NOQA_RE, Directive, comment_lines, noqa_codes
 from pdlint.settings.config import Settings
 from pdlint.source.globs import path_matches, real_path
 
-DEFAULT_SELECT = "PDL"
+__all__ = [
+    "DEFAULT_SELECT",
+    "NOQA_RE",
+    "apply_policy",
+    "is_enabled",
+    "is_suppressed",
+    "noqa_codes",
+]
 
-# flake8's inline suppression comment, bare or with a colon and a list of codes.
-NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
-_SPLIT_RE = re.compile(r"[,\s]+")
+DEFAULT_SELECT = "PDL"
+UNUSED_NOQA = "PDL902"
 
 
 def _longest_prefix(code: str, selectors: Iterable[str]) -> str | None:
@@ -41,52 +49,137 @@ def is_enabled(code: str, settings: Settings) -> bool:
     return explicit is not None and len(explicit) > len(ignored)
 
 
-def noqa_codes(line: str) -> tuple[str, ...] | None:
-    """Codes named by a ``# noqa`` comment on ``line``: () means all, None no noqa."""
-    match = NOQA_RE.search(line)
-    if match is None:
-        return None
-    codes = match.group("codes")
-    if not codes:
-        return ()
-    # Codes are case-sensitive, as in flake8: a lower-case "pdl101" after the
-    # colon names no rule, so it suppresses nothing (nor is it a blanket noqa).
-    return tuple(c for c in _SPLIT_RE.split(codes.strip()) if c)
+def comment_line(line: int, lines: list[str], moved: dict[int, int] | None = None) -> int:
+    """The line whose ``# noqa`` stands for a finding on ``line``: the line itself, or,
+    inside a string spanning lines or lines joined by backslashes, the last line of
+    the whole (``moved``: :func:`~pdlint.policy.noqa.comment_lines` of ``lines``)."""
+    return (comment_lines(lines) if moved is None else moved).get(line, line)
 
 
 def is_suppressed(finding: Finding, lines: list[str] | None) -> bool:
-    """True if the reported line carries a ``# noqa`` matching the code (prefix)."""
+    """True if the finding's line carries a ``# noqa`` matching the code (prefix)."""
+    return _suppressing(finding, lines, None) is not None
+
+
+def _suppressing(
+    finding: Finding, lines: list[str] | None, moved: dict[int, int] | None
+) -> tuple[int, tuple[str, ...]] | None:
+    """The line of the ``# noqa`` that suppresses ``finding`` and its codes that match
+    (() for a bare noqa); None when nothing suppresses it."""
     if not lines or finding.location.line > len(lines):
-        return False
-    codes = noqa_codes(lines[finding.location.line - 1])
+        return None
+    line = comment_line(finding.location.line, lines, moved)
+    codes = noqa_codes(lines[line - 1])
     if codes is None:
+        return None
+    if not codes:
+        return line, ()
+    matching = tuple(c for c in codes if finding.code.startswith(c))
+    return (line, matching) if matching else None
+
+
+def _ignored_in(code: str, path: str, settings: Settings) -> bool:
+    """A per-file ignore covers ``code`` in the file ``path`` (as reported), its glob
+    matched against the file's real path (globs are anchored to their folders)."""
+    if not settings.per_file_ignores:
         return False
-    return not codes or finding.code.startswith(codes)
+    real = real_path(path)
+    return any(
+        code.startswith(codes) and path_matches((glob,), real)
+        for glob, codes in settings.per_file_ignores
+    )
 
 
 def apply_policy(
     findings: Iterable[Finding],
     settings: Settings,
     sources: Mapping[str, list[str]],
+    directives: Mapping[str, Iterable[Directive]] | None = None,
+    judged: Collection[str] = (),
 ) -> list[Finding]:
     """Findings that survive selection, per-file ignores and noqa, sorted. A finding's
     path is relative to the current directory (or absolute), as reported; a per-file
-    ignore's glob is anchored to its own folder (see :func:`path_matches`)."""
+    ignore's glob is anchored to its own folder (see :func:`path_matches`).
+
+    ``directives``: the ``# noqa`` comments naming pdlint codes in every analysed
+    file; each of their codes that suppressed nothing becomes a PDL902 finding,
+    when the code is in ``judged`` (its check ran) and not ignored in that file.
+    """
     kept = []
-    real: dict[str, str] = {}  # a displayed path -> the path globs are matched against
+    used: set[tuple[str, int, str]] = set()  # (file, line, code) of each noqa that served
+    moved: dict[str, dict[int, int]] = {}
+    findings = list(findings)
+    last: dict[str, int] = {}  # the last line reported in each file
+    for finding in findings:
+        loc = finding.location
+        last[loc.path] = max(last.get(loc.path, 0), loc.line)
     for finding in findings:
         if not is_enabled(finding.code, settings):
             continue
         path = finding.location.path
-        if settings.per_file_ignores:
-            if path not in real:
-                real[path] = real_path(path)
-            if any(
-                finding.code.startswith(codes) and path_matches((glob,), real[path])
-                for glob, codes in settings.per_file_ignores
-            ):
-                continue
-        if is_suppressed(finding, sources.get(path)):
+        if _ignored_in(finding.code, path, settings):
+            continue
+        lines = sources.get(path)
+        if lines and path not in moved:
+            # a file with no noqa at all suppresses nothing, wherever its lines map
+            noqa = any("noqa" in line.lower() for line in lines)
+            moved[path] = comment_lines(lines, last[path]) if noqa else {}
+        found = _suppressing(finding, lines, moved.get(path))
+        if found is not None:
+            line, codes = found
+            used.update((path, line, code) for code in codes)
             continue
         kept.append(finding)
+    if directives is not None and is_enabled(UNUSED_NOQA, settings):
+        kept.extend(unused_noqa(directives, used, judged, settings))
     return sorted(set(kept), key=Finding.sort_key)
+
+
+def unused_noqa(
+    directives: Mapping[str, Iterable[Directive]],
+    used: set[tuple[str, int, str]],
+    judged: Collection[str],
+    settings: Settings,
+) -> list[Finding]:
+    """A PDL902 for each ``# noqa`` naming pdlint codes that suppressed nothing (as
+    ruff's RUF100): a code is judged only when every rule it names ran and is not
+    ignored in that file; a code that names no rule is unknown. A comment that names
+    PDL902 itself is never reported."""
+    out = []
+    for path, found in directives.items():
+        if _ignored_in(UNUSED_NOQA, path, settings):
+            continue
+        for directive in found:
+            if any(UNUSED_NOQA.startswith(code) for code in directive.codes):
+                continue  # the comment silences its own PDL902
+            unused: list[str] = []
+            unknown: list[str] = []
+            for code in dict.fromkeys(directive.codes):
+                if not code.startswith(DEFAULT_SELECT) or (path, directive.line, code) in used:
+                    continue
+                named = [c for c in RULES if c.startswith(code)]
+                if not named:
+                    unknown.append(code)
+                elif all(c in judged and not _ignored_in(c, path, settings) for c in named):
+                    unused.append(code)
+            if unused or unknown:
+                out.append(_unused_finding(path, directive, unused, unknown))
+    return out
+
+
+def _unused_finding(
+    path: str, directive: Directive, unused: list[str], unknown: list[str]
+) -> Finding:
+    parts = [
+        f"{label}: {', '.join(f'`{c}`' for c in codes)}"
+        for label, codes in (("unused", unused), ("unknown", unknown))
+        if codes
+    ]
+    message = f"unused `noqa` directive ({'; '.join(parts)})"
+    line = directive.line
+    return Finding(
+        UNUSED_NOQA,
+        message,
+        Location(path, line, directive.column, line, directive.end_column),
+        key=(UNUSED_NOQA, path, *unused, *unknown),
+    )

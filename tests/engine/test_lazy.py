@@ -612,7 +612,15 @@ def test_progress_on_a_terminal_only_for_human_formats(sglang_0_5_16: Path, tmp_
         return out.decode(), b"".join(chunks).decode()
 
     out, err = stderr_on_tty("--no-cache")
-    assert "\r\x1b[Kpdlint: " in err and "files loaded" in err
+    # a line is drawn as soon as the delay ends (the message of the moment, sent
+    # before it), not when the next message comes
+    first = re.match(r"\r\x1b\[Kpdlint: [^\r]* \((\d+\.\d) s\)", err)
+    assert first is not None and float(first.group(1)) <= 1.5, err[:200]
+    # the count reaches its total: the files that load, not every file of the tree
+    counts = re.findall(r"loading (\d+) of (\d+) files", err)
+    assert counts and counts[-1][0] == counts[-1][1] and int(counts[-1][1]) < 2000
+    assert "pdlint: checking PDL201" in err  # the phases after loading are named
+    assert err.endswith("\r\x1b[KFound 9 findings (5 errors).\r\n")  # erased, then the summary
     assert "\x1b" not in out and "PDL101" in out
     out, err = stderr_on_tty("--no-cache", "--output-format", "json")
     assert "\x1b" not in err and "pdlint:" not in err

@@ -21,7 +21,7 @@ import pdlint
 from pdlint.checks.catalogue import RULES
 
 BROKEN_SOURCE = "import os\n\n\ndef handler(request, *, timeout=:\n    return request\n"
-ALL_CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900", "PDL901")
+ALL_CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900", "PDL901", "PDL902")
 
 
 def parser_position(source: str) -> tuple[int, int]:
@@ -104,7 +104,7 @@ def test_coding_cookie_is_honoured(tmp_path):
 
     res = run_pdlint("check", "pkg", cwd=tmp_path)
 
-    assert (res.returncode, res.stdout, res.stderr) == (0, "", "")
+    assert (res.returncode, res.stdout, res.stderr) == (0, "", "All checks passed!\n")
 
     # Proof that the text was decoded and parsed: a later syntax error is a
     # syntax error (at the parser's position), not a decoding failure.
@@ -341,14 +341,31 @@ def test_statistics_counts_per_code(relay_gap):
     res = run_pdlint("check", ".", "--statistics", cwd=relay_gap)
 
     assert res.returncode == 1
-    stats = [line.split("\t") for line in res.stdout.splitlines() if "\t" in line]
-    assert [(n.strip(), code, name) for n, code, name in stats] == [
-        ("2", "PDL900", "parse-error"),
-        ("1", "PDL001", "dispatch-gap"),
-        ("1", "PDL101", "relay-state-missing"),
+    # The table alone, as ruff prints it: no finding above it.
+    assert res.stdout == (
+        "    2\tPDL900\tparse-error\n"
+        "    1\tPDL001\tdispatch-gap\n"
+        "    1\tPDL101\trelay-state-missing\n"
+    )
+    assert res.stderr == "Found 4 findings (3 errors).\n"
+
+
+def test_statistics_with_json_is_json_and_refused_with_sarif_and_github(relay_gap):
+    res = run_pdlint("check", ".", "--statistics", "--output-format", "json", cwd=relay_gap)
+
+    assert res.returncode == 1
+    assert json.loads(res.stdout) == [
+        {"code": "PDL001", "name": "dispatch-gap", "count": 1},
+        {"code": "PDL101", "name": "relay-state-missing", "count": 1},
     ]
-    # The findings themselves are still listed above the counts.
-    assert len(lines_with(res.stdout, "PDL900")) == 2
+    assert res.stderr == "Found 2 findings (1 error).\n"
+    for fmt in ("sarif", "github"):
+        res = run_pdlint("check", ".", "--statistics", "--output-format", fmt, cwd=relay_gap)
+        assert (res.returncode, res.stdout) == (2, "")
+        assert res.stderr == (
+            "pdlint: error: --statistics prints a table or JSON: "
+            f"use it with concise, full or json, not {fmt}\n"
+        )
 
 
 # --- output formats --------------------------------------------------------------
@@ -360,8 +377,12 @@ def test_concise_format_lines_and_one_based_columns(relay_gap):
     assert res.returncode == 1
     lines = res.stdout.splitlines()
     assert len(lines) == 2
-    assert lines[0].startswith(GAP_PDL001 + "`build_disagg_draft_input` returns None")
-    assert lines[1].startswith(GAP_PDL101 + "DFLASH reaches `batch.draft_input`")
+    # ruff's concise line: location, code and a one-line summary (the whole
+    # message is in full, JSON and SARIF)
+    assert lines == [
+        GAP_PDL001 + "`build_disagg_draft_input` builds no `draft_input` for DFLASH, NONE",
+        GAP_PDL101 + "DFLASH reaches `batch.draft_input`, never built on the decode relay",
+    ]
     # Column 9 is where `batch.draft_input` starts on line 20, counted from 1.
     source_line = (relay_gap / CONSUMER).read_text().splitlines()[19]
     assert source_line.index("batch.draft_input") + 1 == 9

@@ -26,12 +26,13 @@ from pdlint_helpers import GAP_PDL001, GAP_PDL101, REPO, run_pdlint
 def timed_check(root: Path, *args: str) -> tuple[list[str], float]:
     """Run ``pdlint check . ARGS`` in ``root``: stdout lines and seconds taken.
 
-    Asserts what every case shares: exit 1 (the relay gap), empty stderr.
+    Asserts what every case shares: exit 1 (the relay gap), nothing on stderr but
+    the summary.
     """
     start = time.monotonic()
     proc = run_pdlint("check", ".", *args, cwd=root)
     elapsed = time.monotonic() - start
-    assert proc.stderr == "", proc.stderr[-2000:]
+    assert re.fullmatch(r"Found \d+ findings \(\d+ errors?\)\.\n", proc.stderr), proc.stderr[-2000:]
     assert proc.returncode == 1
     return proc.stdout.splitlines(), elapsed
 
@@ -103,7 +104,8 @@ def test_an_enum_with_10000_members(tmp_path: Path):
     # The builder's def moved down by one line per extra member.
     assert len(pdl001) == 1
     assert pdl001[0].startswith("relay_gap_engine/spec_info.py:10044:5: PDL001 ")
-    assert "returns None for DFLASH, NONE, X0, X1, " in pdl001[0]
+    # the line stays short: two members, then how many more (all of them in JSON)
+    assert pdl001[0].endswith("builds no `draft_input` for DFLASH, NONE and 9996 more")
 
 
 def test_predicates_calling_each_other_in_cycles(tmp_path: Path):

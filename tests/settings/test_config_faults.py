@@ -213,7 +213,8 @@ def test_pack_still_carrying_states_warns_and_runs(project):
     assert res.stderr.splitlines() == [
         f"pdlint: warning: {pack.resolve()}:7: key 'states' in [relay]: no longer read "
         "(the relay check finds the per-request state where a builder's result is stored); "
-        "remove it"
+        "remove it",
+        "Found 2 findings (1 error).",
     ]
 
 
@@ -251,6 +252,7 @@ def test_pack_naming_functions_that_do_not_exist_warns_and_runs(project):
         "'relay_gap_engine.gone.Loop.run' matches no analysed function",
         f"pdlint: warning: {pack.resolve()}:10: [relay] startup-validators: "
         "'relay_gap_engine.config.validate' matches no analysed function",
+        "Found 2 findings (1 error).",
     ]
 
 
@@ -261,6 +263,7 @@ def test_entry_point_option_matching_nothing_warns(project):
     assert_gap_found(res.stdout)  # found from the name heuristic instead
     assert res.stderr == (
         "pdlint: warning: entry point 'engine.Scheduler.loop' matches no analysed function\n"
+        "Found 2 findings (1 error).\n"
     )
 
 
@@ -280,4 +283,5 @@ def test_bundled_pack_whose_entry_points_are_all_missing_warns_once(tmp_path):
         "function",
         "pdlint: warning: rule pack 'sglang': no [relay] startup-validators name matches an "
         "analysed function",
+        "All checks passed!",
     ]

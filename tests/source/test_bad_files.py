@@ -36,6 +36,10 @@ def assert_gap_found(stdout: str) -> None:
     assert sum(line.startswith(GAP_PDL101) for line in lines) == 1, stdout
 
 
+# the run's last line on stderr: the gap's PDL001 (a note) and PDL101, and one PDL900
+SUMMARY = "Found 3 findings (2 errors).\n"
+
+
 def check_with(relay_gap: Path, name: str, data: bytes) -> tuple[list[str], str]:
     """Add ``PKG/name`` with ``data``; run; PDL900 lines and stderr (exit 1)."""
     (relay_gap / PKG / name).write_bytes(data)
@@ -56,7 +60,7 @@ def test_not_utf8_is_reported_at_the_bad_byte(relay_gap):
         f"{PKG}/legacy.py:2:8: PDL900 cannot decode: byte 0xef is not valid utf-8 "
         "(invalid continuation byte); no coding cookie declares another encoding (PEP 263)"
     ]
-    assert stderr == ""
+    assert stderr == SUMMARY
 
 
 @pytest.mark.parametrize(
@@ -82,7 +86,7 @@ def test_coding_cookie_problems(relay_gap, data, expected):
     errors, stderr = check_with(relay_gap, "legacy.py", data)
 
     assert errors == [f"{PKG}/legacy.py:{expected}"]
-    assert stderr == ""
+    assert stderr == SUMMARY
 
 
 def test_file_in_another_encoding_with_its_cookie_is_analysed(relay_gap):
@@ -155,7 +159,7 @@ def test_line_ends_keep_lines_noqa_and_the_source_shown(relay_gap, convert):
 def test_empty_file(relay_gap):
     errors, stderr = check_with(relay_gap, "empty.py", b"")
 
-    assert errors == [] and stderr == ""
+    assert errors == [] and stderr == "Found 2 findings (1 error).\n"
 
 
 def test_keywords_named_like_expression_kinds(relay_gap):
@@ -186,7 +190,7 @@ def test_a_directory_named_like_a_module_is_walked(relay_gap):
     assert res.returncode == 1
     assert_gap_found(res.stdout)
     assert [e.split(":")[0] for e in pdl900(res.stdout)] == [f"{PKG}/plugins.py/broken.py"]
-    assert res.stderr == ""
+    assert res.stderr == SUMMARY
 
 
 def test_a_file_that_cannot_be_read(relay_gap):
@@ -234,6 +238,7 @@ def test_a_symlink_loop_is_skipped_with_a_warning(relay_gap):
         f"pdlint: warning: {PKG}/dangling.py: broken symbolic link, skipped",
         f"pdlint: warning: {PKG}/loop_a.py: symbolic link loop, skipped",
         f"pdlint: warning: {PKG}/loop_b.py: symbolic link loop, skipped",
+        "Found 2 findings (1 error).",
     ]
 
 
@@ -244,7 +249,11 @@ def test_a_symlink_loop_named_on_the_command_line(tmp_path):
     res = run_pdlint("check", "a.py", cwd=tmp_path)
 
     assert (res.returncode, res.stdout) == (0, "")
-    assert res.stderr == "pdlint: warning: a.py: symbolic link loop, skipped\n"
+    assert res.stderr == (
+        "pdlint: warning: a.py: symbolic link loop, skipped\n"
+        "pdlint: warning: No Python files found under the given path(s)\n"
+        "All checks passed!\n"
+    )
 
 
 def test_a_fifo_and_a_socket_in_the_tree_are_skipped(relay_gap):
@@ -262,6 +271,7 @@ def test_a_fifo_and_a_socket_in_the_tree_are_skipped(relay_gap):
     assert res.stderr.splitlines() == [
         f"pdlint: warning: {PKG}/pipe.py: a FIFO, not a regular file, skipped",
         f"pdlint: warning: {PKG}/sock.py: a socket, not a regular file, skipped",
+        "Found 2 findings (1 error).",
     ]
 
 
@@ -327,7 +337,7 @@ def test_python2_syntax(relay_gap, source, message):
     assert errors[0].startswith(f"{PKG}/legacy2.py:1:")
     assert message in errors[0]
     assert "newer Python" not in errors[0]
-    assert stderr == ""
+    assert stderr == SUMMARY
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 14), reason="valid syntax since Python 3.14")
@@ -391,7 +401,7 @@ def test_a_syntax_error_after_a_megabyte_of_code(relay_gap):
     assert time.monotonic() - start < 30
     assert len(errors) == 1
     assert errors[0].startswith(f"{PKG}/big.py:170001:6: PDL900 syntax error: invalid syntax")
-    assert stderr == ""
+    assert stderr == SUMMARY
 
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="the statement is valid here")

@@ -691,4 +691,5 @@ class LayoutAnalysis:
             path=tuple(path),
             member=lst.name,
             key=("PDL201", fn.qualname, text(site.base), text(site.index), lst.name),
+            summary=f"offset into the peer's `{lst.name}` assumes this side's shape",
         )

@@ -358,6 +358,7 @@ class ModeAnalysis:
             path=tuple(steps),
             member=origin.variant.members[origin.member],
             key=("PDL102", entry, mode, origin.function, consumer, shown),
+            summary=f"mode {mode} skips the relay and reaches `{shown}`",
         )
 
     # PDL103 -------------------------------------------------------------------
@@ -438,6 +439,7 @@ class ModeAnalysis:
             path=tuple(steps),
             member=name,
             key=("PDL103", entry, name, placeholder.function, relay.state),
+            summary=f"idle placeholder hides `{shown}` missing for {name}",
         )
 
 

@@ -14,7 +14,7 @@ from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.relays import Builder, Relay, relay_related
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
-from pdlint.findings import Finding, Related, Step
+from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
@@ -357,6 +357,7 @@ class RelayAnalysis:
             # the members too: a baseline taken before another member lost its
             # state must not hide the wider gap
             key=("PDL001", builder.qualname, relay.state, ",".join(names)),
+            summary=f"`{fn.name}` builds no `{relay.state}` for {listed(names)}",
         )
 
     def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
@@ -520,4 +521,5 @@ class RelayAnalysis:
             path=tuple(steps),
             member=name,
             key=("PDL101", entry, name, consumer, shown),
+            summary=f"{name} reaches `{shown}`, never built on the decode relay",
         )
