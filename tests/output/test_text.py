@@ -71,7 +71,7 @@ def test_summary_on_stderr_after_every_run(relay_gap: Path) -> None:
     assert (res.returncode, res.stderr) == (1, "Found 2 findings (1 error).\n")
 
     res = run_pdlint("check", ".", "--select", "PDL001", cwd=relay_gap)
-    assert (res.returncode, res.stderr) == (1, "Found 1 finding (0 errors).\n")
+    assert (res.returncode, res.stderr) == (0, "Found 1 finding (0 errors).\n")  # a note alone exits 0
 
     res = run_pdlint("check", ".", "--select", "PDL102", cwd=relay_gap)
     assert (res.returncode, res.stdout, res.stderr) == (0, "", "All checks passed!\n")
