@@ -70,8 +70,9 @@ def test_summary_on_stderr_after_every_run(relay_gap: Path) -> None:
     # not a terminal, and still the summary; PDL001 is a note, not an error
     assert (res.returncode, res.stderr) == (1, "Found 2 findings (1 error).\n")
 
+    # a note alone exits 0
     res = run_pdlint("check", ".", "--select", "PDL001", cwd=relay_gap)
-    assert (res.returncode, res.stderr) == (0, "Found 1 finding (0 errors).\n")  # a note alone exits 0
+    assert (res.returncode, res.stderr) == (0, "Found 1 finding (0 errors).\n")
 
     res = run_pdlint("check", ".", "--select", "PDL102", cwd=relay_gap)
     assert (res.returncode, res.stdout, res.stderr) == (0, "", "All checks passed!\n")
