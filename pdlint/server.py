@@ -82,6 +82,7 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
             stdin=overlays[root].encode("utf-8"),
             stdin_filename=root,
             facts_memo=memo,
+            alone=True,
         )
     else:
         result = _analyse_folder(root, settings, overlays, memo)
