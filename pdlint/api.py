@@ -25,7 +25,7 @@ from pdlint.facts.indexer import forget_packages
 from pdlint.findings import Finding
 from pdlint.policy.noqa_index import noqa_directives
 from pdlint.policy.selection import UNUSED_NOQA, apply_policy, is_enabled
-from pdlint.settings.config import Settings
+from pdlint.settings.config import Settings, project_root
 from pdlint.settings.packs import load_packs
 from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.source.read import decode_source, split_lines
@@ -85,9 +85,15 @@ def analyze(
     facts_memo: FactsMemo | None = None,
     noqa: bool = True,
     keep: list[object] | None = None,
+    alone: bool = False,
 ) -> Result:
     """Analyse ``paths`` (``-`` reads ``stdin``) and return the findings.
 
+    ``stdin`` with a ``stdin_filename`` stands for that file: it replaces the
+    file of that name on disk. Given alone (``paths`` is ``["-"]``), it is
+    analysed within its project (:func:`~pdlint.settings.config.project_root`),
+    the other files read from disk, and only its findings are reported, as
+    ruff does (``alone=True``: the buffer is analysed by itself instead).
     ``overlays`` maps file paths to unsaved text (the editor's buffers).
     ``cache_dir`` overrides the fact cache's location (``settings.cache``
     false disables it). ``lazy`` forces (True) or forbids (False) parsing only
@@ -106,18 +112,24 @@ def analyze(
     forget_packages()  # a long-lived caller (the server) sees packages made since
     excludes = settings.exclude + settings.extend_exclude
     disk_paths = [p for p in paths if p != "-"]
+    within = None  # the buffer's display path, when only its findings are reported
+    if stdin_filename is not None and paths and not disk_paths and not alone:
+        root = project_root(stdin_filename)
+        disk_paths = [root] if os.path.isdir(root) else []
+        within = display_path(stdin_filename)
+        paths = [*disk_paths, "-"]
     files, warnings = (
         discover(disk_paths, excludes, respect_gitignore=settings.respect_gitignore)
         if disk_paths
         else ([], [])
     )
+    if within is not None:
+        warnings = []  # about the project's other files, as their findings are not shown
     jobs: list[tuple[SourceFile, bytes | None]] = []
     for source, text in zip(files, _overlay_texts(files, overlays or {}), strict=True):
         jobs.append((source, text.encode("utf-8") if text is not None else None))
     if "-" in paths:
-        name = stdin_filename or "-"
-        source = SourceFile(path=name, display=display_path(name) if stdin_filename else "-")
-        jobs.append((source, stdin or b""))
+        _add_stdin(jobs, stdin or b"", stdin_filename)
 
     packs = load_packs(settings.packs, settings.root) if use_packs else []
     warnings.extend(w for pack in packs for w in pack.warnings)  # keys no longer read
@@ -155,6 +167,9 @@ def analyze(
     kept = apply_policy(findings, settings, sources if noqa else {}, directives, judged)
     unread = {f.location.path for f in kept} - sources.keys()  # PDL902s, for ``full``
     sources.update(_lines_of(unread, outcome.texts, paths_on_disk))
+    if within is not None:
+        kept = [f for f in kept if f.location.path == within]
+        sources = {within: sources[within]} if within in sources else {}
     notes = [
         f"not run: the check of {', '.join(check.codes)} (none of its codes is selected)"
         for check in checks()
@@ -170,6 +185,36 @@ def analyze(
         [*notes, *store.notes],
         outcome.loaded,
     )
+
+
+def _add_stdin(jobs: list[tuple[SourceFile, bytes | None]], data: bytes, name: str | None) -> None:
+    """Add stdin's bytes to ``jobs``: in place of the file ``name`` names when it was
+    found on disk (by any path to it), else as one more file (``-`` without a name)."""
+    if name is None:
+        jobs.append((SourceFile(path="-", display="-"), data))
+        return
+    display = display_path(name)
+    try:
+        found = os.stat(name)
+    except OSError:
+        found = None
+    if found is not None:
+        # the files of the same name first: they are the likely ones
+        base = os.path.basename(name)
+        order = sorted(range(len(jobs)), key=lambda i: os.path.basename(jobs[i][0].path) != base)
+        for i in order:
+            if _same_file(jobs[i][0].path, found):
+                jobs[i] = (SourceFile(path=jobs[i][0].path, display=display), data)
+                return
+    jobs.append((SourceFile(path=name, display=display), data))
+
+
+def _same_file(path: str, found: os.stat_result) -> bool:
+    try:
+        other = os.stat(path)
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (found.st_dev, found.st_ino)
 
 
 def _overlay_texts(files: list[SourceFile], overlays: Mapping[str, str]) -> list[str | None]:

@@ -174,7 +174,9 @@ def check(  # noqa: PLR0913
     if write_baseline_path:
         _check_baseline_target(write_baseline_path, baseline_path)
     try:
-        settings = resolve_settings(targets, config_path)
+        # the configuration of the file stdin stands for (ruff finds it so)
+        anchors = [stdin_filename if p == "-" and stdin_filename else p for p in targets]
+        settings = resolve_settings(anchors, config_path)
         changes: dict[str, Any] = {}
         if select:
             changes["select"] = check_codes(_split(select), "--select")

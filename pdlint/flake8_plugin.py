@@ -36,8 +36,9 @@ from pdlint.cache.store import (
     sign,
 )
 from pdlint.policy.exitcode import note_codes
-from pdlint.settings.config import resolve_settings
-from pdlint.source.discover import discover
+from pdlint.settings.config import project_root, resolve_settings
+from pdlint.source.discover import discover, would_walk
+from pdlint.source.globs import PathGlob
 
 try:
     import fcntl
@@ -61,14 +62,20 @@ class Analysis:
     def __init__(self, filenames: list[str], stdin_name: str | None) -> None:
         self.stdin = filenames == ["-"]
         given = [f for f in filenames if f != "-" and os.path.exists(f)] or ["."]
+        if self.stdin and stdin_name not in (None, "stdin"):  # flake8's name for stdin
+            given = [str(stdin_name)]  # the file the buffer stands for
         settings = resolve_settings(given, None)
-        self.paths = list(given)
-        if settings.config_file is not None and Path(settings.config_file).name == (
-            "pyproject.toml"
-        ):
-            # The project, not just the files flake8 was given: the analysis is
-            # whole-program, and a consumer's finding depends on its builder.
-            self.paths.insert(0, settings.root)
+        excludes = settings.exclude + settings.extend_exclude
+        # The project of each file, not just the files flake8 was given (found as
+        # `pdlint check - --stdin-filename` finds it): the analysis is whole-program,
+        # and a consumer's finding depends on its builder.
+        roots = [r for r in dict.fromkeys(map(project_root, given)) if os.path.isdir(r)]
+        self.paths = roots + [
+            path
+            for path in given
+            if os.path.exists(path)
+            and not any(_walks(root, path, excludes, settings.respect_gitignore) for root in roots)
+        ]
         # Every code is reported: flake8's select, ignore and noqa decide.
         self.settings = replace(
             settings, select=None, extend_select=(), ignore=(), per_file_ignores=()
@@ -87,24 +94,14 @@ class Analysis:
     def _compute(self, overlay: tuple[str, str] | None) -> Findings:
         started = time.perf_counter()
         paths = list(self.paths)
-        overlays: dict[str, str] | None = None
         stdin: bytes | None = None
         stdin_filename: str | None = None
-        if overlay is not None:
+        if overlay is not None:  # in place of the file it names
             name, text = overlay
-            if os.path.isfile(name):
-                paths.append(name)  # discovery drops it if a folder already holds it
-                overlays = {name: text}
-            else:
-                paths.append("-")
-                stdin, stdin_filename = text.encode("utf-8"), name
+            paths.append("-")
+            stdin, stdin_filename = text.encode("utf-8"), name
         result = analyze(
-            paths,
-            self.settings,
-            stdin=stdin,
-            stdin_filename=stdin_filename,
-            overlays=overlays,
-            noqa=False,
+            paths, self.settings, stdin=stdin, stdin_filename=stdin_filename, noqa=False
         )
         out: Findings = {}
         for f in result.findings:
@@ -162,6 +159,15 @@ class Analysis:
             findings = self._compute(overlay)
             _write(target, signature, findings)
             return findings
+
+
+def _walks(root: str, path: str, excludes: tuple[PathGlob, ...], respect_gitignore: bool) -> bool:
+    """Whether the walk of the folder ``root`` takes the file ``path`` (a folder
+    below ``root`` is walked with it)."""
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    if os.path.isdir(real):
+        return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+    return would_walk(real, base, excludes, respect_gitignore=respect_gitignore)
 
 
 @contextlib.contextmanager

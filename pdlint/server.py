@@ -10,16 +10,20 @@ republishes the diagnostics of each open file whose findings changed.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import multiprocessing
 import os
 import re
+import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from typing import Any
 
 from lsprotocol import types
@@ -37,6 +41,7 @@ from pdlint.checks.catalogue import get_rule
 from pdlint.engine.workers import killed_with_parent
 from pdlint.findings import Finding, Location
 from pdlint.lsp_frames import CHUNK, FrameReader, parse_body, serve_frames
+from pdlint.lsp_progress import AnalysisProgress, Sender, supported
 from pdlint.policy.selection import NOQA_RE, noqa_codes
 from pdlint.settings.config import ConfigError, Settings, resolve_settings
 from pdlint.source.discover import DiscoveryError, would_walk
@@ -54,6 +59,8 @@ log = logging.getLogger(__name__)
 
 # In the analysis process: one facts memo per project root, kept between runs.
 _MEMOS: dict[str, RecentMemo] = {}
+# In the analysis process: where its runs send their progress messages.
+_CHANNEL: list[Connection] = []
 
 
 def die_with_server(server: int) -> None:
@@ -63,6 +70,13 @@ def die_with_server(server: int) -> None:
     killed_with_parent()
     if os.getppid() != server:
         os._exit(1)
+
+
+def start_analysis_process(server: int, channel: Connection) -> None:
+    """The analysis process's initializer: :func:`die_with_server`, and ``channel``
+    for the runs' progress messages (see :mod:`pdlint.lsp_progress`)."""
+    die_with_server(server)
+    _CHANNEL[:] = [channel]
 
 
 def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple[Result, int]:
@@ -75,6 +89,7 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
     memo = _MEMOS.setdefault(root, RecentMemo())
     before = memo.stored
     settings = resolve_settings([root], None)
+    progress = Sender(_CHANNEL[0]) if _CHANNEL else None
     if is_file:
         result = analyze(
             ["-"],
@@ -82,15 +97,21 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
             stdin=overlays[root].encode("utf-8"),
             stdin_filename=root,
             facts_memo=memo,
+            alone=True,
+            progress=progress,
         )
     else:
-        result = _analyse_folder(root, settings, overlays, memo)
+        result = _analyse_folder(root, settings, overlays, memo, progress)
     memo.sweep()
     return result, memo.stored - before
 
 
 def _analyse_folder(
-    root: str, settings: Settings, overlays: dict[str, str], memo: RecentMemo
+    root: str,
+    settings: Settings,
+    overlays: dict[str, str],
+    memo: RecentMemo,
+    progress: Callable[[str], None] | None,
 ) -> Result:
     """Analyse a folder with its open buffers; a buffer whose file is not on disk
     (new and unsaved, or deleted) is analysed from its text, as the file it names."""
@@ -102,7 +123,7 @@ def _analyse_folder(
         and would_walk(path, root, excludes, respect_gitignore=settings.respect_gitignore)
     )
     if not unsaved:
-        return analyze([root], settings, overlays=overlays, facts_memo=memo)
+        return analyze([root], settings, overlays=overlays, facts_memo=memo, progress=progress)
     # One buffer can stand for a file in a run (it comes as stdin): each further
     # one gets a run of its own, which gives its findings.
     result: Result | None = None
@@ -114,6 +135,7 @@ def _analyse_folder(
             stdin_filename=path,
             overlays=overlays,
             facts_memo=memo,
+            progress=progress,
         )
         if result is None:
             result = run
@@ -319,7 +341,13 @@ class PdlintServer(LanguageServer):
         self._due = 0.0
         self._runner: asyncio.Task[None] | None = None
         self._pool: ProcessPoolExecutor | None = None
+        # the pipe the analysis process sends progress messages through (read, write)
+        self._channel: tuple[Connection, Connection] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._progress: AnalysisProgress | None = None  # of the analyses running now
+        self._progress_shown = False  # the first analyses showed their progress
         self.exit_code = 0  # the process's, once :meth:`start_io` returns
+        self.terminated = False  # ended by SIGTERM
 
     def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
         """Serve over stdin and stdout, reading frames with :class:`FrameReader`
@@ -339,17 +367,22 @@ class PdlintServer(LanguageServer):
             )
             await serve_frames(reader, self._handle_frame, stop.is_set)
 
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _terminated)  # end as on exit: see serve
         try:
             asyncio.run(main())
         except BrokenPipeError:
             log.error("pdlint: the connection to the client is lost; shutting down")
         except KeyboardInterrupt:
             pass
+        except Terminated:
+            self.terminated = True
         except SystemExit as stop:  # ``exit``: 0 after ``shutdown``, else 1 (the LSP spec)
             self.exit_code = stop.code if isinstance(stop.code, int) else 1
         finally:
             self.end_analysis_process()
-            self.shutdown()
+            if not self.terminated:  # pygls waits for the thread reading the input
+                self.shutdown()
 
     def _frame_warning(self, message: str) -> None:
         log.warning("pdlint: %s", message)
@@ -419,14 +452,42 @@ class PdlintServer(LanguageServer):
     def pool(self) -> ProcessPoolExecutor:
         """The analysis process, started on first use (and again if it died)."""
         if self._pool is None:
+            self._close_channel()
             context = multiprocessing.get_context("spawn")
+            reader, writer = context.Pipe(duplex=False)
+            self._channel = (reader, writer)
+            self._loop = asyncio.get_running_loop()
+            self._loop.add_reader(reader.fileno(), self._progress_message)
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=context,
-                initializer=die_with_server,
-                initargs=(os.getpid(),),
+                initializer=start_analysis_process,
+                initargs=(os.getpid(), writer),
             )
         return self._pool
+
+    def _progress_message(self) -> None:
+        """Read what the analysis process sent; report it while progress shows."""
+        if self._channel is None:
+            return
+        reader = self._channel[0]
+        try:
+            while reader.poll():
+                message = reader.recv()
+                if self._progress is not None:
+                    self._progress.report(str(message))
+        except (EOFError, OSError, ValueError, TypeError):
+            self._close_channel()
+
+    def _close_channel(self) -> None:
+        channel, self._channel = self._channel, None
+        if channel is None:
+            return
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.remove_reader(channel[0].fileno())
+        for end in channel:
+            end.close()
 
     def stop_analysis(self) -> None:
         """Cancel pending runs and end the analysis process, even in mid-run."""
@@ -436,31 +497,59 @@ class PdlintServer(LanguageServer):
         self.end_analysis_process()
 
     def end_analysis_process(self) -> None:
-        """End the analysis process now (its runs are not waited for)."""
+        """End the analysis process now (its runs are not waited for), and free the
+        pool's queues: their semaphores are named ones, which the resource tracker
+        reports as leaked when the server exits holding them (it exits without the
+        interpreter's cleanup, see :func:`pdlint.cli.main`)."""
         pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
+        if pool is None:
+            return
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        # the pool sees its process gone, fails the run under way and lets go of
+        # its queues; collected now, they unlink their semaphores
+        pool.shutdown(wait=True, cancel_futures=True)
+        del pool
+        gc.collect()
+        self._close_channel()
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._dirty:
-            wait = self._due - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-                continue
-            dirty, self._dirty = self._dirty, {}
-            for root, force in sorted(dirty.items()):
-                project = self.projects.get(root)
-                if project is not None:
-                    await self._analyze(project, force)
+        """Run the analyses due, until none is; the server's first such busy spell
+        (its first analyses, until the first diagnostics are out) shows its progress
+        in a client that takes it (see :mod:`pdlint.lsp_progress`)."""
+        progress = None
+        if not self._progress_shown and supported(self.client_capabilities):
+            self._progress_shown = True
+            names = ", ".join(os.path.basename(r) or r for r in sorted(self._dirty))
+            progress = self._progress = AnalysisProgress(self, f"analysing {names}")
+        ended = "stopped"
+        try:
+            loop = asyncio.get_running_loop()
+            while self._dirty:
+                wait = self._due - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                dirty, self._dirty = self._dirty, {}
+                for root, force in sorted(dirty.items()):
+                    project = self.projects.get(root)
+                    if project is not None:
+                        ended = await self._analyze(project, force) or ended
+        finally:
+            if progress is not None:
+                self._progress = None
+                progress.end(ended)
 
-    async def _analyze(self, project: Project, force: set[str]) -> None:
+    async def _analyze(self, project: Project, force: set[str]) -> str | None:
+        """Analyse ``project`` and publish its diagnostics; how the run ended (None:
+        nothing to analyse)."""
         snapshot = self.open_documents(project)
         if project.is_file and project.root not in snapshot.overlays:
-            return
+            return None
+        return await self._analysis(project, snapshot, force)
+
+    async def _analysis(self, project: Project, snapshot: Snapshot, force: set[str]) -> str:
+        """Run the analysis of ``project`` and publish its diagnostics; how it ended."""
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
         try:
@@ -469,29 +558,33 @@ class PdlintServer(LanguageServer):
                     self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
                 )
             except BrokenProcessPool:  # the analysis process died (killed, out of memory)
-                self._pool = None
+                self.end_analysis_process()
                 result, indexed = await loop.run_in_executor(
                     self.pool(), analyse_project, project.root, project.is_file, snapshot.overlays
                 )
             diagnostics = Converter(result, snapshot, self.workspace.position_codec).by_path()
         except (ConfigError, DiscoveryError) as exc:
             self._report(project, str(exc))
-            return
+            return str(exc)
         except BrokenProcessPool:
-            self._pool = None
-            self._report(project, "the analysis process died twice in a row; retrying on edit")
-            return
+            self.end_analysis_process()
+            message = "the analysis process died twice in a row; retrying on edit"
+            self._report(project, message)
+            return message
         except Exception as exc:  # the server outlives any one failed run
             log.exception("pdlint: analysis of %s failed", project.root)
-            self._report(project, f"internal error: {type(exc).__name__}: {exc}")
-            return
+            message = f"internal error: {type(exc).__name__}: {exc}"
+            self._report(project, message)
+            return message
         project.last_error = None
-        summary = (
-            f"pdlint: analysed {project.root}: {result.files} files, {indexed} indexed, "
-            f"{len(result.findings)} findings in {time.perf_counter() - started:.2f} s"
+        done = (
+            f"{result.files} files, {indexed} indexed, {len(result.findings)} findings "
+            f"in {time.perf_counter() - started:.2f} s"
         )
+        summary = f"pdlint: analysed {project.root}: {done}"
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=summary))
         self._publish(project, snapshot, diagnostics, force)
+        return done
 
     def _report(self, project: Project, message: str) -> None:
         if message != project.last_error:
@@ -629,9 +722,23 @@ def build_server() -> PdlintServer:
     return server
 
 
+class Terminated(SystemExit):
+    """SIGTERM: the server ends as on ``exit`` (its analysis process and the pool's
+    semaphores freed), then by the signal. A ``SystemExit``: asyncio lets it out of
+    a callback or a task, where it would keep another exception."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def serve() -> None:
     """Run the language server over stdin and stdout until the client exits."""
     server = build_server()
     server.start_io()
+    if server.terminated:  # the status of a process the signal ended
+        sys.stdout.flush()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
     if server.exit_code:
         sys.exit(server.exit_code)

@@ -222,6 +222,30 @@ def find_pyproject(start: Path) -> Path | None:
     return None
 
 
+def project_root(path: str) -> str:
+    """The folder of the project ``path`` (a file, which need not exist) is part of:
+    that of the nearest pyproject.toml with [tool.pdlint], else the nearest folder
+    with a pyproject.toml or a .git, else the file's folder, or the folder above
+    its top-level package when it is a package (not the current directory, which
+    may hold far more than the project). The home folder and the filesystem root
+    are never taken (a walk of them would take every project below): ``path``
+    itself then."""
+    configured = find_pyproject(Path(path))
+    if configured is not None:
+        return str(configured.parent)
+    where = Path(os.path.realpath(path))
+    directory = where if where.is_dir() else where.parent
+    avoid = {Path(directory.anchor), Path(os.path.realpath(os.path.expanduser("~")))}
+    for candidate in (directory, *directory.parents):
+        if candidate in avoid:
+            break
+        if (candidate / "pyproject.toml").is_file() or (candidate / ".git").exists():
+            return str(candidate)
+    while (directory / "__init__.py").is_file() and directory.parent != directory:
+        directory = directory.parent
+    return str(where if directory in avoid else directory)
+
+
 def resolve_settings(paths: list[str], config: str | None, base: Settings = Settings()) -> Settings:
     """Settings for a run: ``--config`` if given, else the nearest pyproject.toml."""
     if config is not None:

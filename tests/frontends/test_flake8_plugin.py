@@ -152,17 +152,34 @@ def test_a_planted_result_file_does_not_hide_findings(project: Path):
     assert analyses(planted)[0] == 1  # recomputed, not read
 
 
-def test_flake8_on_one_file_analyses_the_configured_project(project: Path):
-    # Without [tool.pdlint], flake8's paths are all there is: one file alone
-    # has no relay path.
-    alone = flake8("--select", "PDL", str(CONSUMER), cwd=project)
-    assert (alone.returncode, alone.stdout) == (0, ""), alone.stderr
+def test_flake8_on_one_file_analyses_its_project(project: Path):
+    # pre-commit's flake8 hook passes file names: the file's project is found from
+    # the file, as for a buffer on stdin, [tool.pdlint] or not (issue 34, point 7)
+    expected = [[f"{CONSUMER}:20:9:", "PDL101"]]
+    named = flake8("--select", "PDL", str(CONSUMER), cwd=project)
+    assert [line.split(" ")[:2] for line in named.stdout.splitlines()] == expected
+    piped = flake8(
+        "--select",
+        "PDL",
+        "--stdin-display-name",
+        str(CONSUMER),
+        "-",
+        cwd=project,
+        stdin=(project / CONSUMER).read_text(),
+    )
+    assert piped.stdout == named.stdout, piped.stderr
+
+    # a pyproject.toml without [tool.pdlint] marks the project; flake8 runs elsewhere
+    (project / "pyproject.toml").write_text('[project]\nname = "relay-gap"\n')
+    away = project / "relay_gap_engine"
+    proc = flake8("--select", "PDL", "spec_utils.py", cwd=away)
+    assert [line.split(" ")[:2] for line in proc.stdout.splitlines()] == [
+        ["spec_utils.py:20:9:", "PDL101"]
+    ]
 
     (project / "pyproject.toml").write_text("[tool.pdlint]\n")
     proc = flake8("--select", "PDL", str(CONSUMER), cwd=project)
-    assert [line.split(" ")[:2] for line in proc.stdout.splitlines()] == [
-        [f"{CONSUMER}:20:9:", "PDL101"]
-    ]
+    assert [line.split(" ")[:2] for line in proc.stdout.splitlines()] == expected
 
     # An editor piping its buffer: the buffer counts, not the file on disk.
     buffer = (
