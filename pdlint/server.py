@@ -72,11 +72,11 @@ def die_with_server(server: int) -> None:
         os._exit(1)
 
 
-def start_analysis_process(server: int, channel: Connection) -> None:
+def start_analysis_process(server: int, channel: Connection | None) -> None:
     """The analysis process's initializer: :func:`die_with_server`, and ``channel``
     for the runs' progress messages (see :mod:`pdlint.lsp_progress`)."""
     die_with_server(server)
-    _CHANNEL[:] = [channel]
+    _CHANNEL[:] = [channel] if channel is not None else []
 
 
 def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple[Result, int]:
@@ -455,14 +455,18 @@ class PdlintServer(LanguageServer):
             self._close_channel()
             context = multiprocessing.get_context("spawn")
             reader, writer = context.Pipe(duplex=False)
-            self._channel = (reader, writer)
             self._loop = asyncio.get_running_loop()
-            self._loop.add_reader(reader.fileno(), self._progress_message)
+            try:
+                self._loop.add_reader(reader.fileno(), self._progress_message)
+                self._channel = (reader, writer)
+            except NotImplementedError:  # an event loop that cannot watch a pipe: no reports
+                reader.close()
+                writer.close()
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=context,
                 initializer=start_analysis_process,
-                initargs=(os.getpid(), writer),
+                initargs=(os.getpid(), writer if self._channel is not None else None),
             )
         return self._pool
 
