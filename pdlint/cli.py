@@ -17,6 +17,7 @@ from pdlint.api import Result, analyze
 from pdlint.cache.store import CacheDirError, cache_location
 from pdlint.cache.store import clean as clean_cache
 from pdlint.checks.catalogue import RULES, get_rule
+from pdlint.engine.run import UNPARSED
 from pdlint.output.progress import TerminalProgress
 from pdlint.output.text import concise, full, statistics, statistics_json, summary, to_json
 from pdlint.policy.exitcode import any_fails
@@ -80,6 +81,13 @@ def cli() -> None:
     default=None,
     help="Skip what git ignores (.gitignore, .git/info/exclude, the global excludes "
     "file) and .ignore files while walking (default: on).",
+)
+@click.option(
+    "--check-syntax",
+    is_flag=True,
+    default=None,
+    help="Parse every file for its syntax errors (PDL900), also those a large tree's "
+    "analysis does not need.",
 )
 @click.option(
     "--exit-zero", is_flag=True, default=None, help="Exit 0 even with findings (notes never fail)."
@@ -153,6 +161,7 @@ def check(  # noqa: PLR0913
     exclude: tuple[str, ...],
     extend_exclude: tuple[str, ...],
     respect_gitignore: bool | None,
+    check_syntax: bool | None,
     exit_zero: bool | None,
     show_statistics: bool,
     add_noqa: bool,
@@ -194,6 +203,8 @@ def check(  # noqa: PLR0913
             changes["extend_exclude"] = settings.extend_exclude + _split(extend_exclude)
         if respect_gitignore is not None:
             changes["respect_gitignore"] = respect_gitignore
+        if check_syntax:
+            changes["check_syntax"] = True
         if output_format:
             changes["output_format"] = output_format
         if exit_zero:
@@ -280,6 +291,13 @@ def check(  # noqa: PLR0913
             click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
     if not quiet:  # on stderr: never mixed into what a tool reads on stdout
         click.echo(summary(result.findings), err=True)
+        unparsed = result.stats.get(UNPARSED, 0)
+        if unparsed:
+            click.echo(
+                f"{unparsed} of {result.files} files were not parsed (no check needed them), "
+                "so their syntax errors are not reported: --check-syntax parses them too.",
+                err=True,
+            )
     # Notes (the support inventory) are reported but never fail the run.
     if any_fails(result.findings) and not settings.exit_zero:
         sys.exit(EXIT_FINDINGS)

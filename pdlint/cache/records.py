@@ -349,9 +349,11 @@ def run_key(
     use_packs: bool,
     lazy: bool,
     checks: Sequence[str],
+    check_syntax: bool = False,
 ) -> str:
     """The key of a whole run's record: the inputs, the settings read by the checks,
-    how the run loads, and the checks that run (by name)."""
+    how the run loads (``check_syntax``: a lazy run parses the other files too), and
+    the checks that run (by name)."""
     inputs = [os.getcwd(), *(os.path.abspath(p) for p in paths if p != "-")]
     return make_key(
         "run",
@@ -362,6 +364,7 @@ def run_key(
         repr(entry_points),
         str(use_packs),
         str(lazy),
+        str(check_syntax),
         ",".join(checks),
     )
 

@@ -24,6 +24,10 @@ from pdlint.source.discover import SourceFile
 # needs); smaller ones are parsed whole, so every file gets its PDL900.
 LAZY_THRESHOLD = 500
 
+# The count, in a lazy run, of the readable files no check needed, so not parsed:
+# their syntax errors are not reported (the summary says so).
+UNPARSED = "files not parsed (no check needed them)"
+
 
 @dataclass
 class Outcome:
@@ -75,7 +79,10 @@ def execute(
     program = Program(jobs, store, salt, groups, progress, facts_memo, scan_ahead=lazy)
     timings = {"discover, read and hash": time.perf_counter() - start}
     names = [check.__name__ for check in running]
-    record_key = run_key(salt, paths, settings.packs, settings.entry_points, use_packs, lazy, names)
+    check_syntax = lazy and settings.check_syntax
+    record_key = run_key(
+        salt, paths, settings.packs, settings.entry_points, use_packs, lazy, names, check_syntax
+    )
     warnings: list[str] = []
     try:
         # a caller with a facts memo (the language server) analyses each edit
@@ -98,8 +105,11 @@ def execute(
                 program, packs, settings, lazy, running, timings, found, check_key
             )
             warnings.extend(found)
+            if lazy:
+                _other_files(program, findings, stats, check_syntax)
             if facts_memo is None:
-                record_data = RunRecord.of(program, findings, dict(stats), not lazy, tuple(found))
+                whole = not lazy or check_syntax
+                record_data = RunRecord.of(program, findings, dict(stats), whole, tuple(found))
                 store_record(program, record_key, record_data)
         if store.enabled:
             program.phase("writing the cache")
@@ -115,3 +125,25 @@ def execute(
     timings.update(program.timings)
     stats["files read"] = program.reads
     return Outcome(findings, stats, warnings, texts, digests, timings, sorted(program.done))
+
+
+def _other_files(
+    program: Program, findings: list[Finding], stats: Counter[str], check_syntax: bool
+) -> None:
+    """After a lazy analysis: parse the readable files no check needed, for their
+    PDL900 (``check_syntax``), or count them (:data:`UNPARSED`)."""
+    vouched = set(program.done)
+    for record in program.reused:  # a check's findings taken from its own record
+        vouched |= record.loaded
+    rest = [e for e in program.entries if e.readable and e.source.display not in vouched]
+    if not check_syntax:
+        if rest:
+            stats[UNPARSED] = len(rest)
+        return
+    program.phase("parsing the other files for their syntax errors")
+    known = set(program.errors)
+    program.load_entries(sorted(rest, key=lambda e: e.source.display))
+    findings.extend(program.errors[d] for d in sorted(program.errors.keys() - known))
+    stats["files parsed"] = program.parsed
+    stats["files from the cache"] = len(program.done) - program.parsed
+    stats["files with a PDL900"] += len(program.errors.keys() - known)

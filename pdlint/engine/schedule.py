@@ -222,7 +222,7 @@ def analyse(
     errors = program.read_errors() + list(program.errors.values())
     findings.extend(errors)
     stats["files"] = len(program.entries)
-    stats["files not parsed"] = len(errors)
+    stats["files with a PDL900"] = len(errors)
     indexed = set(model.modules.keys())
     for state in isolated:
         indexed |= state.model.modules.keys()

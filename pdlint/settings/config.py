@@ -58,6 +58,9 @@ class Settings:
     exclude: tuple[PathGlob, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[PathGlob, ...] = ()
     respect_gitignore: bool = True
+    # a lazy run parses only what the checks need; this parses the rest too, for
+    # their syntax errors (PDL900)
+    check_syntax: bool = False
     packs: tuple[str, ...] | None = None  # None: every bundled pack
     entry_points: tuple[str, ...] = ()
     output_format: str = "concise"
@@ -77,6 +80,7 @@ _KEYS: dict[str, tuple[str, str]] = {
     "exclude": ("globs", "exclude"),
     "extend-exclude": ("globs", "extend_exclude"),
     "respect-gitignore": ("bool", "respect_gitignore"),
+    "check-syntax": ("bool", "check_syntax"),
     "packs": ("strings", "packs"),
     "entry-points": ("strings", "entry_points"),
     "output-format": ("format", "output_format"),
