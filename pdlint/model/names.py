@@ -560,6 +560,13 @@ class Model:
                     stack.append(sub)
         return sorted(out)
 
+    def may_share_instance(self, a: str, b: str) -> bool:
+        """Whether one object can be an instance of both classes: one inherits the
+        other, or a class inherits both (a mixin and the sibling base beside it)."""
+        if a == b or a in self.mro(b) or b in self.mro(a):
+            return True
+        return any(b in self.mro(sub) for sub in self.descendants(a))
+
     def is_enum(self, cls: str) -> bool:
         return any(base in ENUM_BASES for base in self.mro(cls))
 

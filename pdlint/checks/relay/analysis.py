@@ -18,7 +18,7 @@ from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
-from pdlint.model.names import Model
+from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
@@ -89,18 +89,62 @@ class RelayAnalysis:
                 if id(expr) in walked:
                     continue
                 walked.add(id(expr))
-                for node in nodes(expr):
+                for where, node in self._tested_nodes(fn, expr):
                     if node[0] != "attr":
                         continue
-                    variant = self.variants.attr_variant(fn, node)
+                    variant = self.variants.attr_variant(where, node)
                     if variant is not None and all(v is not variant for v, _ in out):
                         out.append((variant, frozenset()))
         return out
 
+    def _tested_nodes(self, fn: FunctionFacts, expr: Expr) -> Iterator[tuple[FunctionFacts, Expr]]:
+        """(function, sub-expression) for the parts of a condition in ``fn`` and of what
+        it tests through others: the value of a local assigned once (``cls =
+        REGISTRY.get(self.kind)``, then ``if cls is None``) and what a predicate it
+        calls returns (``is_tree(cfg)``, a module-level function): the variant may
+        only be found there."""
+        seen: set[tuple[str, str]] = set()
+        stack = [(fn, expr, 0)]
+        while stack and len(seen) < 16:
+            where, part, depth = stack.pop()
+            for node in nodes(part):
+                yield where, node
+                if node[0] == "name" and (where.qualname, node[1]) not in seen:
+                    seen.add((where.qualname, node[1]))
+                    values = assigned_values(where, node[1])
+                    if len(values) == 1:
+                        stack.append((where, values[0], depth))
+                elif node[0] == "call" and depth < 3:
+                    for callee in self._predicate(where, node):
+                        if ("", callee.qualname) not in seen:
+                            seen.add(("", callee.qualname))
+                            stack.extend((callee, e, depth + 1) for e in _returned(callee))
+
+    def _predicate(self, fn: FunctionFacts, call: Expr) -> list[FunctionFacts]:
+        """The one function a call in a condition reaches, if it is one (as
+        :meth:`Variants.truth` reads a call)."""
+        targets = self.model.call_targets(fn, call[1])
+        if len(targets) != 1 or targets[0].endswith(".__init__"):
+            return []
+        return [self.model.functions[targets[0]]]
+
+    def _tests_variant(
+        self, fn: FunctionFacts, expr: Expr, variant: Variant, bound: frozenset[str]
+    ) -> bool:
+        """Whether a condition of ``fn`` reads the variant, itself or through what it
+        tests (see :meth:`_tested_nodes`)."""
+        if self.variants.mentions(expr, fn, variant, bound):
+            return True
+        return any(
+            where is not fn and self.variants.mentions(node, where, variant, frozenset())
+            for where, node in self._tested_nodes(fn, expr)
+            if node[0] == "attr"
+        )
+
     def _find_builder(self, fn: FunctionFacts) -> Builder | None:
         for variant, bound in self._candidate_variants(fn):
             branches = any(
-                self.variants.mentions(expr, fn, variant, bound)
+                self._tests_variant(fn, expr, variant, bound)
                 for ret in fn.returns
                 for expr, _ in [*ret.guards, *([(ret.value, True)] if ret.value else [])]
             )
@@ -476,7 +520,7 @@ class RelayAnalysis:
         found = self.model.type_of(fn, base)
         if found is None:
             return True
-        return relay_cls in self.model.mro(found) or found in self.model.mro(relay_cls)
+        return self.model.may_share_instance(relay_cls, found)
 
     def _finding(
         self,
@@ -523,3 +567,12 @@ class RelayAnalysis:
             key=("PDL101", entry, name, consumer, shown),
             summary=f"{name} reaches `{shown}`, never built on the decode relay",
         )
+
+
+def _returned(fn: FunctionFacts) -> Iterator[Expr]:
+    """What ``fn`` returns and the conditions its returns are under."""
+    for ret in fn.returns:
+        if ret.value is not None:
+            yield ret.value
+        for expr, _ in ret.guards:
+            yield expr

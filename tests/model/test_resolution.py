@@ -1,0 +1,221 @@
+"""The resolution idioms of issue 31 as capabilities, each on a package written
+otherwise than its fixture under fixtures/flow/: what a user sees is the
+findings (code, file, line, member), with the correct variant silent."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from pdlint_helpers import invoke, summary
+
+# shared by the packages below: an enum with a builder that has nothing for LOOKUP
+DRAFTING = """
+    import enum
+    from typing import Optional
+
+
+    class Draft:
+        def __init__(self, tokens):
+            self.tokens = tokens
+
+
+    class Algo(enum.Enum):
+        TREE = 1
+        LOOKUP = 2
+
+        def is_lookup(self):
+            return self is Algo.LOOKUP
+
+        def draft_for(self, handoff) -> Optional[Draft]:
+            if self is Algo.TREE:
+                return Draft(handoff)
+            return None
+"""
+
+
+def _findings(root: Path, files: dict[str, str]) -> list[str]:
+    """``CODE path:line MEMBER`` of ``pdlint check`` on a package made of ``files``."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    done = invoke("check", "--no-cache", "--output-format", "json", ".", cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return summary(json.loads(done.stdout))
+
+
+def test_relay_on_a_mixin_reaches_a_consumer_typed_with_a_sibling_base(tmp_path: Path) -> None:
+    # the relay's class and the consumer's share only a grandchild; a class that
+    # inherits neither (Chunk) holds an attribute of the same name and stays silent
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/parts.py": """
+                from eng.drafting import Algo
+
+
+                class Fields:
+                    draft = None
+
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+
+                class Relay:
+                    def take(self, handoff):
+                        built = self.algo.draft_for(handoff)
+                        if built is not None:
+                            self.draft = built
+
+
+                class Chunk:
+                    def __init__(self):
+                        self.draft = None
+            """,
+            "eng/batch.py": """
+                from eng.parts import Fields, Relay
+
+
+                class Middle(Relay, Fields):
+                    pass
+
+
+                class Batch(Middle):
+                    pass
+            """,
+            "eng/loop.py": """
+                from eng.batch import Batch
+                from eng.parts import Chunk, Fields
+
+
+                def step(b: Fields, c: Chunk):
+                    if b.algo.is_lookup():
+                        c.draft.tokens.clear()
+                        return b.draft.tokens
+
+
+                def event_loop_disagg_decode(algo, handoffs):
+                    for h in handoffs:
+                        b = Batch(algo)
+                        b.take(h)
+                        step(b, Chunk())
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:8 LOOKUP"]
+
+
+def test_variant_found_only_inside_a_tested_local(tmp_path: Path) -> None:
+    # a module-level builder: the variant is read through a chain of locals, and the
+    # registry's key is a parameter's attribute
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/build.py": """
+                from eng.drafting import Algo, Draft
+
+                MAKERS = {Algo.TREE: Draft}
+
+
+                class Cfg:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+
+                def rebuild(cfg: Cfg, handoff):
+                    algo = cfg.algo
+                    maker = MAKERS.get(algo)
+                    if not maker:
+                        return None
+                    return maker(handoff)
+
+
+                class Batch:
+                    def __init__(self, cfg: Cfg):
+                        self.cfg = cfg
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = rebuild(self.cfg, handoff)
+                        if d is not None:
+                            self.draft = d
+            """,
+            "eng/loop.py": """
+                from eng.build import Batch
+
+
+                def event_loop_disagg_decode(cfg, handoffs):
+                    for h in handoffs:
+                        b = Batch(cfg)
+                        b.take(h)
+                        if b.cfg.algo.is_lookup():
+                            b.draft.tokens.pop()
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/build.py:11 LOOKUP", "PDL101 eng/loop.py:9 LOOKUP"]
+
+
+def test_predicates_written_as_module_functions(tmp_path: Path) -> None:
+    # a builder method testing a module-level predicate of its own config attribute,
+    # and a consumer testing another one through a local
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/preds.py": """
+                from eng.drafting import Algo
+
+
+                class Spec:
+                    algo: Algo
+
+
+                def uses_tree(spec: Spec) -> bool:
+                    return spec.algo in (Algo.TREE,)
+
+
+                def uses_lookup(spec: Spec) -> bool:
+                    return not uses_tree(spec)
+            """,
+            "eng/batch.py": """
+                from eng.drafting import Draft
+                from eng.preds import Spec, uses_lookup, uses_tree
+
+
+                class Batch:
+                    def __init__(self, spec: Spec):
+                        self.spec = spec
+                        self.draft = None
+
+                    def rebuild(self, handoff):
+                        if not uses_tree(self.spec):
+                            return None
+                        return Draft(handoff)
+
+                    def take(self, handoff):
+                        d = self.rebuild(handoff)
+                        if d is not None:
+                            self.draft = d
+
+
+                def event_loop_disagg_decode(spec, handoffs):
+                    for h in handoffs:
+                        b = Batch(spec)
+                        b.take(h)
+                        lookup = uses_lookup(b.spec)
+                        if lookup:
+                            b.draft.tokens.pop()
+                        elif uses_tree(b.spec):
+                            b.draft.tokens.clear()
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/batch.py:10 LOOKUP", "PDL101 eng/batch.py:27 LOOKUP"]
