@@ -21,6 +21,7 @@ from pdlint.model.names import (
     Model,
     Table,
     assigned_values,
+    holds,
 )
 
 
@@ -58,6 +59,8 @@ class Variant:
     def name(self) -> str:
         if self.kind == "string":
             return f"values of `{self.qualname[4:]}`"
+        if self.qualname.startswith("Literal["):  # written inline (its literals may hold dots)
+            return self.qualname
         return self.qualname.rsplit(".", 1)[-1]
 
 
@@ -129,7 +132,7 @@ class Variants:
     # discovery --------------------------------------------------------------
     def _discover(self, qual: str) -> bool:
         """Add the variant ``qual`` names (an Enum class, a Literal alias), if any."""
-        if qual in self._discovered or qual.startswith("str:"):
+        if qual in self._discovered or qual.startswith(("str:", "Literal[")):
             return False
         found = self._variant_named(qual)  # may be cut short (see Model.batched)
         self._discovered.add(qual)
@@ -229,7 +232,22 @@ class Variants:
             resolved = self.model.resolve_dotted(fn, module, target)
             if resolved is not None and resolved in self.by_name:
                 return self.by_name[resolved]
+        elif target[0] == "subscript":
+            return self._inline_literal(ann, module)
         return None
+
+    def _inline_literal(self, ann: Expr, module: str) -> Variant | None:
+        """The variant of a ``Literal[...]`` written in the annotation itself (``method:
+        Literal["a", "b"]``): named by its members, so every annotation listing the
+        same literals holds the same variant."""
+        literals = self._literals(ann, module)
+        if not literals:
+            return None
+        qual = "Literal[" + ", ".join(repr(v) for v in literals) + "]"
+        if not holds(self.by_name, qual):  # (no module to load for that name)
+            names = tuple(_literal_name(v) for v in literals)
+            self.by_name[qual] = Variant(qual, "literal", names, tuple(literals))
+        return self.by_name[qual]
 
     def _find_carriers(self) -> dict[str, Variant]:
         """Attribute names that hold a variant, where exactly one variant fits (the
@@ -579,10 +597,13 @@ class Variants:
             return self.members_in(expr[2][0], fn, module, variant, depth + 1)
         if kind == "const":
             value = expr[1]
+            # an enum member's value None means "not a constant"; a literal's is None
             found = [
                 i
                 for i, v in enumerate(variant.values)
-                if v is not None and v == value and type(v) is type(value)
+                if (v is not None or variant.kind == "literal")
+                and v == value
+                and type(v) is type(value)
             ]
             if found or variant.kind in ("literal", "string"):
                 return found

@@ -122,6 +122,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "inline_literal": (
+        """
+        import sys
+        from lit_engine.config import DraftConfig
+        from lit_engine.runner import DecodeRunner
+        DecodeRunner(DraftConfig(sys.argv[1])).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("tree", "chain"),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

@@ -219,3 +219,47 @@ def test_predicates_written_as_module_functions(tmp_path: Path) -> None:
         },
     )
     assert found == ["PDL001 eng/batch.py:10 LOOKUP", "PDL101 eng/batch.py:27 LOOKUP"]
+
+
+def test_inline_literal_annotations_are_variants(tmp_path: Path) -> None:
+    # a builder taking the method as a parameter annotated with an Optional inline
+    # Literal; the member only the annotation names ("m3") reaches the consumer
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/run.py": """
+                from typing import Literal, Optional
+
+
+                class State:
+                    rows = ()
+
+
+                def state_for(method: Optional[Literal["m1", "m2", "m3"]]):
+                    if method == "m1" or method == "m2":
+                        return State()
+                    if method is None:
+                        raise ValueError("no method")
+
+
+                class Worker:
+                    method: Literal["m1", "m2", "m3"]
+
+                    def __init__(self, method):
+                        self.method = method
+                        self.state = None
+
+                    def take(self):
+                        s = state_for(self.method)
+                        if s is not None:
+                            self.state = s
+
+                    def event_loop_disagg_decode(self):
+                        self.take()
+                        if self.method not in ("m1",):
+                            return len(self.state.rows)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/run.py:8 m3", "PDL101 eng/run.py:30 m3"]
