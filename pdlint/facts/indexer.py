@@ -358,6 +358,10 @@ def _await(node: ast.Await, d: int) -> Expr:
     return ("await", _ir(node.value, d))
 
 
+def _ifexp(node: ast.IfExp, d: int) -> Expr:
+    return ("ifexp", _ir(node.test, d), _ir(node.body, d), _ir(node.orelse, d))
+
+
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
@@ -377,6 +381,7 @@ _CONVERTERS: dict[type, Any] = {
     ast.SetComp: _comprehension,
     ast.NamedExpr: _named,
     ast.Await: _await,
+    ast.IfExp: _ifexp,
 }
 
 

@@ -7,7 +7,8 @@ Expressions are kept as small nested tuples (an "expression IR"):
 ``("seq", elements)``, ``("subscript", base, index)``, ``("binop", op, left, right)``
 (arithmetic; ``|`` is ``("union", left, right)``), ``("neg", operand)``,
 ``("slice", lower, upper, step)`` (a missing bound is ``("const", None)``),
-``("comp", iterables)`` (a comprehension, by what it iterates), ``("other",)``.
+``("comp", iterables)`` (a comprehension, by what it iterates), ``("await", value)``,
+``("ifexp", test, body, orelse)`` (``body if test else orelse``), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression
 evaluated to ``polarity``.
 

@@ -139,7 +139,9 @@ class ClassFactories:
                     and target[1] == SELF
                     and (owner, target[2]) not in self.attrs
                 ):
-                    stores.setdefault(target[2], []).append((fn, store.value, store.guards))
+                    for value, tests in _alternatives(fn, store.value):
+                        alternative = (fn, value, (*store.guards, *tests))
+                        stores.setdefault(target[2], []).append(alternative)
         for name, found in sorted(stores.items()):
             if not any(guards for _, _, guards in found):
                 continue
@@ -290,3 +292,29 @@ class ClassFactories:
             for target in self.model.callables_of(fn, value):
                 members_of.setdefault(target, set()).update(members)
         return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]
+
+
+def _alternatives(fn: FunctionFacts, value: Expr, depth: int = 0) -> list[tuple[Expr, Guards]]:
+    """The values a stored expression may be, each with the tests that choose it:
+    both sides of ``a if c else b``, through a local assigned once and a call of
+    what it holds (``cls = A if c else B``, then ``cls(...)``)."""
+    if depth > 4:
+        return [(value, ())]
+    kind = value[0]
+    if kind == "ifexp":
+        test = value[1]
+        return [
+            *((v, ((test, True), *g)) for v, g in _alternatives(fn, value[2], depth + 1)),
+            *((v, ((test, False), *g)) for v, g in _alternatives(fn, value[3], depth + 1)),
+        ]
+    if kind == "name":
+        held = assigned_values(fn, value[1])
+        if len(held) == 1 and held[0] != value:
+            found = _alternatives(fn, held[0], depth + 1)
+            if len(found) > 1:
+                return found
+    if kind == "call" and value[1][0] == "name":
+        found = _alternatives(fn, value[1], depth + 1)
+        if len(found) > 1:
+            return [(("call", f, value[2], value[3]), g) for f, g in found]
+    return [(value, ())]

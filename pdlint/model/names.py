@@ -44,7 +44,7 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
-_STORED_VALUES = frozenset({"call", "name", "await"})
+_STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
@@ -830,6 +830,8 @@ class Model:
             return self.annotation_classes(expr[1], module, fn)
         if kind == "await":
             return self.types_of(fn, expr[1], depth + 1)
+        if kind == "ifexp":
+            return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
         if kind == "attr":
             return frozenset(
                 found
@@ -844,6 +846,9 @@ class Model:
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            made = self.held_classes(fn, func, depth + 1)
+            if made:  # a class object held in a local, an attribute, a table
+                return made
             found = frozenset(
                 c
                 for target in self.call_targets(fn, func)
@@ -872,6 +877,10 @@ class Model:
         kind = expr[0]
         if kind == "seq":
             return frozenset(c for e in expr[1] for c in self.types_of(fn, e, depth + 1))
+        if kind == "ifexp":
+            return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
+                fn, expr[3], depth + 1
+            )
         if kind == "name":
             for pname, ann in fn.params:
                 if pname == expr[1]:
@@ -1089,6 +1098,9 @@ class Model:
         elif kind in ("subscript", "elem", "item"):
             for part in self._contained(fn, module, expr[1], depth):
                 out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+        elif kind == "ifexp":
+            for part in expr[2:]:
+                out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
         return tuple(out)
 
     def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:
@@ -1102,6 +1114,94 @@ class Model:
                         found = self.callables_of(method, store.value, depth + 1)
                         out.update(dict.fromkeys(found))
         return tuple(out)
+
+    def held_classes(
+        self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
+    ) -> frozenset[str]:
+        """The classes the value of ``expr`` may be as a class object (what calling it
+        makes), read in ``fn`` (None: at the top of ``module``): a class named, a local,
+        a constant or an attribute holding one, a value of a table of them
+        (``KINDS[k]``, ``KINDS.get(k)``), either side of ``a if c else b``, a
+        parameter annotated ``type[C]``."""
+        if depth > 8:
+            self._cuts += 1
+            return _NO_CLASSES
+        module = self.module_of(fn) if fn is not None else module
+        kind = expr[0]
+        out: set[str] = set()
+        if kind == "scoped":
+            where = self.functions.get(expr[1]) if expr[1] else None
+            return self.held_classes(where, expr[3], depth + 1, expr[2])
+        if kind in _DOTTED:
+            if fn is not None and expr[0] == "name":
+                local = [v for n, v in fn.assigns if n == expr[1] and v != expr]
+                if local or any(p == expr[1] for p, _ in fn.params):
+                    for pname, ann in fn.params:
+                        if pname == expr[1]:
+                            return self._type_annotation_classes(ann, module, fn)
+                    for value in local:
+                        if value[0] == "annotated":
+                            out.update(self._type_annotation_classes(value[1], module, fn))
+                        else:
+                            out.update(self.held_classes(fn, value, depth + 1, module))
+                    return frozenset(out)
+            if fn is not None and expr[0] == "attr" and expr[1] in _SELF_NAMES and fn.cls:
+                for klass in self.mro(self.self_class(fn) or fn.cls):
+                    for method in self.methods_of.get(klass, ()):
+                        for store in method.stores:
+                            if store.target == ("attr", ("name", "self"), expr[2]):
+                                out.update(self.held_classes(method, store.value, depth + 1))
+                return frozenset(out)
+            target = self.resolve_dotted(fn, module, expr)
+            if target is None:
+                return _NO_CLASSES
+            if target in self.classes:
+                return frozenset((target,))
+            constant = self.module_assigns.get(target)
+            if constant is not None and target not in self.functions:
+                return self.held_classes(None, constant, depth + 1, target.rsplit(".", 1)[0])
+            return _NO_CLASSES
+        if kind == "ifexp":
+            return self.held_classes(fn, expr[2], depth + 1, module) | self.held_classes(
+                fn, expr[3], depth + 1, module
+            )
+        container: Expr | None = None
+        if kind == "subscript":
+            container = expr[1]
+        elif kind == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]:
+            container = expr[1][1]
+        elif kind == "call" and fn is not None:  # a function returning a class object
+            for target in self.call_targets(fn, expr[1]):
+                callee = self.functions[target]
+                for ret in callee.returns:
+                    if ret.value is not None and ret.value[0] in _DOTTED:
+                        out.update(self.held_classes(callee, ret.value, depth + 1))
+            return frozenset(out)
+        if container is not None:
+            for part in self._contained(fn, module, container, depth):
+                out.update(self.held_classes(fn, part, depth + 1, module))
+        return frozenset(out)
+
+    def _type_annotation_classes(
+        self, ann: Expr | None, module: str, fn: FunctionFacts | None
+    ) -> frozenset[str]:
+        """The classes ``type[C]`` (``Type[C]``, Optional too) names."""
+        if ann is None:
+            return _NO_CLASSES
+        if ann[0] == "const" and isinstance(ann[1], str):
+            return self._type_annotation_classes(string_annotation_expr(ann[1]), module, fn)
+        if ann[0] == "union":
+            return self._type_annotation_classes(
+                ann[1], module, fn
+            ) | self._type_annotation_classes(ann[2], module, fn)
+        if ann[0] != "subscript":
+            return _NO_CLASSES
+        head = self._annotation_head(ann, module, fn)
+        if head in ("type", "Type"):
+            return self.annotation_classes(ann[2], module, fn)
+        if head == "Optional":
+            return self._type_annotation_classes(ann[2], module, fn)
+        return _NO_CLASSES
 
     def _constant_callables(self, target: str, depth: int) -> tuple[str, ...]:
         """The functions a module-level name holds (``STEP = functools.partial(f, 1)``)."""
@@ -1132,6 +1232,10 @@ class Model:
             self._cuts += 1
             return []
         out: list[tuple[Expr | None, Expr]] = []
+        if kind == "ifexp":
+            for part in container[2:]:
+                out.extend(self.entries(fn, module, part, depth + 1))
+            return out
         if kind == "name" and fn is not None:
             values = [v for n, v in fn.assigns if n == container[1] and v != container]
             for value in values:

@@ -131,6 +131,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("tree", "chain"),
     ),
+    "conditional_choice": (
+        """
+        import sys
+        from cond_engine.drafting import Kind
+        from cond_engine.worker import DecodeWorker
+        DecodeWorker(Kind[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

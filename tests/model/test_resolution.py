@@ -263,3 +263,131 @@ def test_inline_literal_annotations_are_variants(tmp_path: Path) -> None:
         },
     )
     assert found == ["PDL001 eng/run.py:8 m3", "PDL101 eng/run.py:30 m3"]
+
+
+def test_class_objects_held_and_instantiated_later(tmp_path: Path) -> None:
+    # a class object kept in an attribute, one in a local through a module-level
+    # table, one returned by a function: none of them has an ``__init__``
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/steps.py": """
+                class Drain:
+                    def run(self, b):
+                        return b.draft.tokens.pop()
+
+
+                class Count:
+                    def run(self, b):
+                        return len(b.draft.tokens)
+
+
+                class Peek:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Skip:
+                    def run(self, b):
+                        return b.draft.tokens
+
+
+                FINISHERS = {"peek": Peek}
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.steps import FINISHERS, Count, Drain, Skip
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, h):
+                        d = self.algo.draft_for(h)
+                        if d is not None:
+                            self.draft = d
+
+
+                class Loop:
+                    def __init__(self):
+                        self.step_cls = Drain
+                        self.unused_cls = Skip
+
+                    def counter(self):
+                        return Count
+
+                    def event_loop_disagg_decode(self, algo: Algo, handoffs):
+                        for h in handoffs:
+                            b = Batch(algo)
+                            b.take(h)
+                            if algo.is_lookup():
+                                self.step_cls().run(b)
+                                self.counter()().run(b)
+                                finish = FINISHERS.get("peek")
+                                finish().run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/steps.py:13 LOOKUP",
+        "PDL101 eng/steps.py:3 LOOKUP",
+        "PDL101 eng/steps.py:8 LOOKUP",
+    ]
+
+
+def test_conditional_expressions_are_value_sets(tmp_path: Path) -> None:
+    # a callable and an instance, each chosen by a conditional expression: both
+    # sides are reached (the test does not name the variant)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Fast:
+                    def go(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Slow:
+                    def go(self, b):
+                        return 0
+
+
+                class Loop:
+                    def __init__(self, algo: Algo, fast: bool):
+                        self.algo = algo
+                        self.draft = None
+                        self.runner = Fast() if fast else Slow()
+
+                    def _short(self):
+                        return self.draft.tokens[:1]
+
+                    def _long(self):
+                        return list(self.draft.tokens)
+
+                    def event_loop_disagg_decode(self, h, short):
+                        d = self.algo.draft_for(h)
+                        if d is not None:
+                            self.draft = d
+                        if self.algo.is_lookup():
+                            pick = self._short if short else self._long
+                            pick()
+                            self.runner.go(self)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:21 LOOKUP",
+        "PDL101 eng/loop.py:24 LOOKUP",
+        "PDL101 eng/loop.py:6 LOOKUP",
+    ]
