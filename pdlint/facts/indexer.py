@@ -362,6 +362,16 @@ def _ifexp(node: ast.IfExp, d: int) -> Expr:
     return ("ifexp", _ir(node.test, d), _ir(node.body, d), _ir(node.orelse, d))
 
 
+def lambda_name(line: int, col: int) -> str:
+    """The name a lambda's function facts have (in the scope that writes it): by
+    where it is, as ``("lambda", line, col)`` in the IR (byte column)."""
+    return f"<lambda:{line}:{col}>"
+
+
+def _lambda(node: ast.Lambda, d: int) -> Expr:
+    return ("lambda", node.lineno, node.col_offset)
+
+
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
 # Exact node classes (a parsed tree holds no subclasses) -> their conversion.
 _CONVERTERS: dict[type, Any] = {
@@ -382,6 +392,7 @@ _CONVERTERS: dict[type, Any] = {
     ast.NamedExpr: _named,
     ast.Await: _await,
     ast.IfExp: _ifexp,
+    ast.Lambda: _lambda,
 }
 
 
@@ -820,7 +831,9 @@ class _FunctionWalker:
                         push((node.body, (*g, (cond, True)), d))
                     if node.orelse.__class__ in walked:
                         push((node.orelse, (*g, (cond, False)), d))
-                elif kind is not ast.Lambda and kind is not ast.FunctionDef:
+                elif kind is ast.Lambda:  # a function of its own (its body runs when called)
+                    self.ix.lambda_(node, self.qualname, self.cls)
+                elif kind is not ast.FunctionDef:
                     if kind is ast.Subscript:
                         self.subscript(node, g)
                     elif kind is ast.Compare and node.ops[0].__class__ in _STRING_OPS:
@@ -974,6 +987,7 @@ class _ModuleIndexer:
         self.assigns: list[tuple[str, Expr, Span]] = []
         self.classes: list[ClassFacts] = []
         self.functions: list[FunctionFacts] = []
+        self._lambdas: set[tuple[int, int]] = set()  # indexed already (line, column)
 
     def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         pairs = []
@@ -1016,6 +1030,29 @@ class _ModuleIndexer:
                 for tgt in targets:
                     if isinstance(tgt, ast.Name) and node.value is not None:
                         self.assigns.append((tgt.id, _ir(node.value, 0), self.lines.span(node)))
+                if node.value is not None:
+                    self.lambdas_in(node.value, prefix)
+
+    def lambdas_in(self, node: ast.expr, prefix: str) -> None:
+        """Index the lambdas of a module-level value (those inside a lambda are its own)."""
+        stack: list[ast.AST] = [node]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, ast.Lambda):
+                self.lambda_(item, prefix, None)
+            else:
+                stack.extend(ast.iter_child_nodes(item))
+
+    def lambda_(self, node: ast.Lambda, prefix: str, cls: str | None) -> None:
+        """Index a lambda as a function whose body returns its expression."""
+        where = (node.lineno, node.col_offset)
+        if where in self._lambdas:
+            return
+        self._lambdas.add(where)
+        body = ast.Return(value=node.body)
+        ast.copy_location(body, node.body)
+        name = lambda_name(*where)
+        self.function(node, f"{prefix}.{name}", cls, name=name, body=[body])
 
     def klass(self, node: ast.ClassDef, qualname: str) -> None:
         assigns: list[tuple[str, Expr, Span]] = []
@@ -1053,17 +1090,29 @@ class _ModuleIndexer:
 
     def function(
         self,
-        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
         qualname: str,
         cls: str | None,
+        *,
+        name: str = "",
+        body: list[ast.stmt] | None = None,
     ) -> None:
+        """Index a function (a lambda: with its ``name`` and a ``body`` returning its value)."""
         walker = _FunctionWalker(self, qualname, cls)
         args = node.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         walker.params = {a.arg for a in every if a.arg != "self" and a.arg != "cls"}
-        done, guards = walker.block(node.body, ())
+        returns: Expr | None = None
+        decorators: tuple[str, ...] = ()
+        if node.__class__ is not ast.Lambda:
+            defined: ast.FunctionDef = node  # type: ignore[assignment]
+            body, name = defined.body, defined.name
+            returns = annotation_expr(defined.returns)
+            decorators = tuple([_decorator_name(d) for d in defined.decorator_list])
+        assert body is not None
+        done, guards = walker.block(body, ())
         if not done:
-            end = self.lines.span(node.body[-1])
+            end = self.lines.span(body[-1])
             walker.returns.append(_fact(ReturnFact, (None, end, guards, True)))
         params = tuple(
             [
@@ -1076,12 +1125,12 @@ class _ModuleIndexer:
         self.functions.append(
             FunctionFacts(  # one per function: by name
                 qualname=qualname,
-                name=node.name,
+                name=name,
                 cls=cls,
-                span=(line, col, line, col + len("def ") + len(node.name)),
+                span=(line, col, line, col + len("def ") + len(name)),
                 params=params,
-                returns_annotation=annotation_expr(node.returns),
-                decorators=tuple([_decorator_name(d) for d in node.decorator_list]),
+                returns_annotation=returns,
+                decorators=decorators,
                 imports=tuple(walker.imports),
                 local_defs=tuple(walker.local_defs),
                 assigns=tuple(walker.assigns),

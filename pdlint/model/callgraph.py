@@ -33,7 +33,14 @@ PassedMemo = dict[tuple[int, str], tuple[CallFact, list[tuple[str, list[str]]]]]
 
 
 def _functions_in(model: Model, modules: Iterable[str]) -> list[str]:
-    return [fn.qualname for m in modules for fn in model.modules[m].functions]
+    """The functions of the modules that can be named as entry points (no lambda:
+    one runs when what it is passed to calls it, under that caller's guards)."""
+    return [
+        fn.qualname
+        for m in modules
+        for fn in model.modules[m].functions
+        if not fn.name.startswith("<lambda:")
+    ]
 
 
 def heuristic_entries(model: Model) -> list[str]:
@@ -167,7 +174,7 @@ class CallGraph:
         callee = self.model.functions[target]
         out = []
         for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
-            if arg[0] in ("name", "attr"):
+            if arg[0] in ("name", "attr", "lambda"):
                 refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
                 out.append((param, refs))
         return out

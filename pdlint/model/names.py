@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
-from pdlint.facts.indexer import string_annotation_expr
+from pdlint.facts.indexer import lambda_name, string_annotation_expr
 from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
 
@@ -1024,7 +1024,7 @@ class Model:
             if target is None:
                 return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
-        if func[0] == "subscript":
+        if func[0] in ("subscript", "lambda", "ifexp"):
             return self.callables_of(fn, func)
         if func[0] != "attr":
             return ()
@@ -1058,9 +1058,10 @@ class Model:
     ) -> tuple[str, ...]:
         """The functions the value of ``expr`` may be as a callable (not the result
         of a call), read in ``fn`` (None: at the top of ``module``): a function or
-        class named, a bound method, a ``functools.partial`` of one, a local, a
-        constant or an attribute holding one, a value of a dict or an element of a
-        sequence of them (``HANDLERS[mode]``)."""
+        class named, a bound method, a lambda, a ``functools.partial`` of one, a
+        local, a constant or an attribute holding one, a value of a dict or an
+        element of a sequence of them (``HANDLERS[mode]``), either side of ``a if c
+        else b``."""
         if depth > 6:
             self._cuts += 1
             return ()
@@ -1101,6 +1102,9 @@ class Model:
         elif kind == "ifexp":
             for part in expr[2:]:
                 out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+        elif kind == "lambda":  # indexed as a function of the scope that writes it
+            qual = f"{fn.qualname if fn is not None else module}.{lambda_name(expr[1], expr[2])}"
+            return (qual,) if qual in self.functions else ()
         return tuple(out)
 
     def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:

@@ -140,6 +140,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "lambda_table": (
+        """
+        import sys
+        from lam_engine.modes import Mode
+        from lam_engine.stepper import DecodeStepper
+        DecodeStepper(Mode[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
