@@ -45,6 +45,8 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
+# what a property's returns are read as (an attribute it returns, too)
+_RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
@@ -75,6 +77,13 @@ _SEQUENCES = frozenset(
     }
 )
 _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict"})
+# decorators that make a method read as an attribute (the last name of the decorator)
+PROPERTIES = frozenset({"property", "cached_property"})
+
+
+def is_property(fn: FunctionFacts) -> bool:
+    """Whether ``fn`` is read as an attribute (``@property``, ``@cached_property``)."""
+    return any(d in PROPERTIES for d in fn.decorators)
 
 
 def assigned_values(fn: FunctionFacts, name: str) -> list[Expr]:
@@ -606,7 +615,8 @@ class Model:
 
     def attribute_types(self, cls: str) -> dict[str, list[Expr]]:
         """What the attributes of ``cls`` are declared or assigned as: annotations, and
-        ``("value", value, method)`` for each value a method of ``cls`` stores in it."""
+        ``("value", value, method)`` for each value a method of ``cls`` stores in it; a
+        property's return annotation and what it returns (a lazily made attribute)."""
         if cls in self._attr_types:
             return self._attr_types[cls]
         table: dict[str, list[Expr]] = {}
@@ -622,6 +632,8 @@ class Model:
                             table.setdefault(tgt[2], []).append(store.annotation)
                         if store.value[0] in _STORED_VALUES:
                             table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
+                if is_property(fn) and fn.params:
+                    table.setdefault(fn.name, []).append(("property", fn.qualname))
         self._attr_types[cls] = table
         return table
 
@@ -675,9 +687,7 @@ class Model:
             return frozenset(names)
         for klass in (*self.mro(cls), *self.descendants(cls)[:50]):
             for method in self.methods_of.get(klass, ()):
-                if "property" not in method.decorators and "cached_property" not in (
-                    method.decorators
-                ):
+                if not is_property(method):
                     continue
                 returned = {r.value for r in method.returns if r.value is not None}
                 if len(returned) != 1:
@@ -858,6 +868,10 @@ class Model:
                 # ``queue.popleft()``, ``table.get(key)``: an element of a container
                 return self.element_classes(fn, func[1], depth)
             return found
+        if kind == "subscript" and expr[1][0] in _DOTTED:
+            named = self.resolve_dotted(fn, module, expr[1])
+            if named is not None and named in self.classes and self.is_enum(named):
+                return frozenset((named,))  # ``Algo[name]``: a member
         if kind in ("elem", "subscript"):
             return self.element_classes(fn, expr[1], depth)
         if kind == "item":
@@ -941,6 +955,8 @@ class Model:
             for klass in self.mro(cls):
                 module = self.class_module.get(klass, "")
                 for entry in self.attribute_types(klass).get(attr, ()):
+                    if entry[0] == "property":
+                        continue
                     if entry[0] != "value":
                         out.update(self.element_annotation_classes(entry, module))
                         continue
@@ -969,6 +985,9 @@ class Model:
                 continue
             module = self.class_module[klass]
             for entry in entries:
+                if entry[0] == "property":  # the first in the MRO is the one read
+                    where = self.functions.get(entry[1])
+                    return self._property_classes(cls, where, depth) if where else _NO_CLASSES
                 if entry[0] == "value":
                     where = self.functions.get(entry[2])
                     if where is not None:
@@ -976,6 +995,23 @@ class Model:
                     continue
                 out.update(self.annotation_classes(entry, module))
         return frozenset(out)
+
+    def _property_classes(self, cls: str, prop: FunctionFacts, depth: int) -> frozenset[str]:
+        """The classes a property of an object of class ``cls`` returns: what it returns,
+        an attribute of ``self`` read on ``cls`` itself (a subclass may store a narrower
+        class than the base that defines the property declares); else its annotation."""
+        out: set[str] = set()
+        for ret in prop.returns:
+            value = ret.value
+            if value is None or value[0] not in _RETURNED_VALUES:
+                continue
+            if value[0] == "attr" and value[1] in _SELF_NAMES and value[2] != prop.name:
+                out.update(self.attribute_classes(cls, value[2], depth + 1))
+            else:
+                out.update(self.types_of(prop, value, depth + 1))
+        if out:
+            return frozenset(out)
+        return self.annotation_classes(prop.returns_annotation, self.module_of(prop), prop)
 
     def return_classes(
         self, target: str, caller: FunctionFacts, func: Expr, depth: int

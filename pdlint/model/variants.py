@@ -22,6 +22,7 @@ from pdlint.model.names import (
     Table,
     assigned_values,
     holds,
+    is_property,
 )
 
 
@@ -322,6 +323,23 @@ class Variants:
         for _name, value in fn.assigns:
             if value[0] == "call" and value[1][0] == "attr":
                 self._conversion(fn, module, value)
+        if is_property(fn) and fn.cls is not None:
+            # an attribute made when first read (``@cached_property def algo(self) -> Algo``)
+            variant = self.variant_of_annotation(fn.returns_annotation, module, fn)
+            for ret in fn.returns if variant is None else ():
+                made = ret.value
+                if made is None or made[0] not in ("call", "subscript"):
+                    continue
+                if made[1][0] in ("name", "attr"):
+                    owner = model.resolve_dotted(fn, module, made[1])
+                    if owner is not None and owner in self.by_name:  # ``Algo(x)``, ``Algo[x]``
+                        variant = self.by_name[owner]
+                    elif made[0] == "call" and made[1][0] == "attr":
+                        variant = self._conversion(fn, module, made)
+                if variant is not None:
+                    break
+            if variant is not None:
+                out.append((fn.name, variant))
         return out
 
     def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:

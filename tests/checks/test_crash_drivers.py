@@ -149,6 +149,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "lazy_variant": (
+        # argv[1] is the member's value, the server argument the property converts
+        """
+        import sys
+        from lazy_engine.scheduler import DecodeScheduler, ServerArgs
+        DecodeScheduler(ServerArgs(sys.argv[1].lower())).event_loop_disagg_decode([{"draft": [5]}])
+        """,
+        ("TREE", "OFF"),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

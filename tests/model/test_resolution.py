@@ -443,3 +443,121 @@ def test_lambdas_are_functions(tmp_path: Path) -> None:
         "PDL101 eng/loop.py:27 LOOKUP",
         "PDL101 eng/loop.py:28 LOOKUP",
     ]
+
+
+def test_properties_read_as_attributes(tmp_path: Path) -> None:
+    # a property annotated with the variant, one returning the variant's member by
+    # name, one returning another attribute (its class from that attribute's store)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Runner:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Cfg:
+                    def __init__(self, name):
+                        self.name = name
+
+                    @property
+                    def algo(self):
+                        return Algo[self.name]
+
+
+                class Batch:
+                    def __init__(self, cfg: Cfg):
+                        self.cfg = cfg
+                        self.draft = None
+                        self._runner = Runner()
+
+                    @property
+                    def runner(self):
+                        return self._runner
+
+                    def take(self, h):
+                        d = self.cfg.algo.draft_for(h)
+                        if d is not None:
+                            self.draft = d
+
+
+                def event_loop_disagg_decode(cfg: Cfg, handoffs):
+                    for h in handoffs:
+                        b = Batch(cfg)
+                        b.take(h)
+                        if b.cfg.algo is Algo.LOOKUP:
+                            b.runner.run(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:6 LOOKUP"]
+
+
+def test_property_returning_an_attribute_reads_it_on_the_receivers_class(tmp_path: Path) -> None:
+    # the base class's property is annotated with the helpers' base; each worker
+    # stores its own helper: the tree worker's call must not reach the lookup helper
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from typing import Optional
+
+                from eng.drafting import Algo
+
+
+                class Helper:
+                    def go(self, b):
+                        return 0
+
+
+                class TreeHelper(Helper):
+                    def go(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LookupHelper(Helper):
+                    def go(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Worker:
+                    _helper = None
+
+                    @property
+                    def helper(self) -> Optional[Helper]:
+                        return self._helper
+
+
+                class TreeWorker(Worker):
+                    def __init__(self):
+                        self._helper = TreeHelper()
+
+                    def step(self, b):
+                        return self.helper.go(b)
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+                        d = algo.draft_for({})
+                        if d is not None:
+                            self.draft = d
+
+
+                def event_loop_disagg_decode(algo: Algo, worker: TreeWorker):
+                    b = Batch(algo)
+                    if b.algo.is_lookup():
+                        worker.step(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:13 LOOKUP"]
