@@ -115,6 +115,9 @@ class CallGraph:
                 if self._chosen is not None:
                     for target, variant, members in self._chosen(fn, call.func):
                         self._edge(caller, target, call)
+                        before = self.when.get((caller, target))
+                        if before is not None and before[0] == variant:
+                            members = before[1] | members  # another site, other members
                         self.when[(caller, target)] = (variant, members)
                         self._bind(fn, call, target)
                         targets = {*targets, target}

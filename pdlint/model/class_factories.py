@@ -139,7 +139,7 @@ class ClassFactories:
                     and target[1] == SELF
                     and (owner, target[2]) not in self.attrs
                 ):
-                    for value, tests in _alternatives(fn, store.value):
+                    for value, tests in self._alternatives(fn, store.value):
                         alternative = (fn, value, (*store.guards, *tests))
                         stores.setdefault(target[2], []).append(alternative)
         for name, found in sorted(stores.items()):
@@ -153,6 +153,47 @@ class ClassFactories:
                 if options is not None:
                     self.attrs[(owner, name)] = Choice(variant, options)
                     break
+
+    def _alternatives(
+        self, fn: FunctionFacts, value: Expr, depth: int = 0
+    ) -> list[tuple[Expr, Guards]]:
+        """The values a stored expression may be, each with the tests that choose it:
+        both sides of ``a if c else b``; each value of a table looked up by a key
+        (``KINDS[k]``, ``KINDS.get(k)``), chosen when ``k == <its key>``; through a
+        local assigned once, and a call of what it holds (``cls = KINDS.get(k)``,
+        then ``cls(...)``)."""
+        if depth > 4:
+            return [(value, ())]
+        kind = value[0]
+        if kind == "ifexp":
+            test = value[1]
+            return [
+                *((v, ((test, True), *g)) for v, g in self._alternatives(fn, value[2], depth + 1)),
+                *((v, ((test, False), *g)) for v, g in self._alternatives(fn, value[3], depth + 1)),
+            ]
+        lookup: tuple[Expr, Expr] | None = None  # (table, key)
+        if kind == "subscript":
+            lookup = (value[1], value[2])
+        elif kind == "call" and value[1][0] == "attr" and value[1][2] == "get" and value[2]:
+            lookup = (value[1][1], value[2][0])
+        if lookup is not None and lookup[1][0] in ("name", "attr"):
+            table, key = lookup
+            entries = self.model.entries(fn, self.model.module_of(fn), table)
+            if entries and all(k is not None for k, _ in entries):
+                return [
+                    (v, ((("cmp", key, ("==",), (k,)), True),)) for k, v in entries if k is not None
+                ]
+        if kind == "name":
+            held = assigned_values(fn, value[1])
+            if len(held) == 1 and held[0] != value:
+                found = self._alternatives(fn, held[0], depth + 1)
+                if len(found) > 1:
+                    return found
+        if kind == "call" and value[1][0] in ("name", "subscript", "ifexp", "call"):
+            found = self._alternatives(fn, value[1], depth + 1)
+            if len(found) > 1:
+                return [(("call", f, value[2], value[3]), g) for f, g in found]
+        return [(value, ())]
 
     def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
         """The enum variants the guards of the stores test (parameters annotated with
@@ -292,29 +333,3 @@ class ClassFactories:
             for target in self.model.callables_of(fn, value):
                 members_of.setdefault(target, set()).update(members)
         return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]
-
-
-def _alternatives(fn: FunctionFacts, value: Expr, depth: int = 0) -> list[tuple[Expr, Guards]]:
-    """The values a stored expression may be, each with the tests that choose it:
-    both sides of ``a if c else b``, through a local assigned once and a call of
-    what it holds (``cls = A if c else B``, then ``cls(...)``)."""
-    if depth > 4:
-        return [(value, ())]
-    kind = value[0]
-    if kind == "ifexp":
-        test = value[1]
-        return [
-            *((v, ((test, True), *g)) for v, g in _alternatives(fn, value[2], depth + 1)),
-            *((v, ((test, False), *g)) for v, g in _alternatives(fn, value[3], depth + 1)),
-        ]
-    if kind == "name":
-        held = assigned_values(fn, value[1])
-        if len(held) == 1 and held[0] != value:
-            found = _alternatives(fn, held[0], depth + 1)
-            if len(found) > 1:
-                return found
-    if kind == "call" and value[1][0] == "name":
-        found = _alternatives(fn, value[1], depth + 1)
-        if len(found) > 1:
-            return [(("call", f, value[2], value[3]), g) for f, g in found]
-    return [(value, ())]

@@ -598,6 +598,9 @@ class Variants:
         kind = expr[0]
         if depth > 8:
             return None
+        if kind == "scoped":  # written in another scope (a table's key: Model.entries)
+            scope = self.model.functions.get(expr[1]) if expr[1] else None
+            return self.members_in(expr[3], scope, expr[2], variant, depth + 1)
         if kind == "seq":
             out: list[int] = []
             for elt in expr[1]:

@@ -158,6 +158,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "class_table": (
+        """
+        import sys
+        from tab_engine.drafting import Kind
+        from tab_engine.worker import DecodeWorker
+        DecodeWorker(Kind[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("TREE", "OFF"),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

@@ -561,3 +561,71 @@ def test_property_returning_an_attribute_reads_it_on_the_receivers_class(tmp_pat
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:13 LOOKUP"]
+
+
+def test_class_chosen_by_a_table_or_a_test_carries_its_members(tmp_path: Path) -> None:
+    # a table of classes in another module, its keys written through an alias of the
+    # enum, looked up through a chain of locals; and a class chosen by a conditional
+    # expression on the variant: each class is reached for its own members only
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/steps.py": """
+                from eng import drafting as d
+
+
+                class Fine:
+                    def run(self, b):
+                        return len(b.draft.tokens)
+
+
+                class Broken:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Other:
+                    def run(self, b):
+                        return b.draft.tokens[1]
+
+
+                STEPS = {d.Algo.TREE: Fine, d.Algo.LOOKUP: Broken, d.Algo.CHAIN: Fine}
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.steps import STEPS, Fine, Other
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+                        d = algo.draft_for({})
+                        if d is not None:
+                            self.draft = d
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        table = STEPS
+                        found = table[algo]
+                        self.step = found()
+                        self.other = (Fine if algo is Algo.TREE else Other)()
+
+                    def event_loop_disagg_decode(self):
+                        b = Batch(self.algo)
+                        self.step.run(b)
+                        self.other.run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/steps.py:11 LOOKUP",
+        "PDL101 eng/steps.py:16 CHAIN",
+        "PDL101 eng/steps.py:16 LOOKUP",
+        "PDL101 eng/steps.py:6 CHAIN",
+    ]
