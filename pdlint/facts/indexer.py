@@ -544,6 +544,14 @@ class _FunctionWalker:
     def with_(self, node: ast.With | ast.AsyncWith, guards: Guards) -> tuple[bool, Guards]:
         for item in node.items:
             self.events(item.context_expr, guards)
+            if item.optional_vars is not None:
+                # ``with m as x``: x is what ``m.__enter__()`` returns
+                manager = _ir(item.context_expr, 0)
+                entered: Expr = ("call", ("attr", manager, "__enter__"), (), ())
+                if node.__class__ is ast.AsyncWith:
+                    entered = ("await", ("call", ("attr", manager, "__aenter__"), (), ()))
+                self.target(item.optional_vars, None, guards)
+                self.element_names(item.optional_vars, entered)
         return self.block(node.body, guards)
 
     def try_(self, node: ast.Try, guards: Guards) -> tuple[bool, Guards]:
@@ -831,6 +839,13 @@ class _FunctionWalker:
                         push((node.body, (*g, (cond, True)), d))
                     if node.orelse.__class__ in walked:
                         push((node.orelse, (*g, (cond, False)), d))
+                elif kind is ast.NamedExpr:  # ``(x := value)`` assigns x
+                    target = node.target
+                    self.assigns.append((target.id, _ir(node.value, 0)))
+                    if node.value.__class__ is ast.Call:
+                        self.events(node.value, g, target.id)
+                    elif node.value.__class__ in walked:
+                        push((node.value, g, d))
                 elif kind is ast.Lambda:  # a function of its own (its body runs when called)
                     self.ix.lambda_(node, self.qualname, self.cls)
                 elif kind is not ast.FunctionDef:

@@ -875,11 +875,47 @@ class Model:
         if kind in ("elem", "subscript"):
             return self.element_classes(fn, expr[1], depth)
         if kind == "item":
-            value, at = expr[1], expr[2]
-            if value[0] == "seq" and at < len(value[1]):
-                return self.types_of(fn, value[1][at], depth + 1)
-            return _NO_CLASSES
+            return self._item_classes(fn, expr[1], expr[2], depth)
         return _NO_CLASSES
+
+    def _item_classes(self, fn: FunctionFacts, value: Expr, at: int, depth: int) -> frozenset[str]:
+        """The classes of item ``at`` of a tuple ``value`` holds (``a, b = value``): of
+        a literal, a local, a call's returned tuples or ``tuple[...]`` annotation."""
+        if depth > 8:
+            self._cuts += 1
+            return _NO_CLASSES
+        kind = value[0]
+        if kind == "seq":
+            parts = value[1]
+            return self.types_of(fn, parts[at], depth + 1) if at < len(parts) else _NO_CLASSES
+        if kind == "await":
+            return self._item_classes(fn, value[1], at, depth + 1)
+        if kind == "name" and not any(p == value[1] for p, _ in fn.params):
+            return frozenset(
+                c
+                for local, held in fn.assigns
+                if local == value[1] and held != value and held[0] != "annotated"
+                for c in self._item_classes(fn, held, at, depth + 1)
+            )
+        if kind != "call":
+            return _NO_CLASSES
+        out: set[str] = set()
+        for target in self.call_targets(fn, value[1]):
+            callee = self.functions[target]
+            where = self.module_of(callee)
+            ann = callee.returns_annotation
+            if ann is not None and ann[0] == "const" and isinstance(ann[1], str):
+                ann = string_annotation_expr(ann[1])
+            if ann is not None and ann[0] == "subscript":
+                if self._annotation_head(ann, where, callee) in ("tuple", "Tuple"):
+                    params = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+                    if at < len(params) and params[-1] != ("const", Ellipsis):
+                        out.update(self.annotation_classes(params[at], where, callee))
+                    continue
+            for ret in callee.returns:
+                if ret.value is not None and ret.value[0] == "seq":
+                    out.update(self._item_classes(callee, ret.value, at, depth + 1))
+        return frozenset(out)
 
     def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         """The classes of the elements of the container ``expr`` holds in ``fn``: from

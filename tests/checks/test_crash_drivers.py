@@ -167,6 +167,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "walrus_scope": (
+        """
+        import sys
+        from scope_engine.drafting import Kind
+        from scope_engine.loop import event_loop_disagg_decode
+        event_loop_disagg_decode(Kind[sys.argv[1]], [{"draft": [4]}])
+        """,
+        ("TREE",),
+    ),
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')

@@ -629,3 +629,68 @@ def test_class_chosen_by_a_table_or_a_test_carries_its_members(tmp_path: Path) -
         "PDL101 eng/steps.py:16 LOOKUP",
         "PDL101 eng/steps.py:6 CHAIN",
     ]
+
+
+def test_with_targets_and_assignment_expressions_bind_locals(tmp_path: Path) -> None:
+    # ``async with ... as`` (what ``__aenter__`` returns, awaited), a walrus in a
+    # loop's condition holding the builder's result, a tuple of ``with`` targets
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, pending):
+                        while (d := self.algo.draft_for(pending.pop())) is not None:
+                            self.draft = d
+
+                    def finish(self):
+                        return self.draft.tokens[0]
+
+
+                class Open:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    async def __aenter__(self) -> Batch:
+                        return Batch(self.algo)
+
+                    async def __aexit__(self, *exc):
+                        return False
+
+
+                class Pair:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def __enter__(self) -> "tuple[int, Batch]":
+                        return 0, Batch(self.algo)
+
+                    def __exit__(self, *exc):
+                        return False
+
+
+                async def event_loop_disagg_decode(algo: Algo, pending):
+                    async with Open(algo) as b:
+                        b.take(pending)
+                        if b.algo.is_lookup():
+                            b.draft.tokens.pop()
+                    with Pair(algo) as (n, other):
+                        if other.algo.is_lookup():
+                            other.finish()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:14 LOOKUP",
+        "PDL101 eng/loop.py:43 LOOKUP",
+    ]
