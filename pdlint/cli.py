@@ -453,19 +453,27 @@ def rule_command(code: str) -> None:
 @click.option(
     "--entry-point", "entry_points", multiple=True, help="Root functions (name, glob or suffix)."
 )
+@click.option("--config", "config_path", type=str, help="A TOML config file.")
+@click.option("--no-packs", is_flag=True, help="Use no rule pack (entry points as named).")
 @click.option("-v", "--verbose", count=True, help="Print calls resolved and dropped on stderr.")
-def graph_command(
+def graph_command(  # noqa: PLR0913
     paths: tuple[str, ...],
     graph_format: str,
     output_path: str | None,
     whole: bool,
     entry_points: tuple[str, ...],
+    config_path: str | None,
+    no_packs: bool,
     verbose: int,
 ) -> None:
-    """Write the resolved call graph (value-flow resolution) from the decode entry
-    points (as ``check`` names them by default, or --entry-point), or --all."""
+    """Write the resolved call graph (value-flow resolution) of PATHS, found as
+    ``check`` finds them, from the decode entry points (as ``check`` finds them, or
+    --entry-point), or --all."""
+    from pdlint.engine.schedule import active_packs
     from pdlint.model.flowprogram import decode_entries, load_program, reachable, whole_program
     from pdlint.output import graphs
+    from pdlint.settings.packs import load_packs
+    from pdlint.source.modules import forget_packages
 
     if graph_format in graphs.NEEDS_NETWORKX:
         try:
@@ -473,21 +481,39 @@ def graph_command(
         except ImportError:
             _fail(f"--format {graph_format} needs networkx: pip install networkx")
             return
+    targets = list(paths) or ["."]
+    forget_packages()
     try:
-        program = load_program(paths or (".",))
-    except FileNotFoundError as exc:
-        _fail(f"{exc}: no such file or directory")
+        settings = resolve_settings(targets, config_path)
+        program = load_program(targets, settings)
+        packs = load_packs(settings.packs, settings.root) if not no_packs else []
+    except (ConfigError, DiscoveryError) as exc:
+        _fail(str(exc))
         return
+    for warning in program.warnings:
+        click.echo(f"pdlint: warning: {warning}", err=True)
     for path, reason in program.errors:
         click.echo(f"pdlint: {path}: skipped ({reason})", err=True)
     flow = program.graph
-    roots = (
-        [*flow.modules, *flow.functions] if whole else decode_entries(flow, _split(entry_points))
-    )
-    if not roots and not whole:
-        click.echo(
-            "pdlint: no entry point found (name one with --entry-point, or use --all)", err=True
-        )
+    given = [*settings.entry_points, *_split(entry_points)]
+    roots: list[str] = []
+    if not whole:
+        active = active_packs(packs, set(flow.modules), explicit=settings.packs is not None)
+        for pattern in given:
+            if not decode_entries(flow, [pattern]):
+                click.echo(
+                    f"pdlint: warning: entry point '{pattern}' matches no analysed function",
+                    err=True,
+                )
+        patterns = [*(e for pack in active for e in pack.entry_points), *given]
+        # as check: the named entry points, else those the names tell
+        roots = decode_entries(flow, patterns) if patterns else []
+        roots = roots or decode_entries(flow)
+        if not roots:
+            click.echo(
+                "pdlint: no entry point found (name one with --entry-point, or use --all)",
+                err=True,
+            )
     edges = whole_program(flow) if whole else reachable(flow, roots)
     stats = {"calls": flow.calls, "dropped": flow.dropped}
     if graph_format == "pycg":
