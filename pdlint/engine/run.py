@@ -88,6 +88,8 @@ def execute(
     )
     timings = {"discover, read and hash": time.perf_counter() - start}
     names = [check.__name__ for check in running]
+    if settings.explain_dropped:  # a run that lists the dropped calls keeps its own record
+        names.append("dropped calls explained")
     check_syntax = lazy and settings.check_syntax
     record_key = run_key(
         salt, paths, settings.packs, settings.entry_points, use_packs, lazy, names, check_syntax

@@ -31,6 +31,7 @@ class FlowProgram(NamedTuple):
     graph: FlowGraph
     errors: tuple[tuple[str, str], ...]
     warnings: tuple[str, ...] = ()
+    sources: tuple[FlowSource, ...] = ()
 
 
 def flow_sources(
@@ -86,7 +87,7 @@ def load_program(paths: Sequence[str], settings: Settings | None = None) -> Flow
     """Find, name, extract and solve every file under ``paths`` (as ``check`` does)."""
     sources, warnings = flow_sources(paths, settings)
     modules, errors = extract_sources(sources)
-    return FlowProgram(solve(modules), tuple(errors), tuple(warnings))
+    return FlowProgram(solve(modules), tuple(errors), tuple(warnings), tuple(sources))
 
 
 def decode_entries(graph: FlowGraph, patterns: Sequence[str] = ()) -> list[str]:

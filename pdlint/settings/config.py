@@ -68,6 +68,8 @@ class Settings:
     output_format: str = "concise"
     exit_zero: bool = False
     cache: bool = True
+    # ``-vv``: each dropped call of the call graph is counted with its reason
+    explain_dropped: bool = False
     cache_dir: str | None = None
     config_file: str | None = None
     root: str = field(default=".")
