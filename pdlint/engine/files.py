@@ -74,6 +74,7 @@ class FileTable:
         self._evidence: dict[tuple[str, ...], dict[str, bool]] | None = None
         self._evidence_now: dict[tuple[str, ...], dict[str, bool]] = {}
         self.entries: list[SourceEntry] = []
+        self.directories: set[str] = set()  # the folders of the files on disk (absolute)
         self.by_module: dict[str, SourceEntry] = {}
         self.duplicates = 0  # readable files whose module name another file took
         self.stats = StatIndex(store)
@@ -86,6 +87,8 @@ class FileTable:
         path = source.path
         where = os.path.abspath(path)
         module = self.names.name(where)
+        if path != "-":
+            self.directories.add(os.path.dirname(where))
         is_package = os.path.basename(path).startswith("__init__.")
         if data is not None:  # an editor's buffer, or stdin
             return SourceEntry(source, module, is_package, data, content_hash(data))
@@ -113,10 +116,8 @@ class FileTable:
         other through name them again (see :meth:`ModuleNames.infer`); the first
         readable file (by display path) of each module name stands for it, the others
         are counted as duplicates."""
-        on_disk = [e for e in self.entries if e.source.path != "-"]
-        directories = sorted({os.path.dirname(os.path.abspath(e.source.path)) for e in on_disk})
-        if self.names.infer(directories, self._any_file):
-            for entry in on_disk:
+        if self.names.infer(sorted(self.directories), self._any_file):
+            for entry in (e for e in self.entries if e.source.path != "-"):
                 entry.module = self.names.name(os.path.abspath(entry.source.path))
         if self._evidence_now and self._evidence_now != self._evidence:
             payload = pickle.dumps(self._evidence_now, protocol=pickle.HIGHEST_PROTOCOL)
@@ -154,14 +155,13 @@ class FileTable:
         now = self._evidence_now[slot] = {
             e.digest: known[e.digest] for e in entries if e.digest in known
         }
-        found = any(now.values())
+        # every file is asked (not only up to the first that says yes): the next run,
+        # with any subset of these files, finds each answer kept
         for entry in entries:
-            if found:
-                break
             if entry.digest not in now:
                 data = entry.data
-                found = now[entry.digest] = data is not None and test(data)
-        return found
+                now[entry.digest] = data is not None and test(data)
+        return any(now.values())
 
     @property
     def reads(self) -> int:

@@ -75,13 +75,28 @@ def imports_through(data: bytes, *, name: str, children: frozenset[str]) -> bool
     return False
 
 
-_BARE_IMPORT_RE = re.compile(rb"(?m)^[ \t]*(?:from|import)[ \t]+([A-Za-z_]\w*)(?=[ \t.,;\\(]|\r?$)")
+@functools.lru_cache(maxsize=256)
+def _bare_res(children: frozenset[str]) -> tuple[re.Pattern[bytes], ...]:
+    # literals first (``from``, ``import``): the search runs at the speed of a
+    # substring search, the names tried only where the keyword is
+    names = b"|".join(re.escape(c.encode()) for c in sorted(children, key=len, reverse=True))
+    return (
+        re.compile(rb"from[ \t]+(?:" + names + rb")[ \t]+import"),
+        re.compile(rb"import[ \t]+(?:" + names + rb")(?!\w)"),
+    )
 
 
 def imports_bare(data: bytes, children: frozenset[str]) -> bool:
     """Whether ``data`` imports one of ``children`` by its bare name (``import x``,
     ``from x import y``: absolute, as a module beside the importing script is)."""
-    return any(m.group(1).decode() in children for m in _BARE_IMPORT_RE.finditer(data))
+    if not children:
+        return False
+    for regex in _bare_res(children):
+        for match in regex.finditer(data):
+            start = match.start()
+            if not data[data.rfind(b"\n", 0, start) + 1 : start].strip():
+                return True
+    return False
 
 
 # (what the files are asked, a file test on their bytes, the folder the files must be
@@ -100,6 +115,7 @@ class ModuleNames:
         # through the package's own name: sys.path entries (a script's folder)
         self.roots: set[str] = set()
         self._tops: dict[str, str | None] = {}
+        self._packages: dict[str, str | None] = {}  # folder -> the package of its modules
 
     def is_package(self, directory: str) -> bool:
         """Whether ``directory`` (absolute, normalized) is a package folder."""
@@ -120,32 +136,48 @@ class ModuleNames:
     def top(self, directory: str) -> str | None:
         """The topmost package folder at or above ``directory``, below any root
         (None: it is in none)."""
-        found = self._tops.get(directory, "")
+        tops = self._tops
+        found = tops.get(directory, "")
         if found != "":
             return found
-        top = None
+        # the folders up to one whose top is known (each is looked at once per run)
+        chain = []
         current = directory
+        above: str | None = None
         for _ in range(_MAX_DEPTH):
-            if current in self.roots:
+            known = tops.get(current, "")
+            if known != "":
+                above = known
                 break
-            if self.is_package(current):
-                top = current
+            if current in self.roots:  # nothing at or above a root is a package
+                tops[current] = None
+                break
+            chain.append(current)
             parent = os.path.dirname(current)
             if parent == current:
                 break
             current = parent
-        self._tops[directory] = top
-        return top
+        for folder in reversed(chain):
+            if above is None and self.is_package(folder):
+                above = folder
+            tops[folder] = above
+        return above
 
     def name(self, path: str) -> str:
         """Dotted module name of the file at ``path`` (absolute, normalized)."""
         directory, filename = os.path.split(path)
         stem = filename.rsplit(".", 1)[0]
-        top = self.top(directory)
-        if top is None:
+        package = self._packages.get(directory, "")
+        if package == "":
+            top = self.top(directory)
+            if top is None:
+                package = None
+            else:
+                rel = os.path.relpath(directory, os.path.dirname(top)).split(os.sep)
+                package = ".".join(p for p in rel if p and p != ".")
+            self._packages[directory] = package
+        if package is None:
             return stem
-        rel = os.path.relpath(directory, os.path.dirname(top)).split(os.sep)
-        package = ".".join(p for p in rel if p and p != ".")
         if stem in ("__init__", "", "."):
             return package
         return f"{package}.{stem}" if package else stem
@@ -185,6 +217,7 @@ class ModuleNames:
                 break
             self.namespaces.update(found)
             self._tops.clear()
+            self._packages.clear()
             changed = True
         for top in sorted({t for d in set(directories) if (t := self.top(d)) is not None}):
             if top in self.namespaces or not _has_init(top):
@@ -203,6 +236,7 @@ class ModuleNames:
             ):
                 self.roots.add(top)
                 self._tops.clear()
+                self._packages.clear()
                 changed = True
         return changed
 
