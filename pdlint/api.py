@@ -21,13 +21,13 @@ from pdlint.engine.loading import FactsMemo, IndexOutcome
 from pdlint.engine.run import execute
 from pdlint.engine.schedule import running_checks
 from pdlint.engine.workers import worker_count
-from pdlint.facts.indexer import forget_packages
 from pdlint.findings import Finding
 from pdlint.policy.noqa_index import noqa_directives
 from pdlint.policy.selection import UNUSED_NOQA, apply_policy, is_enabled
 from pdlint.settings.config import Settings, project_root
 from pdlint.settings.packs import load_packs
 from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
+from pdlint.source.modules import forget_packages
 from pdlint.source.read import decode_source, split_lines
 from pdlint.source.regular import SOURCE_LIMIT, read_limited
 

@@ -18,6 +18,7 @@ from pdlint.cache.store import CacheDirError, cache_location
 from pdlint.cache.store import clean as clean_cache
 from pdlint.checks.catalogue import RULES, get_rule
 from pdlint.engine.run import UNPARSED
+from pdlint.model.dropped import DROPPED_CALL
 from pdlint.output.progress import TerminalProgress
 from pdlint.output.text import concise, full, statistics, statistics_json, summary, to_json
 from pdlint.policy.exitcode import any_fails
@@ -148,8 +149,8 @@ def cli() -> None:
 @click.option(
     "--verbose",
     "-v",
-    is_flag=True,
-    help="After the findings, print what stayed unresolved.",
+    count=True,
+    help="After the findings, print the run's counts (-vv: each dropped call, with why).",
 )
 def check(  # noqa: PLR0913
     paths: tuple[str, ...],
@@ -176,7 +177,7 @@ def check(  # noqa: PLR0913
     baseline_path: str | None,
     write_baseline_path: str | None,
     sarif_category: str,
-    verbose: bool,
+    verbose: int,
 ) -> None:
     """Analyse PATHS (default: the current directory; '-' reads stdin)."""
     targets = list(paths) or ["."]
@@ -215,6 +216,8 @@ def check(  # noqa: PLR0913
             changes["entry_points"] = settings.entry_points + _split(entry_points)
         if no_cache:
             changes["cache"] = False
+        if verbose >= 2:
+            changes["explain_dropped"] = True
         settings = replace(settings, **changes)
         _check_flags(settings, show_statistics, add_noqa, targets)
         stdin = sys.stdin.buffer.read() if "-" in targets else None
@@ -283,8 +286,14 @@ def check(  # noqa: PLR0913
         click.echo(statistics(result.findings), nl=False)
     if verbose:
         click.echo(f"pdlint: build: {build()}", err=True)
+        dropped = []
         for name, count in sorted(result.stats.items()):
-            click.echo(f"pdlint: {name}: {count}", err=True)
+            if name.startswith(DROPPED_CALL):
+                dropped.append(name if count == 1 else f"{name} ({count} calls)")
+            else:
+                click.echo(f"pdlint: {name}: {count}", err=True)
+        for line in dropped:
+            click.echo(f"pdlint: {line}", err=True)
         for note in result.notes:
             click.echo(f"pdlint: note: {note}", err=True)
         for phase, seconds in result.timings.items():
@@ -453,19 +462,33 @@ def rule_command(code: str) -> None:
 @click.option(
     "--entry-point", "entry_points", multiple=True, help="Root functions (name, glob or suffix)."
 )
+@click.option(
+    "--member",
+    type=str,
+    help="Only the edges this variant member takes (MEMBER, Enum.MEMBER or qualified).",
+)
+@click.option("--config", "config_path", type=str, help="A TOML config file.")
+@click.option("--no-packs", is_flag=True, help="Use no rule pack (entry points as named).")
 @click.option("-v", "--verbose", count=True, help="Print calls resolved and dropped on stderr.")
-def graph_command(
+def graph_command(  # noqa: PLR0913
     paths: tuple[str, ...],
     graph_format: str,
     output_path: str | None,
     whole: bool,
     entry_points: tuple[str, ...],
+    member: str | None,
+    config_path: str | None,
+    no_packs: bool,
     verbose: int,
 ) -> None:
-    """Write the resolved call graph (value-flow resolution) from the decode entry
-    points (as ``check`` names them by default, or --entry-point), or --all."""
+    """Write the resolved call graph (value-flow resolution) of PATHS, found as
+    ``check`` finds them, from the decode entry points (as ``check`` finds them, or
+    --entry-point), or --all."""
+    from pdlint.engine.schedule import active_packs
     from pdlint.model.flowprogram import decode_entries, load_program, reachable, whole_program
     from pdlint.output import graphs
+    from pdlint.settings.packs import load_packs
+    from pdlint.source.modules import forget_packages
 
     if graph_format in graphs.NEEDS_NETWORKX:
         try:
@@ -473,22 +496,49 @@ def graph_command(
         except ImportError:
             _fail(f"--format {graph_format} needs networkx: pip install networkx")
             return
+    targets = list(paths) or ["."]
+    forget_packages()
     try:
-        program = load_program(paths or (".",))
-    except FileNotFoundError as exc:
-        _fail(f"{exc}: no such file or directory")
+        settings = resolve_settings(targets, config_path)
+        program = load_program(targets, settings)
+        packs = load_packs(settings.packs, settings.root) if not no_packs else []
+    except (ConfigError, DiscoveryError) as exc:
+        _fail(str(exc))
         return
+    for warning in program.warnings:
+        click.echo(f"pdlint: warning: {warning}", err=True)
     for path, reason in program.errors:
         click.echo(f"pdlint: {path}: skipped ({reason})", err=True)
     flow = program.graph
-    roots = (
-        [*flow.modules, *flow.functions] if whole else decode_entries(flow, _split(entry_points))
-    )
-    if not roots and not whole:
-        click.echo(
-            "pdlint: no entry point found (name one with --entry-point, or use --all)", err=True
-        )
+    given = [*settings.entry_points, *_split(entry_points)]
+    roots: list[str] = []
+    if not whole:
+        active = active_packs(packs, set(flow.modules), explicit=settings.packs is not None)
+        for pattern in given:
+            if not decode_entries(flow, [pattern]):
+                click.echo(
+                    f"pdlint: warning: entry point '{pattern}' matches no analysed function",
+                    err=True,
+                )
+        patterns = [*(e for pack in active for e in pack.entry_points), *given]
+        # as check: the named entry points, else those the names tell
+        roots = decode_entries(flow, patterns) if patterns else []
+        roots = roots or decode_entries(flow)
+        if not roots:
+            click.echo(
+                "pdlint: no entry point found (name one with --entry-point, or use --all)",
+                err=True,
+            )
     edges = whole_program(flow) if whole else reachable(flow, roots)
+    if member:
+        from pdlint.model.flowmembers import MemberError, member_edges
+
+        try:
+            starts = [*flow.modules, *flow.functions] if whole else roots
+            edges = member_edges(program.sources, starts, edges, member)
+        except MemberError as exc:
+            _fail(str(exc))
+            return
     stats = {"calls": flow.calls, "dropped": flow.dropped}
     if graph_format == "pycg":
         text = graphs.to_pycg(edges)

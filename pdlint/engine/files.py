@@ -7,13 +7,16 @@ takes the content hash recorded for it, and is read only when its bytes are need
 from __future__ import annotations
 
 import os
+import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from pdlint import __version__
 from pdlint.cache.stat_index import StatIndex, stamp
-from pdlint.cache.store import FactStore, content_hash
-from pdlint.facts.indexer import module_of_absolute
+from pdlint.cache.store import SCHEMA, FactStore, content_hash, make_key
 from pdlint.findings import Finding
 from pdlint.source.discover import SourceFile
+from pdlint.source.modules import ModuleNames
 from pdlint.source.read import parse_error, read_bytes
 
 
@@ -62,8 +65,16 @@ class SourceEntry:
 class FileTable:
     """The discovered files, in the order added, and the one that stands for each module."""
 
-    def __init__(self, store: FactStore) -> None:
+    def __init__(self, store: FactStore, names: ModuleNames | None = None) -> None:
+        """``names``: how files are named (with the settings' namespace packages)."""
+        self.store = store
+        self.names = names or ModuleNames()
+        # question about the files' imports -> content hash -> the file's answer: as
+        # the cache kept them, and as this run asked them (see name_modules)
+        self._evidence: dict[tuple[str, ...], dict[str, bool]] | None = None
+        self._evidence_now: dict[tuple[str, ...], dict[str, bool]] = {}
         self.entries: list[SourceEntry] = []
+        self.directories: set[str] = set()  # the folders of the files on disk (absolute)
         self.by_module: dict[str, SourceEntry] = {}
         self.duplicates = 0  # readable files whose module name another file took
         self.stats = StatIndex(store)
@@ -75,7 +86,9 @@ class FileTable:
         stamp vouches for its content hash."""
         path = source.path
         where = os.path.abspath(path)
-        module = module_of_absolute(where)
+        module = self.names.name(where)
+        if path != "-":
+            self.directories.add(os.path.dirname(where))
         is_package = os.path.basename(path).startswith("__init__.")
         if data is not None:  # an editor's buffer, or stdin
             return SourceEntry(source, module, is_package, data, content_hash(data))
@@ -99,8 +112,16 @@ class FileTable:
         return SourceEntry(source, module, is_package, data, digest)
 
     def name_modules(self) -> None:
-        """Once every file is added: the first readable file (by display path) of
-        each module name stands for it; the others are counted as duplicates."""
+        """Once every file is added: the namespace packages the files import each
+        other through name them again (see :meth:`ModuleNames.infer`); the first
+        readable file (by display path) of each module name stands for it, the others
+        are counted as duplicates."""
+        if self.names.infer(sorted(self.directories), self._any_file):
+            for entry in (e for e in self.entries if e.source.path != "-"):
+                entry.module = self.names.name(os.path.abspath(entry.source.path))
+        if self._evidence_now and self._evidence_now != self._evidence:
+            payload = pickle.dumps(self._evidence_now, protocol=pickle.HIGHEST_PROTOCOL)
+            self.store.put(self._evidence_key(), payload, kind="blob")
         for entry in sorted(self.entries, key=lambda e: e.source.display):
             if not entry.readable:
                 continue
@@ -108,6 +129,39 @@ class FileTable:
                 self.duplicates += 1
                 continue
             self.by_module[entry.module] = entry
+
+    def _evidence_key(self) -> str:
+        # the files' answers depend on their bytes and on pdlint alone (not the packs)
+        return make_key("namespace-evidence", __version__, SCHEMA)
+
+    def _any_file(
+        self, slot: tuple[str, ...], test: Callable[[bytes], bool], within: str | None
+    ) -> bool:
+        """Whether a readable file (under the folder ``within``, if given) passes
+        ``test``, the question ``slot`` names (see :meth:`ModuleNames.infer`); each
+        file's answer is kept by its content hash, so a warm run reads no file for it."""
+        if self._evidence is None:
+            blob = self.store.get(self._evidence_key(), kind="blob")
+            try:
+                loaded = pickle.loads(blob) if blob is not None else {}
+            except Exception:
+                loaded = {}
+            self._evidence = loaded if isinstance(loaded, dict) else {}
+        known = self._evidence.get(slot, {})
+        entries = [e for e in self.entries if e.readable and e.digest and e.source.path != "-"]
+        if within is not None:
+            prefix = within.rstrip(os.sep) + os.sep
+            entries = [e for e in entries if os.path.abspath(e.source.path).startswith(prefix)]
+        now = self._evidence_now[slot] = {
+            e.digest: known[e.digest] for e in entries if e.digest in known
+        }
+        # every file is asked (not only up to the first that says yes): the next run,
+        # with any subset of these files, finds each answer kept
+        for entry in entries:
+            if entry.digest not in now:
+                data = entry.data
+                now[entry.digest] = data is not None and test(data)
+        return any(now.values())
 
     @property
     def reads(self) -> int:

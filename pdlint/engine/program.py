@@ -28,6 +28,7 @@ from pdlint.engine.workers import Workers
 from pdlint.facts.types import ModuleFacts, Span
 from pdlint.findings import Finding
 from pdlint.source.discover import SourceFile
+from pdlint.source.modules import ModuleNames
 from pdlint.source.read import decode_source
 
 if TYPE_CHECKING:
@@ -47,14 +48,16 @@ class Program:
         progress: Progress | None = None,
         memo: FactsMemo | None = None,
         scan_ahead: bool = False,
+        namespaces: Iterable[str] = (),
     ) -> None:
         """``scan_ahead``: the text scan will be needed (a lazy analysis), so the
-        files read now are scanned by worker processes meanwhile, when they pay."""
+        files read now are scanned by worker processes meanwhile, when they pay.
+        ``namespaces``: folders named as packages (the ``namespace-packages`` setting)."""
         self.store = store
         self.salt = salt
         self.groups = groups
         self.timings: defaultdict[str, float] = defaultdict(float)  # seconds per phase
-        self.files = files = FileTable(store)
+        self.files = files = FileTable(store, ModuleNames(namespaces))
         self.entries = files.entries
         self.by_module = files.by_module
         self.workers = Workers(set(), self.timings)

@@ -76,9 +76,20 @@ def execute(
     if lazy is None:
         lazy = len(jobs) >= LAZY_THRESHOLD
     # a lazy analysis reads the text scan: the files read now are scanned meanwhile
-    program = Program(jobs, store, salt, groups, progress, facts_memo, scan_ahead=lazy)
+    program = Program(
+        jobs,
+        store,
+        salt,
+        groups,
+        progress,
+        facts_memo,
+        scan_ahead=lazy,
+        namespaces=settings.namespace_packages,
+    )
     timings = {"discover, read and hash": time.perf_counter() - start}
     names = [check.__name__ for check in running]
+    if settings.explain_dropped:  # a run that lists the dropped calls keeps its own record
+        names.append("dropped calls explained")
     check_syntax = lazy and settings.check_syntax
     record_key = run_key(
         salt, paths, settings.packs, settings.entry_points, use_packs, lazy, names, check_syntax

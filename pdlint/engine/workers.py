@@ -60,11 +60,9 @@ def index_result(job: IndexJob) -> tuple[object, ...]:
         assert err is not None
         return ("error", err.message, err.location.line, err.location.column)
     try:
-        facts = index_module(path, display, parsed.tree, parsed.text)
+        facts = index_module(path, display, parsed.tree, parsed.text, module)
     except RecursionError:
         return ("error", "cannot index: too deeply nested", 1, 1)
-    if facts.module != module:
-        facts = facts._replace(module=module)
     return ("facts", facts)
 
 

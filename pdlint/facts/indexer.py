@@ -8,7 +8,6 @@ never need the tree again.
 from __future__ import annotations
 
 import ast
-import functools
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -29,6 +28,7 @@ from pdlint.facts.types import (
     Span,
     StoreFact,
 )
+from pdlint.source.modules import module_name
 from pdlint.source.read import split_lines
 
 _TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
@@ -70,67 +70,6 @@ _tuple_new = tuple.__new__
 # of what indexing makes, and building from a dict of fields by name is slower). The same
 # fact: tests/test_index.py checks the facts of a module field by field.
 _fact: Callable[[type[_F], tuple[Any, ...]], _F] = _tuple_new
-
-
-@functools.lru_cache(maxsize=65536)
-def _has_init(directory: str) -> bool:
-    return os.path.isfile(os.path.join(directory, "__init__.py"))
-
-
-def forget_packages() -> None:
-    """Forget which folders hold an ``__init__.py`` (they are remembered within a run)."""
-    _has_init.cache_clear()
-    _package_parts.cache_clear()
-    _package_name.cache_clear()
-
-
-def module_name(path: str) -> str:
-    """Dotted module name of a file.
-
-    The package root is the parent of the topmost folder above the file that
-    holds an ``__init__.py``; folders in between without one are namespace
-    packages (SGLang's ``sglang/srt`` is one).
-    """
-    return module_of_absolute(os.path.abspath(path))
-
-
-def module_of_absolute(path: str) -> str:
-    """:func:`module_name` of an absolute, normalized path."""
-    directory, filename = os.path.split(path)
-    stem = filename.rsplit(".", 1)[0]
-    package = _package_name(directory)
-    if package is None:
-        return stem
-    if stem in ("__init__", "", "."):
-        return package
-    return f"{package}.{stem}" if package else stem
-
-
-@functools.cache
-def _package_name(directory: str) -> str | None:
-    """The dotted package of the modules in ``directory`` (None: no package)."""
-    rel = _package_parts(directory)
-    if rel is None:
-        return None
-    return ".".join(p for p in rel if p and p != ".")
-
-
-@functools.cache
-def _package_parts(directory: str) -> tuple[str, ...] | None:
-    """The folders from the package root down to ``directory``; None when no folder
-    above it holds an ``__init__.py`` (remembered within a run)."""
-    top = None
-    current = directory
-    for _ in range(64):
-        if _has_init(current):
-            top = current
-        parent = os.path.dirname(current)
-        if parent == current:
-            break
-        current = parent
-    if top is None:
-        return None
-    return tuple(os.path.relpath(directory, os.path.dirname(top)).split(os.sep))
 
 
 def resolve_relative(module: str, is_package: bool, level: int, name: str | None) -> str:
@@ -1163,9 +1102,13 @@ class _ModuleIndexer:
         )
 
 
-def index_module(path: str, display: str, tree: ast.Module, text: str) -> ModuleFacts:
-    """Facts of one parsed module (``path`` on disk, ``display`` for output)."""
-    module = module_name(path)
+def index_module(
+    path: str, display: str, tree: ast.Module, text: str, module: str | None = None
+) -> ModuleFacts:
+    """Facts of one parsed module (``path`` on disk, ``display`` for output), named
+    ``module`` (by default from its path, see :mod:`pdlint.source.modules`)."""
+    if module is None:
+        module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
     _start_module()

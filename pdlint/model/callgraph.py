@@ -87,6 +87,7 @@ class CallGraph:
         self._callers: dict[str, dict[str, None]] = {}  # callee -> its callers, in order
         self._out: dict[str, tuple[FunctionFacts, list[Edge]]] | None = None
         self.dropped = 0
+        self.dropped_sites: list[tuple[str, CallFact]] = []  # (caller, call) with no callee
         self.resolved = 0  # call sites with a callee
         # A parameter called inside its function (``get_batch()``) resolves to
         # the functions callers pass for it (``get_batch=self.make_batch``).
@@ -129,6 +130,7 @@ class CallGraph:
                     targets = self._bound.get(key, set())
                 if not targets:
                     self.dropped += 1
+                    self.dropped_sites.append((caller, call))
                 else:
                     self.resolved += 1
                 for target in sorted(targets):

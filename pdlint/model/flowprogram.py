@@ -1,24 +1,20 @@
-"""The value-flow program of some paths: files named as modules, extracted, solved.
-
-A directory given is a source root, as an entry of ``sys.path``: its files are
-named by their path below it, so namespace packages (no ``__init__.py`` at
-the top) get their full names. A directory that is itself a package (it holds
-an ``__init__.py``) is named under its parent, unless it is the current one.
-"""
+"""The value-flow program of some paths: files found and named as ``pdlint check``
+finds and names them (:mod:`pdlint.source.discover`, :mod:`pdlint.source.modules`),
+extracted, solved."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from pdlint.facts.flow import ModuleFlow, extract
-from pdlint.facts.indexer import module_name
 from pdlint.model.valueflow import FlowGraph, solve
+from pdlint.settings.config import Settings
+from pdlint.source.discover import discover
 from pdlint.source.globs import name_matches
+from pdlint.source.modules import ModuleNames
 from pdlint.source.read import read_bytes
-
-_SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
 
 class FlowSource(NamedTuple):
@@ -34,36 +30,42 @@ class FlowProgram(NamedTuple):
 
     graph: FlowGraph
     errors: tuple[tuple[str, str], ...]
+    warnings: tuple[str, ...] = ()
+    sources: tuple[FlowSource, ...] = ()
 
 
-def flow_sources(paths: Sequence[str]) -> list[FlowSource]:
-    """Every Python file under ``paths`` with its module name (missing paths raise)."""
+def flow_sources(
+    paths: Sequence[str], settings: Settings | None = None
+) -> tuple[list[FlowSource], list[str]]:
+    """Every Python file under ``paths`` with its module name, as ``check`` finds and
+    names them (its excludes, .gitignore and namespace packages); the discovery's
+    warnings. A missing path raises DiscoveryError."""
+    settings = settings or Settings()
+    excludes = settings.exclude + settings.extend_exclude
+    files, warnings = discover(list(paths), excludes, respect_gitignore=settings.respect_gitignore)
+    datas: dict[str, bytes] = {}
+    for source in files:
+        try:
+            datas[source.path] = read_bytes(source.path)
+        except OSError:
+            pass
+    names = ModuleNames(settings.namespace_packages)
+
+    def any_file(_slot: tuple[str, ...], test: Callable[[bytes], bool], within: str | None) -> bool:
+        prefix = None if within is None else within.rstrip(os.sep) + os.sep
+        return any(
+            test(data)
+            for path, data in datas.items()
+            if prefix is None or os.path.abspath(path).startswith(prefix)
+        )
+
+    names.infer(sorted({os.path.dirname(os.path.abspath(f.path)) for f in files}), any_file)
     out: dict[str, FlowSource] = {}
-    for path in paths:
-        if not os.path.exists(path):
-            raise FileNotFoundError(path)
-        if os.path.isfile(path):
-            is_package = os.path.basename(path) == "__init__.py"
-            out[path] = FlowSource(path, module_name(path), is_package)
-            continue
-        root = os.path.abspath(path)
-        if os.path.isfile(os.path.join(root, "__init__.py")) and root != os.getcwd():
-            root = os.path.dirname(root)
-        for directory, dirs, files in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-            for name in sorted(files):
-                if not name.endswith(".py"):
-                    continue
-                full = os.path.join(directory, name)
-                rel = os.path.relpath(os.path.abspath(full), root)
-                parts = rel[:-3].split(os.sep)
-                is_package = parts[-1] == "__init__"
-                if is_package:
-                    parts = parts[:-1]
-                if not parts or not all(p.isidentifier() for p in parts):
-                    continue
-                out[full] = FlowSource(full, ".".join(parts), is_package)
-    return list(out.values())
+    for source in files:  # sorted by display path: the first file of a module stands for it
+        module = names.name(os.path.abspath(source.path))
+        is_package = os.path.basename(source.path).startswith("__init__.")
+        out.setdefault(module, FlowSource(source.path, module, is_package))
+    return list(out.values()), warnings
 
 
 def extract_sources(
@@ -81,10 +83,11 @@ def extract_sources(
     return modules, errors
 
 
-def load_program(paths: Sequence[str]) -> FlowProgram:
-    """Name, extract and solve every file under ``paths``."""
-    modules, errors = extract_sources(flow_sources(paths))
-    return FlowProgram(solve(modules), tuple(errors))
+def load_program(paths: Sequence[str], settings: Settings | None = None) -> FlowProgram:
+    """Find, name, extract and solve every file under ``paths`` (as ``check`` does)."""
+    sources, warnings = flow_sources(paths, settings)
+    modules, errors = extract_sources(sources)
+    return FlowProgram(solve(modules), tuple(errors), tuple(warnings), tuple(sources))
 
 
 def decode_entries(graph: FlowGraph, patterns: Sequence[str] = ()) -> list[str]:

@@ -63,9 +63,13 @@ class Settings:
     check_syntax: bool = False
     packs: tuple[str, ...] | None = None  # None: every bundled pack
     entry_points: tuple[str, ...] = ()
+    # folders named as packages, with every folder below them (absolute paths)
+    namespace_packages: tuple[str, ...] = ()
     output_format: str = "concise"
     exit_zero: bool = False
     cache: bool = True
+    # ``-vv``: each dropped call of the call graph is counted with its reason
+    explain_dropped: bool = False
     cache_dir: str | None = None
     config_file: str | None = None
     root: str = field(default=".")
@@ -83,6 +87,7 @@ _KEYS: dict[str, tuple[str, str]] = {
     "check-syntax": ("bool", "check_syntax"),
     "packs": ("strings", "packs"),
     "entry-points": ("strings", "entry_points"),
+    "namespace-packages": ("paths", "namespace_packages"),
     "output-format": ("format", "output_format"),
     "exit-zero": ("bool", "exit_zero"),
     "cache": ("bool", "cache"),
@@ -128,6 +133,10 @@ def _convert(kind: str, value: Any, where: str, folder: Path) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: expected a list of rule codes")
         return check_codes(value, where)
+    if kind == "paths":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: expected a list of folders")
+        return tuple(os.path.normpath(os.path.join(folder, v)) for v in value)
     if kind in ("strings", "globs"):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{where}: expected a list of strings")

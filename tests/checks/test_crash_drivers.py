@@ -86,6 +86,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "namespace_relay": (
+        """
+        import sys
+        from orbit.decode.worker import DecodeWorker
+        from orbit.spec.drafting import Proposer
+        DecodeWorker(Proposer[sys.argv[1]]).event_loop_disagg_decode([{"draft": [3]}])
+        """,
+        ("TREE", "OFF"),
+    ),
     "replace_relay": (
         """
         import sys

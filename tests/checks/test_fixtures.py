@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from pdlint_helpers import (
     FIXTURES,
@@ -98,3 +101,50 @@ def test_verbose_counts_builders_relays_and_calls() -> None:
     assert counts["relays found"] == "1"
     assert int(counts["calls resolved"]) > 0
     assert "calls dropped (unresolved)" in counts
+
+
+def _dropped_lines(stderr: str) -> list[str]:
+    return [
+        line.removeprefix("pdlint: dropped call: ")
+        for line in stderr.splitlines()
+        if line.startswith("pdlint: dropped call: ")
+    ]
+
+
+def test_very_verbose_lists_each_dropped_call_with_its_reason(tmp_path: Path) -> None:
+    """``check -vv`` adds one line per dropped call (file:line, the callee, why), as
+    many as ``-v`` counts; a warm run that reuses the results still has them, and
+    ``-v`` alone never prints them."""
+    root = shutil.copytree(fixture("namespace_relay"), tmp_path / "namespace-relay")
+    for _ in range(2):  # cold, then from the run's record
+        proc = run_pdlint("check", ".", "-vv", cwd=root)
+        assert _dropped_lines(proc.stderr) == [
+            "orbit/spec/drafting.py:21: `list`: a builtin",
+            "orbit/spec/state.py:11: `self.tokens.pop`: the value of `self.tokens` is unknown",
+        ]
+        assert "pdlint: calls dropped (unresolved): 2" in proc.stderr
+    proc = run_pdlint("check", ".", "-v", cwd=root)
+    assert "pdlint: calls dropped (unresolved): 2" in proc.stderr
+    assert _dropped_lines(proc.stderr) == []
+
+
+def test_a_dropped_call_names_the_module_not_analysed(tmp_path: Path) -> None:
+    """A callee imported from a module outside the analysed files, and one imported
+    from an analysed module that does not define it, each say so."""
+    pkg = tmp_path / "eng" / "eng"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "util.py").write_text("VALUE = 1\n")
+    (pkg / "loop.py").write_text(
+        "import torch\n"
+        "from eng.util import missing\n\n\n"
+        "def event_loop_disagg_decode(batch):\n"
+        "    torch.cat(batch)\n"
+        "    missing()\n"
+    )
+    proc = run_pdlint("check", ".", "-vv", "--no-cache", cwd=tmp_path / "eng")
+    assert _dropped_lines(proc.stderr) == [
+        "eng/loop.py:6: `torch.cat`: `torch.cat`: module `torch` is not analysed",
+        "eng/loop.py:7: `missing`: `eng.util.missing`: module `eng.util` defines no "
+        "function or class `missing`",
+    ]

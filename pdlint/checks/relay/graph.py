@@ -9,9 +9,12 @@ from collections.abc import Iterator, Sequence
 
 from pdlint.checks.base import Context, Run
 from pdlint.checks.relay.analysis import RelayAnalysis
+from pdlint.facts.exprs import text
 from pdlint.findings import Finding
 from pdlint.model.callgraph import CallGraph, PassedMemo, heuristic_entries, match_entries
 from pdlint.model.class_factories import ClassFactories
+from pdlint.model.dropped import DROPPED_CALL, why_dropped
+from pdlint.model.locations import location
 from pdlint.model.names import Model
 from pdlint.model.variants import Variants
 from pdlint.settings.packs import Pack, line_of, packs_dir
@@ -107,5 +110,13 @@ class GraphRun(Run):
         stats["functions reachable"] = len(self.graph)
         stats["calls resolved"] = self.graph.resolved
         stats["calls dropped (unresolved)"] = self.graph.dropped
+        if self.context.settings.explain_dropped:
+            model = self.model
+            for caller, call in self.graph.dropped_sites:
+                fn = model.functions[caller]
+                where = location(model, caller, call.span)
+                reason = why_dropped(model, fn, call.func)
+                callee = text(call.func, brief=True)
+                stats[f"{DROPPED_CALL}{where.path}:{where.line}: `{callee}`: {reason}"] += 1
         stats["builders found"] = self.check.builders_found()
         stats["relays found"] = len(self.check.found_relays())

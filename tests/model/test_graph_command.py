@@ -1,0 +1,116 @@
+"""``pdlint graph`` as a user runs it: the files ``check`` finds (excludes,
+.gitignore), its entry points (packs, settings, ``--entry-point``), and ``--member``
+keeping the edges one variant member takes, in every output format."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from pdlint_helpers import fixture, run_pdlint
+
+LOOP = "orbit.decode.worker.DecodeWorker"
+STEP_TO_VERIFY = (f"{LOOP}.step", "orbit.spec.verify.verify")
+
+
+def _pycg(*args: str, cwd: Path) -> dict[str, list[str]]:
+    proc = run_pdlint("graph", *args, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _pairs(graph: dict[str, list[str]]) -> set[tuple[str, str]]:
+    return {(a, b) for a, bs in graph.items() for b in bs}
+
+
+def _copy(name: str, tmp_path: Path) -> Path:
+    return shutil.copytree(fixture(name), tmp_path / name.replace("_", "-"))
+
+
+def test_graph_skips_what_check_excludes(tmp_path: Path) -> None:
+    root = _copy("namespace_relay", tmp_path)
+    assert "orbit.sglang.adapter.to_handoff" in _pycg("--all", cwd=root)
+    (root / "pyproject.toml").write_text('[tool.pdlint]\nextend-exclude = ["orbit/sglang"]\n')
+    assert not [n for n in _pycg("--all", cwd=root) if n.startswith("orbit.sglang")]
+    (root / "pyproject.toml").unlink()
+    (root / ".ignore").write_text("orbit/sglang/\n")
+    assert not [n for n in _pycg("--all", cwd=root) if n.startswith("orbit.sglang")]
+    # a check of the same tree reads the same files
+    proc = run_pdlint("check", ".", "-v", "--no-cache", cwd=root)
+    assert "pdlint: files: 7" in proc.stderr, proc.stderr
+
+
+def test_graph_roots_are_checks_entry_points(tmp_path: Path) -> None:
+    """By default the entry points the names tell (as check); a pack of the project's
+    own, the settings and ``--entry-point`` name others, and a name matching nothing
+    is a warning, as in check."""
+    root = _copy("namespace_relay", tmp_path)
+    roots = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)["roots"]
+    assert roots == [f"{LOOP}.event_loop_disagg_decode"]
+    (root / "pack.toml").write_text(
+        f'[pack]\nname = "orbit"\ndetect = ["orbit"]\n[relay]\nentry-points = ["{LOOP}.step"]\n'
+    )
+    (root / "pyproject.toml").write_text('[tool.pdlint]\npacks = ["pack.toml"]\n')
+    doc = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)
+    assert doc["roots"] == [f"{LOOP}.step"]
+    assert f"{LOOP}.event_loop_disagg_decode" not in doc["nodes"]
+    proc = run_pdlint("graph", "--format", "json", "--entry-point", "nowhere.loop", cwd=root)
+    assert "entry point 'nowhere.loop' matches no analysed function" in proc.stderr
+    assert json.loads(proc.stdout)["roots"] == [f"{LOOP}.step"]
+
+
+def test_member_keeps_the_edges_its_guards_let_it_take(tmp_path: Path) -> None:
+    """``step`` calls ``verify`` under ``uses_draft()`` (TREE and LOOKUP): OFF's graph
+    lacks that edge (and the node), the others keep it; every other edge stays."""
+    root = _copy("namespace_relay", tmp_path)
+    everything = _pairs(_pycg(cwd=root))
+    assert STEP_TO_VERIFY in everything
+    for member in ("TREE", "LOOKUP", "Proposer.LOOKUP", "orbit.spec.drafting.Proposer.TREE"):
+        assert _pairs(_pycg("--member", member, cwd=root)) == everything
+    off = _pycg("--member", "OFF", cwd=root)
+    assert _pairs(off) == everything - {STEP_TO_VERIFY}
+    assert "orbit.spec.verify.verify" not in off
+
+
+def test_member_takes_only_the_class_its_variant_picks(tmp_path: Path) -> None:
+    """worker_registry's loop calls ``self.model_worker.forward``: the target worker
+    only when speculation is off (the class ``create_worker()`` picks otherwise)."""
+    root = _copy("worker_registry", tmp_path)
+    edge = ("regeng.scheduler.Scheduler.disagg_decode_loop", "regeng.target.TargetWorker.forward")
+    assert edge in _pairs(_pycg(cwd=root))
+    assert edge in _pairs(_pycg("--member", "OFF", cwd=root))
+    for member in ("MEDUSA", "EAGLE", "LOOKAHEAD"):
+        assert edge not in _pairs(_pycg("--member", member, cwd=root))
+
+
+def test_member_filters_every_format(tmp_path: Path) -> None:
+    root = _copy("namespace_relay", tmp_path)
+    caller, callee = STEP_TO_VERIFY
+    arrow = f'"{caller}" -> "{callee}";'
+    for member, present in (("LOOKUP", True), ("OFF", False)):
+        doc = json.loads(
+            run_pdlint("graph", "--format", "json", "--member", member, cwd=root).stdout
+        )
+        assert ([caller, callee] in doc["edges"]) is present
+        dot = run_pdlint("graph", "--format", "dot", "--member", member, cwd=root).stdout
+        assert (arrow in dot) is present
+        out = tmp_path / f"{member}.graphml"
+        proc = run_pdlint(
+            "graph", "--format", "graphml", "--member", member, "--output", str(out), cwd=root
+        )
+        assert proc.returncode == 0 and proc.stdout == ""
+        ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+        edges = {
+            (e.get("source"), e.get("target"))
+            for e in ET.parse(out).getroot().iterfind(".//g:edge", ns)
+        }
+        assert ((caller, callee) in edges) is present
+
+
+def test_a_member_no_variant_has_is_a_usage_error(tmp_path: Path) -> None:
+    root = _copy("namespace_relay", tmp_path)
+    proc = run_pdlint("graph", "--member", "HYDRA", cwd=root)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "--member HYDRA: no variant of the analysed code has it" in proc.stderr
