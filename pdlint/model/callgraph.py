@@ -43,14 +43,6 @@ def _functions_in(model: Model, modules: Iterable[str]) -> list[str]:
     ]
 
 
-def heuristic_entries(model: Model) -> list[str]:
-    """Functions whose qualified name has both ``disagg`` and ``decode``."""
-    modules = model.load_defining(("disagg", "decode"), ignore_case=True)
-    return sorted(
-        q for q in _functions_in(model, modules) if "disagg" in q.lower() and "decode" in q.lower()
-    )
-
-
 def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
     """Functions whose qualified name matches a pattern (exact, glob or suffix)."""
     out = set()

@@ -38,6 +38,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "connector_entry": (
+        """
+        import sys
+        from lane_connector.drafts import DraftMethod
+        from lane_connector.worker import DisaggregationMode, Worker
+        worker = Worker(DraftMethod[sys.argv[1]], DisaggregationMode.DECODE)
+        worker.serve({"tokens": [1, 2], "hidden": [0.5]})
+        """,
+        ("CHAIN",),
+    ),
     "override_hook": (
         """
         import sys

@@ -225,6 +225,8 @@ def test_the_command_line_forks_on_a_large_tree_after_an_edit(tmp_path: Path) ->
     (filler / "__init__.py").write_text("")
     for i in range(LAZY_THRESHOLD):
         (filler / f"m{i}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
+    # a decode entry point: with none, the graph checks read no raise under a decode test
+    (filler / "loop.py").write_text("def event_loop_disagg_decode():\n    pass\n")
     cache = str(tmp_path / "cache")
     workers = {"PDLINT_WORKERS": "2"}
 

@@ -24,7 +24,7 @@ from real_sglang import sglang_tree
 
 from pdlint.api import analyze
 from pdlint.checks.relay import decode_tests as relay_module
-from pdlint.checks.relay.check import RelayCheck
+from pdlint.checks.relay.check import REJECTION_BRANCHES
 from pdlint.engine import textscan as scan_module
 from pdlint.engine.textscan import (
     in_condition,
@@ -376,8 +376,8 @@ def _decode_raises(source: str, path: str = "m.py") -> bool:
     )
 
 
-DECODE = tuple(w.encode() for w in RelayCheck.loading.branches[0])
-RAISE = tuple(w.encode() for w in RelayCheck.loading.branches[1])
+DECODE = tuple(w.encode() for w in REJECTION_BRANCHES[0])
+RAISE = tuple(w.encode() for w in REJECTION_BRANCHES[1])
 
 
 def assert_in_condition_covers(path: Path, source: str) -> None:

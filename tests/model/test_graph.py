@@ -16,7 +16,8 @@ from pdlint.api import FactsMemo
 from pdlint.cache.store import FactStore
 from pdlint.engine.program import Program
 from pdlint.facts.indexer import index_module
-from pdlint.model.callgraph import CallGraph, heuristic_entries
+from pdlint.model.callgraph import CallGraph
+from pdlint.model.entries import heuristic_entries
 from pdlint.model.names import Model
 from pdlint.source.discover import discover
 from pdlint.source.read import parse_source

@@ -17,24 +17,26 @@ if TYPE_CHECKING:
     from pdlint.settings.packs import Pack
 
 
+REJECTION_WORDS = (
+    ("raise", "'decode'"),
+    ("raise", '"decode"'),
+    ("raise", "disagg*decode"),
+    ("raise", "decode*disagg"),
+)
+REJECTION_BRANCHES = (("'decode'", '"decode"', "disagg*decode", "decode*disagg"), ("raise",))
+
+
 class RelayCheck(Check):
     """Builders, relays and the consumers reached from the decode entry points."""
 
     rules = RULES
     pack_section = RelayPack
 
-    loading = Loading(
-        # ``rejected`` enumerates every ``raise`` under a decode-mode test
-        # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode)
-        words=(
-            ("raise", "'decode'"),
-            ("raise", '"decode"'),
-            ("raise", "disagg*decode"),
-            ("raise", "decode*disagg"),
-        ),
-        # and a raise's guards come from the conditions of the branches before it
-        branches=(("'decode'", '"decode"', "disagg*decode", "decode*disagg"), ("raise",)),
-    )
+    # ``rejected`` enumerates every ``raise`` under a decode-mode test
+    # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode),
+    # and a raise's guards come from the conditions of the branches before it: the run
+    # loads those files once it found an entry point (with none it reports nothing)
+    loading = Loading(scanned=REJECTION_WORDS)
 
     @classmethod
     def read_packs(cls, packs: Sequence[Pack]) -> RelayPack:

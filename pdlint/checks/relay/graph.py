@@ -11,9 +11,10 @@ from pdlint.checks.base import Context, Run
 from pdlint.checks.relay.analysis import RelayAnalysis
 from pdlint.facts.exprs import text
 from pdlint.findings import Finding
-from pdlint.model.callgraph import CallGraph, PassedMemo, heuristic_entries, match_entries
+from pdlint.model.callgraph import CallGraph, PassedMemo, match_entries
 from pdlint.model.class_factories import ClassFactories
 from pdlint.model.dropped import DROPPED_CALL, why_dropped
+from pdlint.model.entries import heuristic_entries
 from pdlint.model.locations import location
 from pdlint.model.names import Model
 from pdlint.model.variants import Variants
@@ -70,6 +71,10 @@ class GraphRun(Run):
         if self.heuristic:
             entries = heuristic_entries(model)
         self.entries = entries
+        if entries:
+            from pdlint.checks.relay.check import REJECTION_BRANCHES, REJECTION_WORDS
+
+            model.load_text(gate=REJECTION_WORDS, branches=REJECTION_BRANCHES)
         self.passed: PassedMemo = {}
         self.prefetched: set[str] = set()
         if model.source is not None:

@@ -1,0 +1,225 @@
+"""Decode entry points found with no pack: by name and by interface.
+
+By name: a qualified name with both ``disagg`` and ``decode``. By interface: the
+receiving side's methods of a KV-transfer connector, a scheduler that moves
+requests out of a waiting-for-remote-KV state, a handler that branches on a decode
+disaggregation mode or reads the prefill result from the request, and the idle or
+dummy runs. Test code is never an entry point.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from pdlint.facts.exprs import identifiers, nodes, text
+from pdlint.facts.types import Expr, FunctionFacts, Guards
+from pdlint.model.names import Model
+
+# The methods a KV connector's receiving (decode) side implements; a class with two
+# of them, itself or by inheritance, is a connector, and each is an entry point.
+CONNECTOR_METHODS = (
+    "start_load_kv",
+    "get_num_new_matched_tokens",
+    "update_state_after_alloc",
+    "register_kv_caches",
+)
+# ``execute_dummy_batch``, ``_dummy_run``, ``run_idle_batch``, ``dummy_run_async``...
+_IDLE_RUN = re.compile(r"_*(?:(?:execute|run)_)?(?:dummy|idle)_(?:run|batch)(?:_async)?")
+# A state a request waits in for its KV from the prefill side (``WAITING_FOR_REMOTE_KVS``).
+_WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
+# Text of a file that may hold a branch on the decode disaggregation mode, or that
+# waits for remote KV, for a lazy model to load (see ``Model.load_text``).
+_MODE_WORDS = (("disagg", "decode"), ("prefill_result",))
+_WAITING_WORDS = (("waiting", "remote"),)
+
+
+def is_test_code(module: str, qualname: str) -> bool:
+    """Whether a function belongs to a test suite (a ``tests`` package, a ``test_``
+    module, a ``Test`` class or a ``test_`` function)."""
+    parts = module.split(".")
+    if any(p in ("test", "tests", "testing", "conftest") for p in parts):
+        return True
+    leaf = parts[-1]
+    if leaf.startswith("test_") or leaf.endswith("_test"):
+        return True
+    inside = qualname[len(module) + 1 :].split(".") if qualname.startswith(module) else []
+    return any(p.startswith("test_") or p.startswith("Test") for p in inside)
+
+
+def _with_words(model: Model, gate: tuple[tuple[str, ...], ...]) -> list[str]:
+    """The modules whose text holds every word of a ``gate`` group, loaded (every
+    module of an eager model)."""
+    if model.source is None:
+        return list(model.modules)
+    found = model.source.with_text(gate=gate)
+    model.load_modules(found)
+    return [m for m in found if m in model.modules]
+
+
+def _functions(model: Model, modules: Iterable[str]) -> Iterator[tuple[str, FunctionFacts]]:
+    for module in modules:
+        facts = model.modules.get(module)
+        if facts is None:
+            continue
+        for fn in facts.functions:
+            if not is_test_code(module, fn.qualname):
+                yield module, fn
+
+
+def by_name(model: Model) -> list[str]:
+    """Functions whose qualified name has both ``disagg`` and ``decode``."""
+    modules = model.load_defining(("disagg", "decode"), ignore_case=True)
+    return sorted(
+        fn.qualname
+        for _, fn in _functions(model, modules)
+        if "disagg" in fn.qualname.lower() and "decode" in fn.qualname.lower()
+    )
+
+
+def connector_methods(model: Model) -> list[str]:
+    """The receiving-side methods of the classes that implement two or more of
+    :data:`CONNECTOR_METHODS` (their own or inherited)."""
+    candidates: list[FunctionFacts] = []
+    for name in CONNECTOR_METHODS:
+        modules = model.load_defining((name,))
+        candidates += [
+            fn for _, fn in _functions(model, modules) if fn.cls is not None and fn.name == name
+        ]
+
+    def implemented(fn: FunctionFacts) -> int:
+        assert fn.cls is not None
+        return sum(1 for name in CONNECTOR_METHODS if model.lookup_method(fn.cls, name) is not None)
+
+    counts = model.batched(candidates, implemented)
+    return sorted(
+        {
+            fn.qualname
+            for fn, n in zip(candidates, counts, strict=True)
+            if n >= 2 and not _is_stub(fn)
+        }
+    )
+
+
+def _is_stub(fn: FunctionFacts) -> bool:
+    """A method that does nothing a check could follow (an abstract base's
+    ``raise NotImplementedError``, a ``pass``)."""
+    raised = all(c.func == ("name", "NotImplementedError") for c in fn.calls)
+    return raised and not fn.stores and not fn.derefs
+
+
+def idle_runs(model: Model) -> list[str]:
+    """Idle and dummy runs (``execute_dummy_batch``, ``_dummy_run``): batches that no
+    handoff produced."""
+    out = set()
+    for piece in ("dummy", "idle"):
+        for _, fn in _functions(model, model.load_defining((piece,), ignore_case=True)):
+            if _IDLE_RUN.fullmatch(fn.name.lower()):
+                out.add(fn.qualname)
+    return sorted(out)
+
+
+def is_decode_mode(expr: Expr, polarity: bool = True) -> bool:
+    """Whether a guard holds only in decode mode: ``mode == Mode.DECODE`` (a name with
+    ``disagg`` on one side), ``... == "decode"`` against such a name, or ``!=`` false."""
+    if expr[0] != "cmp" or len(expr[2]) != 1:
+        return False
+    if expr[2][0] not in (("==", "is", "in") if polarity else ("!=", "is not", "not in")):
+        return False
+    sides = (expr[1], expr[3][0])
+    shown = " ".join(text(s, brief=True).lower() for s in sides)
+    if "disagg" not in shown:
+        return False
+    for node in (n for side in sides for n in nodes(side)):
+        if node[0] == "attr" and node[2].upper() == "DECODE":
+            return True
+        if node[0] == "const" and isinstance(node[1], str) and node[1].lower() == "decode":
+            return True
+    return False
+
+
+def _in_decode_mode(guards: Guards) -> bool:
+    return any(
+        is_decode_mode(e, polarity)
+        for cond, polarity in guards
+        for e in (_conjuncts(cond) if polarity else (cond,))
+    )
+
+
+def _reads_prefill_result(fn: FunctionFacts) -> bool:
+    """``request.get("prefill_result")`` or ``request["prefill_result"]``."""
+    for call in fn.calls:
+        if call.func[0] == "attr" and call.func[2] == "get" and call.args:
+            if call.args[0] == ("const", "prefill_result"):
+                return True
+    for index in fn.indexes:
+        if index.index == ("const", "prefill_result"):
+            return True
+    return any(
+        n[0] == "subscript" and n[2] == ("const", "prefill_result")
+        for _, value in fn.assigns
+        for n in nodes(value)
+    )
+
+
+def decode_handlers(model: Model) -> list[str]:
+    """Handlers of the decode side: functions that read the prefill result from the
+    request, and what a function calls where its disaggregation mode is decode (the
+    decode branch of a dispatch on the mode, not the function: its other branches
+    run on the other roles)."""
+    out: set[str] = set()
+    decode_calls = []
+    for _, fn in _functions(model, _with_words(model, _MODE_WORDS)):
+        if _reads_prefill_result(fn):
+            out.add(fn.qualname)
+        decode_calls += [(fn, call) for call in fn.calls if _in_decode_mode(call.guards)]
+    targets = model.batched(decode_calls, lambda item: model.call_targets(item[0], item[1].func))
+    for (fn, _), found in zip(decode_calls, targets, strict=True):
+        module = fn.qualname.rsplit(".", 1)[0]
+        out.update(t for t in found if t in model.functions and not is_test_code(module, t))
+    return sorted(out)
+
+
+def _conjuncts(expr: Expr) -> Iterator[Expr]:
+    if expr[0] in ("and", "or"):
+        for value in expr[1]:
+            yield from _conjuncts(value)
+    elif expr[0] == "not":
+        yield from _conjuncts(expr[1])
+    else:
+        yield expr
+
+
+def waiting_schedulers(model: Model) -> list[str]:
+    """Functions that act on a request in a waiting-for-remote-KV state: a branch
+    comparing with such a state, with a call or a store under it."""
+    out = []
+    for _, fn in _functions(model, _with_words(model, _WAITING_WORDS)):
+        guards = [*(c.guards for c in fn.calls), *(s.guards for s in fn.stores)]
+        for event_guards in guards:
+            if any(
+                polarity and _waits_remote(e)
+                for cond, polarity in event_guards
+                for e in _conjuncts(cond)
+            ):
+                out.append(fn.qualname)
+                break
+    return sorted(out)
+
+
+def _waits_remote(expr: Expr) -> bool:
+    if expr[0] != "cmp" or len(expr[2]) != 1 or expr[2][0] not in ("==", "is", "in"):
+        return False
+    return any(_WAITING_REMOTE.search(i) for i in identifiers(expr))
+
+
+def heuristic_entries(model: Model) -> list[str]:
+    """Every entry point the generic engine finds (by name and by interface)."""
+    found = {
+        *by_name(model),
+        *connector_methods(model),
+        *waiting_schedulers(model),
+        *decode_handlers(model),
+        *idle_runs(model),
+    }
+    return sorted(found)

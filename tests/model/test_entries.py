@@ -1,0 +1,102 @@
+"""Decode entry points found with no pack, by name and by interface (issue 33, point 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pdlint_helpers import fixture, run_pdlint
+
+from pdlint.api import FactsMemo
+from pdlint.cache.store import FactStore
+from pdlint.engine.program import Program
+from pdlint.model.entries import heuristic_entries, is_test_code
+from pdlint.model.names import Model
+from pdlint.source.discover import discover
+
+
+def _entries(folder: Path) -> list[str]:
+    files, _ = discover([str(folder)], ())
+    memo: FactsMemo = {}
+    program = Program([(f, None) for f in files], FactStore(None), "salt", memo=memo)
+    return heuristic_entries(Model(program.load_all()))
+
+
+def test_connector_methods_and_decode_branch_are_entries() -> None:
+    assert _entries(fixture("connector_entry")) == [
+        "lane_connector.connector.LaneConnector.get_num_new_matched_tokens",
+        "lane_connector.connector.LaneConnector.start_load_kv",
+        "lane_connector.worker.Worker.receive",
+    ]
+
+
+def test_waiting_scheduler_and_dummy_runs_are_entries(tmp_path: Path) -> None:
+    pkg = tmp_path / "sched_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "scheduler.py").write_text(
+        "import enum\n"
+        "class Status(enum.Enum):\n"
+        "    WAITING = 1\n"
+        "    WAITING_FOR_REMOTE_KV = 2\n"
+        "class Scheduler:\n"
+        "    def schedule(self, req):\n"
+        "        if req.status == Status.WAITING_FOR_REMOTE_KV:\n"
+        "            req.status = Status.WAITING\n"
+        "    def other(self, req):\n"
+        "        if req.status == Status.WAITING:\n"
+        "            req.status = Status.WAITING_FOR_REMOTE_KV\n"
+        "    def execute_dummy_batch(self):\n"
+        "        self._dummy_run(1)\n"
+        "    def _dummy_run(self, n):\n"
+        "        pass\n"
+        "    def get_dummy_inputs(self):\n"
+        "        pass\n"
+    )
+    (pkg / "test_scheduler.py").write_text(
+        "def test_disagg_decode(req):\n    if req.status == 2:\n        pass\n"
+    )
+    assert _entries(tmp_path) == [
+        "sched_pkg.scheduler.Scheduler._dummy_run",
+        "sched_pkg.scheduler.Scheduler.execute_dummy_batch",
+        "sched_pkg.scheduler.Scheduler.schedule",
+    ]
+
+
+def test_test_code_is_never_an_entry() -> None:
+    assert is_test_code("pkg.tests.test_x", "pkg.tests.test_x.helper")
+    assert is_test_code("pkg.worker_test", "pkg.worker_test.run_disagg_decode")
+    assert is_test_code("pkg.loop", "pkg.loop.TestLoop.event_loop_disagg_decode")
+    assert is_test_code("pkg.loop", "pkg.loop.test_event_loop_disagg_decode")
+    assert not is_test_code("pkg.loop", "pkg.loop.Loop.event_loop_disagg_decode")
+    assert not is_test_code("pkg.attestation", "pkg.attestation.run")
+
+
+def test_no_entry_point_is_said_in_the_summary(tmp_path: Path) -> None:
+    (tmp_path / "plain.py").write_text(
+        'def check(mode):\n    if mode == "decode":\n        raise ValueError(mode)\n'
+    )
+    done = run_pdlint("check", ".", "--no-cache", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "No decode entry point found" in done.stderr
+    found = run_pdlint("check", ".", "--no-cache", cwd=fixture("connector_entry"))
+    assert "No decode entry point found" not in found.stderr
+
+
+def test_no_entry_point_parses_nothing_past_discovery(tmp_path: Path) -> None:
+    """A lazy run with no entry point loads no file for the rejections under a decode
+    test (which it would read for an entry point's findings)."""
+    from pdlint.api import analyze
+    from pdlint.settings.config import Settings
+
+    (tmp_path / "plain.py").write_text(
+        'def check(mode):\n    if mode == "decode":\n        raise ValueError(mode)\n'
+    )
+    (tmp_path / "loop.py").write_text("def event_loop_disagg_decode():\n    pass\n")
+    settings = Settings(root=str(tmp_path), select=("PDL001", "PDL1"))
+    result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "c"))
+    assert result.stats["entry points"] == 1
+    assert result.stats["files parsed"] == 2  # with an entry point: its file and the raise's
+    (tmp_path / "loop.py").write_text("def event_loop():\n    pass\n")
+    result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "d"))
+    assert result.stats["entry points"] == 0
+    assert result.stats["files parsed"] == 0
