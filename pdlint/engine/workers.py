@@ -55,14 +55,14 @@ def index_result(job: IndexJob) -> tuple[object, ...]:
     """Parse and index one file: ``("facts", ModuleFacts)`` or ``("error", msg, line, col)``."""
     path, display, data, module = job
     parsed = parse_source(display, data)
-    if parsed.error is not None or parsed.tree is None:
-        err = parsed.error
-        assert err is not None
-        return ("error", err.message, err.location.line, err.location.column)
-    try:
-        facts = index_module(path, display, parsed.tree, parsed.text, module)
+    if parsed.error is not None:
+        return error_result(parsed.error)
+    try:  # a large file's pieces are parsed as they are indexed
+        facts = index_module(path, display, parsed.trees(), parsed.text, module)
     except RecursionError:
         return ("error", "cannot index: too deeply nested", 1, 1)
+    if parsed.error is not None:  # a piece did not parse: the facts so far go
+        return error_result(parsed.error)
     return ("facts", facts)
 
 

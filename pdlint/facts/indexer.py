@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from pdlint.facts.types import (
@@ -1103,17 +1103,27 @@ class _ModuleIndexer:
 
 
 def index_module(
-    path: str, display: str, tree: ast.Module, text: str, module: str | None = None
+    path: str,
+    display: str,
+    tree: ast.Module | Iterable[ast.Module],
+    text: str,
+    module: str | None = None,
 ) -> ModuleFacts:
     """Facts of one parsed module (``path`` on disk, ``display`` for output), named
-    ``module`` (by default from its path, see :mod:`pdlint.source.modules`)."""
+    ``module`` (by default from its path, see :mod:`pdlint.source.modules`); ``tree``
+    may be the trees of its pieces in turn (see :mod:`pdlint.source.pieces`)."""
     if module is None:
         module = module_name(path)
     is_package = os.path.basename(path).startswith("__init__.")
     indexer = _ModuleIndexer(display, module, is_package, text)
     _start_module()
     try:
-        indexer.body(tree.body, module, None)
+        for piece in (tree,) if isinstance(tree, ast.Module) else tree:
+            indexer.body(piece.body, module, None)
+            # the memos hold the piece's nodes, which no later piece shares: they go
+            _memo.clear()
+            _calls.clear()
+            del piece
     finally:
         _end_module()
     return ModuleFacts(

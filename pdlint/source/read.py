@@ -10,9 +10,12 @@ import re
 import sys
 import tokenize
 import warnings
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from pdlint.findings import Finding, Location
+from pdlint.source.depth import parse_module
+from pdlint.source.pieces import PIECEWISE_BYTES, parse_pieces
 from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 # The newer-Python hint parses one statement with libcst, whose parser is
@@ -34,12 +37,24 @@ _OPENERS = {"except", "elif", "else", "finally"}
 
 @dataclass
 class ParsedFile:
-    """A file's text and its syntax tree (None when it could not be parsed)."""
+    """A file's text and its syntax tree (None when it could not be parsed).
+
+    A large file has no tree but ``pieces``: the trees of its statements a piece at
+    a time (see :mod:`pdlint.source.pieces`); ``error`` is known once they end.
+    """
 
     display: str
     text: str
     tree: ast.Module | None
     error: Finding | None
+    pieces: Iterator[ast.Module] | None = field(default=None, repr=False)
+
+    def trees(self) -> Iterator[ast.Module]:
+        """The tree, or the pieces' trees in turn."""
+        if self.tree is not None:
+            yield self.tree
+        elif self.pieces is not None:
+            yield from self.pieces
 
 
 def split_lines(text: str) -> list[str]:
@@ -207,28 +222,46 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         message, line, column = _decode_failure(data, exc)
         return ParsedFile(display, "", None, parse_error(display, message, line, column))
+    if len(data) > PIECEWISE_BYTES and "\0" not in text:  # a NUL fails the file at once
+        parsed = ParsedFile(display, text, None, None)
+        parsed.pieces = _pieces(parsed)
+        return parsed
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text, filename=_NOT_A_PATH)
-    except SyntaxError as exc:
+        tree = _parse(text)
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+        return ParsedFile(display, text, None, _failure(display, text, exc))
+    return ParsedFile(display, text, tree, None)
+
+
+def _parse(text: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes and the like
+        return parse_module(text, _NOT_A_PATH)
+
+
+def _pieces(parsed: ParsedFile) -> Iterator[ast.Module]:
+    """``parsed``'s trees a piece at a time; a failure sets its ``error`` and ends them."""
+    try:
+        yield from parse_pieces(parsed.text, _parse)
+    except (SyntaxError, RecursionError, MemoryError, ValueError) as exc:
+        parsed.error = _failure(parsed.display, parsed.text, exc)
+
+
+def _failure(display: str, text: str, exc: Exception) -> Finding:
+    """The PDL900 for a parse of ``text`` that raised ``exc``."""
+    if isinstance(exc, SyntaxError):
         msg = f"syntax error: {exc.msg}"
         if _newer_syntax(text, exc.lineno or 1):
             running = f"{sys.version_info.major}.{sys.version_info.minor}"
             msg += f" (valid in a newer Python than {running}; run pdlint on it there)"
-        col = exc.offset or 1
-        return ParsedFile(display, text, None, parse_error(display, msg, exc.lineno or 1, col))
-    except RecursionError:
-        return ParsedFile(
-            display, text, None, parse_error(display, "cannot parse: too deeply nested")
-        )
-    except MemoryError:
+        return parse_error(display, msg, exc.lineno or 1, exc.offset or 1)
+    if isinstance(exc, RecursionError):
+        return parse_error(display, "cannot parse: too deeply nested")
+    if isinstance(exc, MemoryError):
         # CPython's parser reports a nesting deeper than its stack as MemoryError.
         reason = "cannot parse: the parser ran out of memory (nesting too deep or file too large)"
-        return ParsedFile(display, text, None, parse_error(display, reason))
-    except ValueError as exc:
-        return ParsedFile(display, text, None, parse_error(display, f"cannot parse: {exc}"))
-    return ParsedFile(display, text, tree, None)
+        return parse_error(display, reason)
+    return parse_error(display, f"cannot parse: {exc}")
 
 
 def read_bytes(path: str, size: int = 0) -> bytes:
