@@ -95,6 +95,20 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "late_raise": (
+        """
+        import sys
+        from loud_engine.drafting import Drafting
+        from loud_engine.loop import DecodeWorker
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+}
+
+# fixture -> what its expected findings crash with, when not an attribute of None
+FAILURES: dict[str, str] = {
+    "late_raise": "RuntimeError: lookahead decoding needs a draft state",
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
@@ -133,7 +147,7 @@ CASES = [(name, member) for name in sorted(DRIVERS) for member in sorted(_expect
 def test_member_crashes_on_the_reported_line(name: str, member: str) -> None:
     done = _run(name, member)
     assert done.returncode != 0, f"{member} ran through: {done.stdout}"
-    assert "'NoneType' object has no attribute" in done.stderr, done.stderr
+    assert FAILURES.get(name, "'NoneType' object has no attribute") in done.stderr, done.stderr
     path, line = _FRAME.findall(done.stderr)[-1]
     where = f"{os.path.relpath(path, fixture(name))}:{line}"
     assert where in _expected_crashes(name)[member], done.stderr
@@ -159,6 +173,16 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         ServerConfig(Drafter[sys.argv[1]], role="decode")
         """,
         ("LOOKUP",),
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "late_raise_fixed": (
+        """
+        import sys
+        from checked_engine.config import ServerConfig
+        from checked_engine.drafting import Drafting
+        ServerConfig(Drafting[sys.argv[1]], role="decode")
+        """,
+        ("LOOKAHEAD",),
         ("TREE", "CHAIN", "OFF"),
     ),
 }

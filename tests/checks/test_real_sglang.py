@@ -79,7 +79,11 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
 
     STANDALONE's decode step installs an idle placeholder for batches of real
     requests (eagle_worker_v2.py:1456, masked state); NGRAM reads
-    ``spec_info.accept_tokens`` under overlap scheduling (true gap). The
+    ``spec_info.accept_tokens`` under overlap scheduling (true gap). UNO has no
+    decode-side builder and ``spec_prepare_for_decode`` raises when its
+    ``spec_info`` is not an ``UnoDraftInput`` (spec_utils.py:1265): loud, but at
+    the first decode step after the handoff, and no startup check rejects UNO on a
+    decode server (a late failure, true gap). The
     placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
@@ -99,5 +103,6 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
         ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
         ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
+        ("PDL101", "speculative/spec_utils.py", 1265, "UNO"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
     ]

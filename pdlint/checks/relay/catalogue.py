@@ -46,7 +46,11 @@ the first decode step fails (AttributeError on None) or computes on garbage.
 
 Fix: build the state for M in the builder, or fail loudly and early for M: raise
 in the builder's branch for M, or reject M with disaggregation mode "decode" in
-a startup validator (pdlint treats both as handled). A validator that rejects M
+a startup validator (pdlint treats both as handled). A consumer that raises when
+the state is None (``if batch.state is None: raise``, ``assert isinstance(...)``)
+is reported too, as a late failure: every request of M still fails, at its first
+decode step after the handoff moved its KV cache; only a check reached by idle or
+dummy batches alone is left to the mode check. A validator that rejects M
 only with some setting on (``if FLAG and algo not in (...): raise``) tells pdlint
 that M never runs with FLAG on: code reached only under FLAG is not reached by M.""",
         example="""\
