@@ -1,6 +1,6 @@
 """The gaps the idiom fixtures expect are real: each fixture is run with CPython
 (a small driver per fixture), and the member of each expected PDL101 (a variant
-member) or PDL102 (a batch mode) crashes on the expected line with the state
+member), PDL102 (a batch mode), PDL104 or PDL105 crashes on the expected line with the state
 None, while the members with state run through."""
 
 from __future__ import annotations
@@ -104,11 +104,32 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "fallback_payload": (
+        """
+        import sys
+        from stash_engine.drafting import Drafting
+        from stash_engine.loop import DecodeWorker
+        handoff = {"draft": [1], "last": [5, 6]}
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "fallback_payload_fixed": (
+        """
+        import sys
+        from filled_engine.drafting import Drafting
+        from filled_engine.loop import DecodeWorker
+        handoff = {"draft": [1], "last": [5, 6]}
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("TREE", "CHAIN", "BEAM", "OFF"),
+    ),
 }
 
 # fixture -> what its expected findings crash with, when not an attribute of None
 FAILURES: dict[str, str] = {
     "late_raise": "RuntimeError: lookahead decoding needs a draft state",
+    "fallback_payload": "'NoneType' object is not subscriptable",
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
@@ -130,10 +151,10 @@ def _run(name: str, member: str, driver: str | None = None) -> subprocess.Comple
 
 
 def _expected_crashes(name: str) -> dict[str, set[str]]:
-    """member -> the ``path:line`` of its expected PDL101 and PDL102 findings."""
+    """member -> the ``path:line`` of its expected PDL101, PDL102, PDL104, PDL105 findings."""
     out: dict[str, set[str]] = {}
     for line in (fixture(name) / "expected.txt").read_text().splitlines():
-        if line.startswith(("PDL101 ", "PDL102 ")):
+        if line.startswith(("PDL101 ", "PDL102 ", "PDL104 ", "PDL105 ")):
             _, where, members = line.split()
             for member in members.split(","):
                 out.setdefault(member, set()).add(where)

@@ -49,12 +49,16 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
     # real requests reaches under PD (masked state). No IDLE batch reaches an
     # unguarded consumer (no PDL102). The MORI backend still halves the decode
     # side's descriptor list, the split the upstream fix removed from
-    # common/conn.py (PDL201, true; see test_real_layout.py).
+    # common/conn.py (PDL201, true; see test_real_layout.py). STANDALONE's first
+    # crash is in the relay's fallback: ``RelayPayload(bonus_tokens=...)`` goes to
+    # ``FutureMap.stash``, whose first fill reads ``payload.topk_p[0]`` under
+    # ``need_topk`` (true for STANDALONE; PDL104, true).
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
     ) == [
         ("PDL001", "speculative/spec_info.py", 164, "DFLASH,DSPARK,STANDALONE,NGRAM,NONE"),
+        ("PDL104", "managers/overlap_utils.py", 313, "STANDALONE"),
         ("PDL101", "speculative/ngram_worker.py", 212, "NGRAM"),
         ("PDL101", "speculative/ngram_worker.py", 213, "NGRAM"),
         ("PDL101", "speculative/spec_utils.py", 837, "DFLASH"),
@@ -83,7 +87,9 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
     decode-side builder and ``spec_prepare_for_decode`` raises when its
     ``spec_info`` is not an ``UnoDraftInput`` (spec_utils.py:1265): loud, but at
     the first decode step after the handoff, and no startup check rejects UNO on a
-    decode server (a late failure, true gap). The
+    decode server (a late failure, true gap). NGRAM's relay fallback stashes a
+    ``RelayPayload`` with no ``accept_tokens``, which ``FutureMap.stash`` reads for
+    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). The
     placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
@@ -104,5 +110,6 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
         ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
         ("PDL101", "speculative/spec_utils.py", 1265, "UNO"),
+        ("PDL104", "managers/overlap_utils.py", 435, "NGRAM"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
     ]

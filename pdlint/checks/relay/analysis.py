@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.field_findings import carrier_finding
+from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
 from pdlint.checks.relay.late_failures import bypass_only, late_failures
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.relays import Builder, Relay, relay_related
@@ -49,6 +51,7 @@ class RelayAnalysis:
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
+        self._carriers = CarrierSearch(model, variants)
 
     # builders -----------------------------------------------------------------
     def string_builder_attributes(self) -> set[str]:
@@ -324,6 +327,7 @@ class RelayAnalysis:
         for relay in relays:  # the validators settle settings before any path is walked
             self.rejected(relay.builder.variant)
         reported_builders: set[str] = set()
+        carried: set[tuple[str, str, int]] = set()
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
@@ -335,6 +339,36 @@ class RelayAnalysis:
                 if member in rejected:
                     continue
                 yield from self._consumers(relay, member, none_span)
+                if (relay.function, builder.qualname, member) not in carried:
+                    carried.add((relay.function, builder.qualname, member))
+                    yield from self._carried(relay, member, none_span)
+
+    def _carried(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
+        """PDL104: the member runs the relay's fallback, which makes a carrier with a
+        field left None, and reaches a per-variant dereference of that field."""
+        variant = relay.builder.variant
+        parents = self.member_reach(relay, variant, member)
+        if relay.function not in parents:
+            return
+        fn = self.model.functions[relay.function]
+        search = self._carriers
+        reported: list[FieldDeref] = []
+        every = [
+            found
+            for carrier, held, site in search.carriers(fn, variant, member, relay.state)
+            for found in search.derefs(carrier, fn, held, site, variant, member)
+        ]
+        for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
+            # the request already crashed at an earlier one that runs on every path here
+            if any(
+                earlier.function == found.function
+                and earlier.deref.span <= found.deref.span
+                and set(earlier.deref.guards) <= set(found.deref.guards)
+                for earlier in reported
+            ):
+                continue
+            reported.append(found)
+            yield carrier_finding(self.model, relay, member, none_span, found, parents)
 
     def _gap_finding(self, relay: Relay) -> Finding:
         builder = relay.builder
