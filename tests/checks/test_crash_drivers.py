@@ -1,6 +1,6 @@
 """The gaps the idiom fixtures expect are real: each fixture is run with CPython
 (a small driver per fixture), and the member of each expected PDL101 (a variant
-member) or PDL102 (a batch mode) crashes on the expected line with the state
+member), PDL102 (a batch mode), PDL104 or PDL105 crashes on the expected line with the state
 None, while the members with state run through."""
 
 from __future__ import annotations
@@ -195,6 +195,41 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE",),
     ),
+    "late_raise": (
+        """
+        import sys
+        from loud_engine.drafting import Drafting
+        from loud_engine.loop import DecodeWorker
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([{"draft": [1, 2]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "fallback_payload": (
+        """
+        import sys
+        from stash_engine.drafting import Drafting
+        from stash_engine.loop import DecodeWorker
+        handoff = {"draft": [1], "last": [5, 6]}
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "fallback_payload_fixed": (
+        """
+        import sys
+        from filled_engine.drafting import Drafting
+        from filled_engine.loop import DecodeWorker
+        handoff = {"draft": [1], "last": [5, 6]}
+        DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("TREE", "CHAIN", "BEAM", "OFF"),
+    ),
+}
+
+# fixture -> what its expected findings crash with, when not an attribute of None
+FAILURES: dict[str, str] = {
+    "late_raise": "RuntimeError: lookahead decoding needs a draft state",
+    "fallback_payload": "'NoneType' object is not subscriptable",
 }
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
@@ -216,10 +251,10 @@ def _run(name: str, member: str, driver: str | None = None) -> subprocess.Comple
 
 
 def _expected_crashes(name: str) -> dict[str, set[str]]:
-    """member -> the ``path:line`` of its expected PDL101 and PDL102 findings."""
+    """member -> the ``path:line`` of its expected PDL101, PDL102, PDL104, PDL105 findings."""
     out: dict[str, set[str]] = {}
     for line in (fixture(name) / "expected.txt").read_text().splitlines():
-        if line.startswith(("PDL101 ", "PDL102 ")):
+        if line.startswith(("PDL101 ", "PDL102 ", "PDL104 ", "PDL105 ")):
             _, where, members = line.split()
             for member in members.split(","):
                 out.setdefault(member, set()).add(where)
@@ -233,7 +268,7 @@ CASES = [(name, member) for name in sorted(DRIVERS) for member in sorted(_expect
 def test_member_crashes_on_the_reported_line(name: str, member: str) -> None:
     done = _run(name, member)
     assert done.returncode != 0, f"{member} ran through: {done.stdout}"
-    assert "'NoneType' object has no attribute" in done.stderr, done.stderr
+    assert FAILURES.get(name, "'NoneType' object has no attribute") in done.stderr, done.stderr
     path, line = _FRAME.findall(done.stderr)[-1]
     where = f"{os.path.relpath(path, fixture(name))}:{line}"
     assert where in _expected_crashes(name)[member], done.stderr
@@ -259,6 +294,16 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         ServerConfig(Drafter[sys.argv[1]], role="decode")
         """,
         ("LOOKUP",),
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "late_raise_fixed": (
+        """
+        import sys
+        from checked_engine.config import ServerConfig
+        from checked_engine.drafting import Drafting
+        ServerConfig(Drafting[sys.argv[1]], role="decode")
+        """,
+        ("LOOKAHEAD",),
         ("TREE", "CHAIN", "OFF"),
     ),
 }

@@ -49,7 +49,10 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
     # real requests reaches under PD (masked state). No IDLE batch reaches an
     # unguarded consumer (no PDL102). The MORI backend still halves the decode
     # side's descriptor list, the split the upstream fix removed from
-    # common/conn.py (PDL201, true; see test_real_layout.py).
+    # common/conn.py (PDL201, true; see test_real_layout.py). STANDALONE's first
+    # crash is in the relay's fallback: ``RelayPayload(bonus_tokens=...)`` goes to
+    # ``FutureMap.stash``, whose first fill reads ``payload.topk_p[0]`` under
+    # ``need_topk`` (true for STANDALONE; PDL104, true).
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
@@ -62,6 +65,7 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
         ("PDL103", "speculative/dflash_worker_v2.py", 1438, "DFLASH"),
         ("PDL103", "speculative/dspark_components/dspark_worker_v2.py", 481, "DSPARK"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1171, "STANDALONE"),
+        ("PDL104", "managers/overlap_utils.py", 313, "STANDALONE"),
         ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
     ]
     assert elapsed < 60
@@ -79,7 +83,13 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
 
     STANDALONE's decode step installs an idle placeholder for batches of real
     requests (eagle_worker_v2.py:1456, masked state); NGRAM reads
-    ``spec_info.accept_tokens`` under overlap scheduling (true gap). The
+    ``spec_info.accept_tokens`` under overlap scheduling (true gap). UNO has no
+    decode-side builder and ``spec_prepare_for_decode`` raises when its
+    ``spec_info`` is not an ``UnoDraftInput`` (spec_utils.py:1265): loud, but at
+    the first decode step after the handoff, and no startup check rejects UNO on a
+    decode server (a late failure, true gap). NGRAM's relay fallback stashes a
+    ``RelayPayload`` with no ``accept_tokens``, which ``FutureMap.stash`` reads for
+    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). The
     placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
@@ -99,5 +109,7 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
         ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
         ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
+        ("PDL101", "speculative/spec_utils.py", 1265, "UNO"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
+        ("PDL104", "managers/overlap_utils.py", 435, "NGRAM"),
     ]

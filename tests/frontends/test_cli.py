@@ -21,7 +21,17 @@ import pdlint
 from pdlint.checks.catalogue import RULES
 
 BROKEN_SOURCE = "import os\n\n\ndef handler(request, *, timeout=:\n    return request\n"
-ALL_CODES = ("PDL001", "PDL101", "PDL102", "PDL103", "PDL201", "PDL900", "PDL901", "PDL902")
+ALL_CODES = (
+    "PDL001",
+    "PDL101",
+    "PDL102",
+    "PDL103",
+    "PDL104",
+    "PDL201",
+    "PDL900",
+    "PDL901",
+    "PDL902",
+)
 
 
 def parser_position(source: str) -> tuple[int, int]:

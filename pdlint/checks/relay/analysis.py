@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
+from pdlint.checks.relay.field_findings import carrier_finding
+from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
+from pdlint.checks.relay.late_failures import bypass_only, late_failures
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.relays import Builder, Relay, relay_related
 from pdlint.facts.exprs import nodes, text
@@ -48,6 +51,7 @@ class RelayAnalysis:
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
+        self._carriers = CarrierSearch(model, variants)
 
     # builders -----------------------------------------------------------------
     def string_builder_attributes(self) -> set[str]:
@@ -367,6 +371,7 @@ class RelayAnalysis:
         for relay in relays:  # the validators settle settings before any path is walked
             self.rejected(relay.builder.variant)
         reported_builders: set[str] = set()
+        carried: set[tuple[str, str, int]] = set()
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
@@ -378,6 +383,36 @@ class RelayAnalysis:
                 if member in rejected:
                     continue
                 yield from self._consumers(relay, member, none_span)
+                if (relay.function, builder.qualname, member) not in carried:
+                    carried.add((relay.function, builder.qualname, member))
+                    yield from self._carried(relay, member, none_span)
+
+    def _carried(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
+        """PDL104: the member runs the relay's fallback, which makes a carrier with a
+        field left None, and reaches a per-variant dereference of that field."""
+        variant = relay.builder.variant
+        parents = self.member_reach(relay, variant, member)
+        if relay.function not in parents:
+            return
+        fn = self.model.functions[relay.function]
+        search = self._carriers
+        reported: list[FieldDeref] = []
+        every = [
+            found
+            for carrier, held, site in search.carriers(fn, variant, member, relay.state)
+            for found in search.derefs(carrier, fn, held, site, variant, member)
+        ]
+        for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
+            # the request already crashed at an earlier one that runs on every path here
+            if any(
+                earlier.function == found.function
+                and earlier.deref.span <= found.deref.span
+                and set(earlier.deref.guards) <= set(found.deref.guards)
+                for earlier in reported
+            ):
+                continue
+            reported.append(found)
+            yield carrier_finding(self.model, relay, member, none_span, found, parents)
 
     def _gap_finding(self, relay: Relay) -> Finding:
         builder = relay.builder
@@ -459,7 +494,38 @@ class RelayAnalysis:
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
                 yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+            if qual != relay.function:  # a raise in the relay itself fails at handoff
+                yield from self._late(relay, member, none_span, fn, names, relay_cls, parents)
             yield from self._passed_on(relay, member, none_span, fn, parents, allowed)
+
+    def _late(
+        self,
+        relay: Relay,
+        member: int,
+        none_span: Span,
+        fn: FunctionFacts,
+        names: frozenset[str],
+        relay_cls: str | None,
+        parents: dict[str, tuple[str, CallFact] | None],
+    ) -> Iterator[Finding]:
+        """PDL101 at a consumer's raise (or assert) that fires when the state is None."""
+        variant = relay.builder.variant
+        chain = call_chain(parents, fn.qualname)
+        if any(site is not None and bypass_only(site.guards) for _, site in chain):
+            return  # reached only by bypass batches: the mode check's business
+        for failure in late_failures(fn, names):
+            if any(guards_mention(failure.guards, n) for n in names):
+                continue
+            deref = DerefFact(failure.obj[2], failure.obj, "attribute", failure.span, ())
+            if stored_before(fn, deref._replace(guards=failure.guards), self.model):
+                continue
+            if not self.same_class(fn, failure.obj[1], relay_cls):
+                continue
+            if self.variants.guards_truth(failure.guards, fn, variant, member) not in (T, MAYBE):
+                continue
+            yield self._finding(
+                relay, member, none_span, fn.qualname, failure.obj, failure.span, parents, True
+            )
 
     def _passed_on(
         self,
@@ -531,6 +597,7 @@ class RelayAnalysis:
         obj: Expr,
         span: Span,
         parents: dict[str, tuple[str, CallFact] | None],
+        late: bool = False,
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
@@ -549,13 +616,29 @@ class RelayAnalysis:
             callee, site = chain[i]
             assert site is not None
             steps.append(call_step(self.model, caller, site.span, callee))
-        steps.append(deref_step(self.model, consumer, span, shown))
         builder_fn = self.model.functions[builder.qualname]
-        message = (
-            f"{name} reaches `{shown}` but `{builder_fn.name}` returns None for {name}, "
-            f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`; "
-            f"build it for {name} or raise for {name} (in the builder or a startup validator)"
+        missing = (
+            f"`{builder_fn.name}` returns None for {name}, "
+            f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`"
         )
+        if late:
+            steps.append(
+                Step(location(self.model, consumer, span), consumer, f"raises: `{shown}` is None")
+            )
+            message = (
+                f"{name} fails loudly at the consumer: `{short_name(consumer)}` raises when "
+                f"`{shown}` is None, and {missing}; every {name} request fails at its first "
+                f"decode step, after the handoff moved its KV cache; reject {name} in decode "
+                f"mode in a startup validator (or build it, or raise in the builder)"
+            )
+            summary = f"{name} fails loudly at the consumer: `{shown}` is never built"
+        else:
+            steps.append(deref_step(self.model, consumer, span, shown))
+            message = (
+                f"{name} reaches `{shown}` but {missing}; "
+                f"build it for {name} or raise for {name} (in the builder or a startup validator)"
+            )
+            summary = f"{name} reaches `{shown}`, never built on the decode relay"
         related = relay_related(self.model, relay, member, none_span, entry)
         return Finding(
             "PDL101",
@@ -564,8 +647,8 @@ class RelayAnalysis:
             related=related,
             path=tuple(steps),
             member=name,
-            key=("PDL101", entry, name, consumer, shown),
-            summary=f"{name} reaches `{shown}`, never built on the decode relay",
+            key=("PDL101", entry, name, consumer, shown, *(("raise",) if late else ())),
+            summary=summary,
         )
 
 

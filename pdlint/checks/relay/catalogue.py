@@ -1,4 +1,5 @@
-"""The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing."""
+"""The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing,
+PDL104 relay-field-missing."""
 
 from __future__ import annotations
 
@@ -46,7 +47,11 @@ the first decode step fails (AttributeError on None) or computes on garbage.
 
 Fix: build the state for M in the builder, or fail loudly and early for M: raise
 in the builder's branch for M, or reject M with disaggregation mode "decode" in
-a startup validator (pdlint treats both as handled). A validator that rejects M
+a startup validator (pdlint treats both as handled). A consumer that raises when
+the state is None (``if batch.state is None: raise``, ``assert isinstance(...)``)
+is reported too, as a late failure: every request of M still fails, at its first
+decode step after the handoff moved its KV cache; only a check reached by idle or
+dummy batches alone is left to the mode check. A validator that rejects M
 only with some setting on (``if FLAG and algo not in (...): raise``) tells pdlint
 that M never runs with FLAG on: code reached only under FLAG is not reached by M.""",
         example="""\
@@ -58,5 +63,37 @@ if info is not None:
 # consumer, reached from event_loop_disagg_decode
 if batch.algo.is_dflash():
     batch.draft_input.prepare(batch)          # PDL101 for DFLASH""",
+    ),
+    Rule(
+        code="PDL104",
+        name="relay-field-missing",
+        summary="The relay's fallback makes a carrier with a field left None that a member reads",
+        severity="error",
+        tags=("pd-disaggregation", "crash", "correctness"),
+        explanation="""\
+Where the per-variant builder returns None, a relay often takes a fallback that
+builds a carrier object with only some fields (``Payload(tokens=t)``, the others
+defaulting to None in the class or the dataclass) and hands it on. Downstream a
+test of the variant that holds for member M (``if algo.needs_tree():``) reads one
+of the fields the fallback left None: every request of M crashes there under
+prefill/decode disaggregation, although the colocated path (which fills every
+field) works. pdlint follows the carrier through the arguments that receive it
+(constructor keywords, positional arguments bound to parameters, dataclass
+defaults, ``__init__`` stores of None) and reports the dereference, with the
+construction site as a related location.
+
+Fix: give the field in the fallback for M, build the state for M in the builder
+(so the fallback is not taken), or reject M with disaggregation mode "decode" in a
+startup validator.""",
+        example="""\
+# relay (decode side): the builder returns None for LOOKAHEAD
+state = self.algo.build_draft_state(self)
+if state is None:
+    self.relay.stash(Payload(tokens=last))   # tree_scores left None
+
+# consumer
+def stash(self, payload):
+    if self.algo.needs_tree():              # true for LOOKAHEAD
+        first = payload.tree_scores[0]       # PDL104 for LOOKAHEAD""",
     ),
 )

@@ -1,0 +1,92 @@
+"""Late failures: a consumer that raises (or asserts) when the relay state is None.
+
+Such a check fails every request of the member at its first decode step, after the
+handoff moved its KV: loud, but still the gap (only a startup rejection, the
+builder's own raise or the relay's raise at handoff handle it). A check reached only
+by bypass batches (idle, dummy, warm-up) is a mode's business, not a gap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from pdlint.checks.relay.decode_tests import flatten
+from pdlint.facts.exprs import nodes, text
+from pdlint.facts.types import Expr, FunctionFacts, Guards, Span
+
+BYPASS_WORDS = ("idle", "dummy", "warmup", "warm_up")
+
+
+class LateFailure(NamedTuple):
+    """A raise (or a failing assert) in ``fn`` that fires when ``obj`` is None."""
+
+    obj: Expr  # the state expression tested (``batch.spec_info``)
+    span: Span  # the raise or the assert
+    guards: Guards  # the other conditions the failure runs under
+
+
+def value_if_none(expr: Expr, names: frozenset[str]) -> bool | None:
+    """What ``expr`` evaluates to (as a condition) when the state is None; None if unknown."""
+    kind = expr[0]
+    if _state(expr, names):
+        return False
+    if kind == "not":
+        inner = value_if_none(expr[1], names)
+        return None if inner is None else not inner
+    if kind in ("and", "or"):
+        values = [value_if_none(v, names) for v in expr[1]]
+        decisive = kind == "or"  # the value that settles the whole expression
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
+        left, right = expr[1], expr[3][0]
+        if (right == ("const", None) and _state(left, names)) or (
+            left == ("const", None) and _state(right, names)
+        ):
+            return expr[2][0] in ("is", "==")
+        return None
+    if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
+        return False if _state(expr[2][0], names) else None
+    return None
+
+
+def _state(expr: Expr, names: frozenset[str]) -> bool:
+    return expr[0] == "attr" and expr[2] in names
+
+
+def _tested(expr: Expr, names: frozenset[str]) -> Expr | None:
+    """The state expression a condition tests (the first one found)."""
+    for node in nodes(expr):
+        if _state(node, names):
+            return node
+    return None
+
+
+def bypass_only(guards: Guards) -> bool:
+    """Whether a guard that holds only for a bypass batch (``batch.forward_mode.is_idle()``)."""
+    return any(
+        polarity and any(word in text(expr, brief=True).lower() for word in BYPASS_WORDS)
+        for expr, polarity in guards
+    )
+
+
+def late_failures(fn: FunctionFacts, names: frozenset[str]) -> Iterator[LateFailure]:
+    """The raises and asserts of ``fn`` that fire when the state (any of ``names``) is None
+    and are not reached only by bypass batches."""
+    for span, guards in fn.raises:
+        flat = flatten(guards)
+        for at, (expr, polarity) in enumerate(flat):
+            if value_if_none(expr, names) is not polarity:
+                continue
+            obj = _tested(expr, names)
+            rest = flat[:at] + flat[at + 1 :]
+            if obj is not None and not bypass_only(rest):
+                yield LateFailure(obj, span, rest)
+            break
+    for test, span, guards in fn.asserts:
+        if value_if_none(test, names) is False and not bypass_only(flatten(guards)):
+            obj = _tested(test, names)
+            if obj is not None:
+                yield LateFailure(obj, span, guards)
