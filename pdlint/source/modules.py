@@ -81,14 +81,15 @@ def _bare_res(children: frozenset[str]) -> tuple[re.Pattern[bytes], ...]:
     # substring search, the names tried only where the keyword is
     names = b"|".join(re.escape(c.encode()) for c in sorted(children, key=len, reverse=True))
     return (
-        re.compile(rb"from[ \t]+(?:" + names + rb")[ \t]+import"),
+        re.compile(rb"from[ \t]+(?:" + names + rb")(?:[ \t]*\.[ \t]*\w+)*[ \t]+import"),
         re.compile(rb"import[ \t]+(?:" + names + rb")(?!\w)"),
     )
 
 
 def imports_bare(data: bytes, children: frozenset[str]) -> bool:
     """Whether ``data`` imports one of ``children`` by its bare name (``import x``,
-    ``from x import y``: absolute, as a module beside the importing script is)."""
+    ``from x import y``, ``from x.sub import y``: absolute, as a module beside the
+    importing script is)."""
     if not children:
         return False
     for regex in _bare_res(children):

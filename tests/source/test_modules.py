@@ -113,6 +113,27 @@ def test_a_package_folder_whose_scripts_import_their_siblings_is_a_root(tmp_path
     assert json.loads(proc.stdout)["main.run"] == ["helpers.go"]
 
 
+def test_a_script_importing_a_sibling_package_by_a_dotted_name_makes_a_root(
+    tmp_path: Path,
+) -> None:
+    """``from nested.mod import f`` in ``main.py`` names ``nested`` by its bare name as
+    much as ``from nested import mod`` does: the folder is a script's folder."""
+    root = _write(
+        tmp_path / "tool",
+        {
+            "__init__.py": "",
+            "main.py": "from nested.mod import f\n\nf()\n",
+            "nested/__init__.py": "",
+            "nested/mod.py": "from .util import g\n\n\ndef f() -> None:\n    g()\n",
+            "nested/util.py": "def g() -> None:\n    pass\n",
+        },
+    )
+    proc = run_pdlint("graph", ".", "--all", cwd=root)
+    graph = json.loads(proc.stdout)
+    assert graph["main"] == ["nested.mod.f"]
+    assert graph["nested.mod.f"] == ["nested.util.g"]
+
+
 def test_a_warm_run_reads_no_file_to_name_the_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
