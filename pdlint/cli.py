@@ -300,7 +300,7 @@ def check(  # noqa: PLR0913
             click.echo(f"pdlint: time, {phase}: {seconds:.2f} s", err=True)
     if not quiet:  # on stderr: never mixed into what a tool reads on stdout
         click.echo(summary(result.findings), err=True)
-        if result.stats.get("entry points", 1) == 0:
+        if result.files and result.stats.get("entry points", 1) == 0:
             click.echo(
                 "No decode entry point found (by name or interface), so nothing was "
                 "followed from one: name them with --entry-point or a rule pack.",

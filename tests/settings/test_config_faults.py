@@ -284,4 +284,6 @@ def test_bundled_pack_whose_entry_points_are_all_missing_warns_once(tmp_path):
         "pdlint: warning: rule pack 'sglang': no [relay] startup-validators name matches an "
         "analysed function",
         "All checks passed!",
+        "No decode entry point found (by name or interface), so nothing was followed from "
+        "one: name them with --entry-point or a rule pack.",
     ]
