@@ -394,6 +394,7 @@ class _FunctionWalker:
         self.indexes: list[IndexFact] = []
         self.grows: list[GrowFact] = []
         self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.branches: list[tuple[Expr, Span, Guards]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -444,6 +445,7 @@ class _FunctionWalker:
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
         body_done, _ = self.block(node.body, holds)
         else_done, _ = self.block(node.orelse, fails)
@@ -476,6 +478,7 @@ class _FunctionWalker:
     def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         self.block(node.body, (*guards, (cond, True)))
         self.block(node.orelse, guards)
         return False, guards
@@ -568,6 +571,7 @@ class _FunctionWalker:
                     self.string_compares.append((subject, strings))
             case_guards = (*guards, *((p, False) for p in previous))
             if cond is not None:
+                self.branches.append((cond, self.span(case.pattern), case_guards))
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
                 case_guards = (*case_guards, (_ir(case.guard, 0), True))
@@ -772,6 +776,7 @@ class _FunctionWalker:
                         prior = (*prior, (_ir(value, 0), not want))
                 elif kind is ast.IfExp:
                     cond = _ir(node.test, 0)
+                    self.branches.append((cond, self.span(node.test), g))
                     if node.test.__class__ in walked:
                         push((node.test, g, d))
                     if node.body.__class__ in walked:
@@ -1098,6 +1103,7 @@ class _ModuleIndexer:
                 indexes=tuple(walker.indexes),
                 grows=tuple(walker.grows),
                 asserts=tuple(walker.asserts),
+                branches=tuple(walker.branches),
             )
         )
 
