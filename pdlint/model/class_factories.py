@@ -18,6 +18,9 @@ from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
+# the variants whose tests choose a class or a table entry: an enum's members, and a
+# Literal alias's strings (vLLM names its speculative methods so)
+_CHOOSING = ("enum", "literal")
 
 
 @dataclass(frozen=True)
@@ -196,7 +199,7 @@ class ClassFactories:
         return [(value, ())]
 
     def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
-        """The enum variants the guards of the stores test (parameters annotated with
+        """The enum and Literal variants the guards of the stores test (parameters annotated with
         one, attributes holding one), in the order they first occur."""
         out: list[Variant] = []
         for fn, _, guards in stores:
@@ -209,7 +212,7 @@ class ClassFactories:
                         variant = self.variants.variant_of_annotation(params[node[1]], module, fn)
                     elif node[0] == "attr":
                         variant = self.variants.attr_variant(fn, node)
-                    if variant is not None and variant.kind == "enum" and variant not in out:
+                    if variant is not None and variant.kind in _CHOOSING and variant not in out:
                         out.append(variant)
         return out
 
@@ -316,7 +319,7 @@ class ClassFactories:
             ann = dict(fn.params).get(key[1])
             module = self.model.module_of(fn)
             variant = self.variants.variant_of_annotation(ann, module, fn) if ann else None
-        if variant is None or variant.kind != "enum":
+        if variant is None or variant.kind not in _CHOOSING:
             return []
         members_of: dict[str, set[int]] = {}
         for entry_key, value in self.model.entries(fn, self.model.module_of(fn), func[1]):

@@ -224,6 +224,19 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "BEAM", "OFF"),
     ),
+    "literal_drafters": (
+        """
+        import sys
+        from drafter_connector.config import SpeculativeConfig
+        from drafter_connector.kv_transfer.connector import DecodeSideConnector
+        from drafter_connector.spec_decode.metadata import Request
+        connector = DecodeSideConnector(SpeculativeConfig(sys.argv[1]))
+        params = {"token_ids": [1, 2], "hidden": [0.5]}
+        connector._pending["r"] = (Request("r", [1, 2, 3]), params)
+        connector.start_load_kv({})
+        """,
+        ("eagle", "eagle3", "medusa", "mtp"),
+    ),
 }
 
 # fixture -> what its expected findings crash with, when not an attribute of None

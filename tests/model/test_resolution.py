@@ -694,3 +694,76 @@ def test_with_targets_and_assignment_expressions_bind_locals(tmp_path: Path) -> 
         "PDL101 eng/loop.py:14 LOOKUP",
         "PDL101 eng/loop.py:43 LOOKUP",
     ]
+
+
+def test_literal_string_variants_choose_classes_and_table_entries(tmp_path: Path) -> None:
+    # the variant is a Literal alias of strings (as vLLM names its methods): an
+    # attribute stored per string in if/else, and a table of bound methods keyed by
+    # the strings, each reached only by the strings that choose it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                from typing import Literal, Optional
+
+                Kind = Literal["tree", "chain", "lookup"]
+
+
+                class Draft:
+                    def __init__(self, tokens):
+                        self.tokens = tokens
+
+
+                def draft_for(kind: Kind, handoff) -> Optional[Draft]:
+                    if kind == "tree" or kind == "chain":
+                        return Draft(handoff)
+                    return None
+            """,
+            "eng/heads.py": """
+                class TreeHead:
+                    def score(self, b):
+                        return b.draft.tokens[0]
+
+
+                class LookupHead:
+                    def score(self, b):
+                        return len(b.tokens)
+            """,
+            "eng/loop.py": """
+                from eng.heads import LookupHead, TreeHead
+                from eng.kinds import Kind, draft_for
+
+
+                class Batch:
+                    def __init__(self, tokens):
+                        self.tokens = tokens
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, kind: Kind):
+                        self.kind = kind
+                        if kind == "lookup":
+                            self.head = LookupHead()
+                        else:
+                            self.head = TreeHead()
+                        self.steps = {"tree": self.wide, "chain": self.wide, "lookup": self.narrow}
+
+                    def wide(self, b):
+                        return b.draft.tokens[-1]
+
+                    def narrow(self, b):
+                        return b.tokens[-1]
+
+                    def event_loop_disagg_decode(self, tokens):
+                        b = Batch(tokens)
+                        d = draft_for(self.kind, tokens)
+                        if d is not None:
+                            b.draft = d
+                        self.head.score(b)
+                        self.steps[self.kind](b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/kinds.py:11 lookup"]
