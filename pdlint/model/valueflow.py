@@ -673,10 +673,14 @@ class Solver:
                 self.pts.flow(bound.arg, target)
             elif bound.how in ("element", "mapping"):
                 self.derive("iter" if bound.how == "element" else "values", target, bound.arg, "")
-            elif bound.how == "packed":
+            elif bound.how in ("packed", "spread"):
                 packed: Value = ("obj", "tuple", f"{info.qualname}|*")
                 self.pts.add(target, [packed])
-                self.put(packed, ANY_KEY, bound.arg)
+                if bound.how == "packed":
+                    self.put(packed, ANY_KEY, bound.arg)
+                else:
+                    self.derive("iter", self.content(packed, ANY_KEY), bound.arg, "")
+                    self.pts.add(("keys", packed), [("const", "key", ANY_KEY)])
             elif bound.how == "keyword":
                 packed = ("obj", "dict", f"{info.qualname}|**")
                 self.pts.add(target, [packed])
