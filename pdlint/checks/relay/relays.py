@@ -20,6 +20,7 @@ class Builder:
     variant: Variant
     gaps: tuple[int, ...]  # members it returns None for
     none_spans: tuple[Span, ...]  # where, for each gap (same order)
+    bound: frozenset[str] = frozenset()  # the parameters holding the variant value
 
 
 @dataclass(frozen=True)
