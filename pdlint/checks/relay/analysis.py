@@ -16,7 +16,7 @@ from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
 from pdlint.checks.relay.late_failures import bypass_only, late_failures
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
-from pdlint.checks.relay.relays import Builder, Relay, relay_related
+from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
 from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
 from pdlint.checks.relay.type_findings import type_finding
 from pdlint.facts.exprs import nodes, text
@@ -24,7 +24,7 @@ from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards,
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import call_step, deref_step, location, short_name
+from pdlint.model.locations import deref_step, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
@@ -670,20 +670,7 @@ class RelayAnalysis:
         builder = relay.builder
         name = builder.variant.members[member]
         shown = text(obj, brief=True)
-        chain = call_chain(parents, consumer)
-        entry = chain[0][0]
-        steps = [
-            Step(
-                location(self.model, entry, self.model.functions[entry].span),
-                entry,
-                f"entry point `{short_name(entry)}`",
-            )
-        ]
-        for i in range(1, len(chain)):
-            caller = chain[i - 1][0]
-            callee, site = chain[i]
-            assert site is not None
-            steps.append(call_step(self.model, caller, site.span, callee))
+        entry, steps = path_steps(self.model, parents, consumer)
         builder_fn = self.model.functions[builder.qualname]
         missing = (
             f"`{builder_fn.name}` returns None for {name}, "

@@ -3,13 +3,12 @@ relay state that the builder does not make for the member."""
 
 from __future__ import annotations
 
-from pdlint.checks.relay.relays import Relay
+from pdlint.checks.relay.relays import Relay, path_steps
 from pdlint.checks.relay.state_types import TypeDemand
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, Span
 from pdlint.findings import Finding, Related, Step, listed
-from pdlint.model.callgraph import call_chain
-from pdlint.model.locations import call_step, location, short_name
+from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model
 
 
@@ -32,19 +31,7 @@ def type_finding(
     builder = relay.builder
     name = builder.variant.members[member]
     builder_fn = model.functions[builder.qualname]
-    chain = call_chain(parents, consumer)
-    entry = chain[0][0]
-    steps = [
-        Step(
-            location(model, entry, model.functions[entry].span),
-            entry,
-            f"entry point `{short_name(entry)}`",
-        )
-    ]
-    for i in range(1, len(chain)):
-        callee, site = chain[i]
-        assert site is not None
-        steps.append(call_step(model, chain[i - 1][0], site.span, callee))
+    entry, steps = path_steps(model, parents, consumer)
     built = " or ".join(_class_names(made))
     state = text(demand.obj, brief=True)
     if demand.classes:
