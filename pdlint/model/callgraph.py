@@ -11,7 +11,7 @@ graph's edges, call sites, callers, reach and ancestors.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from pdlint.facts.globs import literal_pieces
@@ -247,11 +247,14 @@ class CallGraph:
         entries: list[str],
         allowed: EdgeFilter,
         member: tuple[str, int] | None = None,
+        within: Mapping[str, frozenset[int]] | None = None,
     ) -> dict[str, tuple[str, CallFact] | None]:
         """Breadth-first reach over allowed call sites: node -> (caller, site).
 
         With ``member`` (variant, member), edges that only other members of that
-        variant take (a class the variant picks) are not walked.
+        variant take (a class the variant picks) are not walked; with ``within``
+        (variant -> the members the walk may have), nor are edges that only other
+        members of one of those variants take.
         """
         parent: dict[str, tuple[str, CallFact] | None] = {
             e: None for e in entries if e in self._edges
@@ -264,9 +267,12 @@ class CallGraph:
             for callee, sites, when in edges:
                 if callee in parent:
                     continue
-                if when is not None and member is not None and when[0] == member[0]:
-                    if member[1] not in when[1]:
+                if when is not None:
+                    if member is not None and when[0] == member[0] and member[1] not in when[1]:
                         continue
+                    if within is not None and when[0] in within:
+                        if not within[when[0]] & when[1]:
+                            continue
                 for site in sites:
                     if allowed(fn, site):
                         parent[callee] = (caller, site)

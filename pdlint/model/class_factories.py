@@ -282,10 +282,17 @@ class ClassFactories:
 
     def targets(self, fn: FunctionFacts, func: Expr) -> list[tuple[str, str, frozenset[int]]]:
         """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen
-        attribute, and for ``TABLE[v](...)`` on a dispatch table keyed by members."""
-        if func[0] == "subscript":
-            return self._table_targets(fn, func)
-        if func[0] != "attr" or func[1][0] != "attr":
+        attribute, and for a dispatch table keyed by members: ``TABLE[v](...)`` (its
+        callables) and ``TABLE[v].<method>(...)`` (the methods of its objects), looked
+        up in place or through a local (``step = TABLE.get(v)``, then ``step(...)``)."""
+        if func[0] == "attr":
+            lookup = self._lookup(fn, func[1])
+            if lookup is not None:
+                return self._table_targets(fn, *lookup, func[2])
+        else:
+            lookup = self._lookup(fn, func)
+            return self._table_targets(fn, *lookup, None) if lookup is not None else []
+        if func[1][0] != "attr":
             return []
         receiver = func[1]
         owner = self.model.type_of(fn, receiver[1])
@@ -305,13 +312,31 @@ class ClassFactories:
                 members_of.setdefault(method, set()).update(members)
         return [(m, choice.variant.qualname, frozenset(s)) for m, s in sorted(members_of.items())]
 
+    def _lookup(
+        self, fn: FunctionFacts, expr: Expr, depth: int = 0
+    ) -> tuple[Expr, Expr, Expr | None] | None:
+        """(table, key, default) when ``expr`` looks a key up in a table: ``T[k]``,
+        ``T.get(k)`` or ``T.get(k, default)``, or a local assigned once from one."""
+        kind = expr[0]
+        if kind == "subscript":
+            return (expr[1], expr[2], None)
+        if kind == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]:
+            default = expr[2][1] if len(expr[2]) > 1 else None
+            return (expr[1][1], expr[2][0], default)
+        if kind == "name" and depth < 4 and all(p != expr[1] for p, _ in fn.params):
+            held = assigned_values(fn, expr[1])
+            if len(held) == 1 and held[0] != expr:
+                return self._lookup(fn, held[0], depth + 1)
+        return None
+
     def _table_targets(
-        self, fn: FunctionFacts, func: Expr
+        self, fn: FunctionFacts, table: Expr, key: Expr, default: Expr | None, method: str | None
     ) -> list[tuple[str, str, frozenset[int]]]:
         """``HANDLERS[self.kind](...)``: each callable of the table, for the members
-        its key names (a table with a key that names no member is left to the
-        model, which calls every value)."""
-        key = func[2]
+        its key names; with ``method``, ``STRATEGIES[self.kind].<method>(...)``: that
+        method of each object of the table. A default given to ``get`` is reached by
+        the members no key names. A table with a key that names no member is left to
+        the model, which reaches every value."""
         variant = None
         if key[0] == "attr":
             variant = self.variants.attr_variant(fn, key)
@@ -322,7 +347,8 @@ class ClassFactories:
         if variant is None or variant.kind not in _CHOOSING:
             return []
         members_of: dict[str, set[int]] = {}
-        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), func[1]):
+        keyed: set[int] = set()
+        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), table):
             if entry_key is None:
                 return []
             where: FunctionFacts | None = fn
@@ -333,6 +359,21 @@ class ClassFactories:
             members = self.variants.members_in(written, where, module, variant, 0)
             if members is None:
                 return []
-            for target in self.model.callables_of(fn, value):
+            keyed.update(members)
+            for target in self._reached(fn, value, method):
                 members_of.setdefault(target, set()).update(members)
+        if default is not None:
+            rest = set(range(len(variant.members))) - keyed
+            for target in self._reached(fn, default, method) if rest else ():
+                members_of.setdefault(target, set()).update(rest)
         return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]
+
+    def _reached(self, fn: FunctionFacts, value: Expr, method: str | None) -> tuple[str, ...]:
+        """What a call reaches through a table's value: the callable it is, or (with
+        ``method``) that method of the object it is."""
+        if method is None:
+            return self.model.callables_of(fn, value)
+        out: dict[str, None] = {}
+        for cls in sorted(self.model.instance_classes(fn, value)):
+            out.update(dict.fromkeys(self.model.methods_named(cls, method)))
+        return tuple(out)

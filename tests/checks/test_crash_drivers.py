@@ -237,6 +237,28 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("eagle", "eagle3", "medusa", "mtp"),
     ),
+    "strategy_table": (
+        # argv[1] is the algorithm; a second run of each makes an idle batch (no
+        # requests), which the idle strategy's placeholder serves
+        """
+        import sys
+        from strategy_engine.modes import SpecAlgo
+        from strategy_engine.scheduler import Scheduler
+        Scheduler(SpecAlgo[sys.argv[1]]).event_loop_disagg_decode([([], [])])
+        Scheduler(SpecAlgo[sys.argv[1]]).event_loop_disagg_decode([(["r"], [0.5])])
+        """,
+        ("NONE", "EAGLE"),
+    ),
+    "handler_local": (
+        """
+        import sys
+        from handoff_handler.handler import RequestHandler
+        from handoff_handler.modes import DisaggregationMode, DraftAlgo
+        request = {"id": "r", "prefill_result": {"hidden": [1.0]}}
+        RequestHandler(DisaggregationMode.DECODE, DraftAlgo[sys.argv[1]]).generate(request)
+        """,
+        ("NONE", "EAGLE", "MTP"),
+    ),
 }
 
 # fixture -> what its expected findings crash with, when not an attribute of None
