@@ -259,6 +259,17 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("NONE", "EAGLE", "MTP"),
     ),
+    "template_workers": (
+        """
+        import sys
+        from tmpl_engine.algorithm import SpeculativeAlgorithm
+        from tmpl_engine.scheduler import DecodeScheduler
+        handoff = {"hidden": [0.5], "positions": [1, 2]}
+        scheduler = DecodeScheduler(SpeculativeAlgorithm[sys.argv[1]])
+        scheduler.event_loop_disagg_decode([([1, 2, 3], handoff)])
+        """,
+        ("EAGLE", "MTP"),
+    ),
 }
 
 # fixture -> what its expected findings crash with, when not an attribute of None
