@@ -61,6 +61,10 @@ def type_finding(
             f"decode entry point `{short_name(entry)}`",
         ),
     )
+    wanted_classes = [f"`{c.rsplit('.', 1)[-1]}`" for c in demand.classes]
+    lacking = (
+        f"not {listed(wanted_classes)}" if wanted_classes else f"which has no `{demand.method}`"
+    )
     wanted_names = listed([c.rsplit(".", 1)[-1] for c in demand.classes]) or demand.method
     return Finding(
         "PDL105",
@@ -70,5 +74,5 @@ def type_finding(
         path=tuple(steps),
         member=name,
         key=("PDL105", entry, name, consumer, state, wanted_names),
-        summary=f"{name} reaches `{demand.shown}` with {built} from `{builder_fn.name}`",
+        summary=f"{name} gets {built} from `{builder_fn.name}`, {lacking}",
     )
