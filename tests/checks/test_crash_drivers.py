@@ -242,6 +242,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "PREFIX_TREE", "PAGED_TREE", "LAYERED_TREE", "GREEDY"),
     ),
+    "statement_pairs": (
+        """
+        import sys
+        from pairdec.config import DraftConfig
+        from pairdec.runner import DecodeServer
+        DecodeServer(DraftConfig(sys.argv[1])).run_disagg_decode([{"accepted": [4, 5]}])
+        """,
+        ("tree", "chain"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

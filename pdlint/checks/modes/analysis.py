@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pdlint.checks.relay.analysis import RelayAnalysis
 from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
 from pdlint.checks.relay.relays import Relay, relay_related
+from pdlint.checks.relay.statements import StatementFilter
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
@@ -182,6 +183,7 @@ class ModeAnalysis:
     def run(self, relays: list[Relay], entries: list[str]) -> Iterator[Finding]:
         reachable = set(self.graph.reach(entries, lambda fn, site: True))
         seen: set[tuple[str, str | None, str, int, int]] = set()
+        statements = StatementFilter()
         for relay in relays:
             relay_fn = self.model.functions[relay.function]
             batch_cls = self.model.type_of(relay_fn, relay.target[1])
@@ -194,8 +196,14 @@ class ModeAnalysis:
             for finding in findings:
                 loc = finding.location
                 mark = (finding.code, finding.member, loc.path, loc.line, loc.column)
-                if mark not in seen:
-                    seen.add(mark)
+                if mark in seen:
+                    continue
+                seen.add(mark)
+                # one finding per statement and state
+                consumer = self.model.functions[finding.path[-1].function]
+                span = (loc.line, loc.column, loc.end_line, loc.end_column)
+                key = (finding.code, finding.member or "", relay.state)
+                if statements.first(consumer, key, span):
                     yield finding
 
     def _bypass(

@@ -18,6 +18,7 @@ from pdlint.checks.relay.late_failures import bypass_only, late_failures
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
 from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
+from pdlint.checks.relay.statements import StatementFilter
 from pdlint.checks.relay.type_findings import type_finding
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
@@ -376,6 +377,7 @@ class RelayAnalysis:
             self.rejected(relay.builder.variant)
         reported_builders: set[str] = set()
         carried: set[tuple[str, str, int]] = set()
+        statements = StatementFilter()
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
@@ -386,7 +388,14 @@ class RelayAnalysis:
             for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
                     continue
-                yield from self._consumers(relay, member, none_span)
+                for finding in self._consumers(relay, member, none_span):
+                    # one finding per statement and state (``a, b = x.s.a, x.s.b``)
+                    consumer = self.model.functions[finding.path[-1].function]
+                    loc = finding.location
+                    span = (loc.line, loc.column, loc.end_line, loc.end_column)
+                    key = (finding.code, finding.member or "", relay.state)
+                    if statements.first(consumer, key, span):
+                        yield finding
                 if (relay.function, builder.qualname, member) not in carried:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
