@@ -288,6 +288,34 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("EAGLE", "MTP"),
     ),
+    "statement_pairs": (
+        """
+        import sys
+        from pairdec.config import DraftConfig
+        from pairdec.runner import DecodeServer
+        DecodeServer(DraftConfig(sys.argv[1])).run_disagg_decode([{"accepted": [4, 5]}])
+        """,
+        ("tree", "chain"),
+    ),
+    "crash_then_placeholder": (
+        """
+        import sys
+        from headloop.loop import DecodeLoop
+        from headloop.spec import Spec
+        DecodeLoop(Spec[sys.argv[1]]).event_loop_disagg_decode([{"logits": [0.5]}])
+        """,
+        ("HYDRA", "LADDER", "OFF"),
+    ),
+    "loop_choice": (
+        # the overlapped loop, the one the finding's path starts at
+        """
+        import sys
+        from twinloop.config import Method, ServeConfig
+        from twinloop.worker import serve
+        serve(ServeConfig(Method[sys.argv[1]], overlap=True), [{"tokens": [1, 2]}])
+        """,
+        ("TREE", "OFF"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

@@ -624,6 +624,24 @@ def test_rule_explains_with_an_example(tmp_path):
     assert "    batch.draft_input.prepare(batch)" in example
 
 
+@pytest.mark.parametrize(
+    ("code", "bug", "fix"),
+    [
+        ("PDL104", "first = payload.tree_scores[0]", "# fix:"),
+        ("PDL105", "assert isinstance(state, CachedTreeState)", "# fix:"),
+    ],
+)
+def test_rule_explains_the_relay_codes_with_an_example_and_its_fix(tmp_path, code, bug, fix):
+    res = run_pdlint("rule", code, cwd=tmp_path)
+
+    assert res.returncode == 0
+    assert res.stdout.startswith(f"# {RULES[code].name} ({code})\n")
+    assert "Fix:" in res.stdout.split("Example:", 1)[0]
+    example = res.stdout.split("Example:\n", 1)[1]
+    assert bug in example
+    assert fix in example
+
+
 @pytest.mark.parametrize("code", ["PDL999", "E501", "relay"])
 def test_rule_with_an_unknown_code_exits_2(tmp_path, code):
     res = run_pdlint("rule", code, cwd=tmp_path)

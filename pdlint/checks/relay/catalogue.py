@@ -94,7 +94,10 @@ if state is None:
 # consumer
 def stash(self, payload):
     if self.algo.needs_tree():              # true for LOOKAHEAD
-        first = payload.tree_scores[0]       # PDL104 for LOOKAHEAD""",
+        first = payload.tree_scores[0]       # PDL104 for LOOKAHEAD
+
+# fix: give the field in the fallback
+    self.relay.stash(Payload(tokens=last, tree_scores=scores))""",
     ),
     Rule(
         code="PDL105",
@@ -127,6 +130,10 @@ def build_draft_state(self, batch):
 # consumer, reached only for CACHED_TREE
 def draft(self, batch):
     state = batch.draft_state
-    assert isinstance(state, CachedTreeState)   # PDL105 for CACHED_TREE""",
+    assert isinstance(state, CachedTreeState)   # PDL105 for CACHED_TREE
+
+# fix: a branch of its own, before the family's
+    if self is Algo.CACHED_TREE:
+        return CachedTreeState(batch)""",
     ),
 )

@@ -84,6 +84,7 @@ class GraphRun(Run):
             # variant-chosen edges, which need those tables).
             CallGraph(model, entries, passed=self.passed, prefetched=self.prefetched)
         self.validators: tuple[str, ...] = section.startup_validators
+        self.placeholders: tuple[str, ...] = section.placeholder_factories
 
     def run(self) -> Iterator[Finding]:
         model = self.model
@@ -100,7 +101,9 @@ class GraphRun(Run):
         )
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
         self.known = len(self.variants.by_name)  # before the checks look more up
-        self.check = RelayAnalysis(model, self.variants, self.graph, self.roots, self.validators)
+        self.check = RelayAnalysis(
+            model, self.variants, self.graph, self.roots, self.validators, self.placeholders
+        )
         out = list(self.check.run())
         self.variant_stats = Counter(self.variants.stats)  # as they are before the mode check
         return iter(out)
