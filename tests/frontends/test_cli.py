@@ -27,7 +27,10 @@ ALL_CODES = (
     "PDL102",
     "PDL103",
     "PDL104",
+    "PDL107",
+    "PDL108",
     "PDL201",
+    "PDL301",
     "PDL900",
     "PDL901",
     "PDL902",
@@ -246,7 +249,7 @@ def test_select_ignore_on_the_command_line(relay_gap, flags, shown):
     [
         ("--select", "PDL777"),
         ("--ignore", "XYZ1"),
-        ("--extend-select", "PDL3"),
+        ("--extend-select", "PDL4"),
         ("--per-file-ignores", "*.py:PDL555"),
     ],
 )

@@ -25,7 +25,14 @@ def test_annotation_line_carries_position_and_rule_code():
 
 @pytest.mark.parametrize(
     ("code", "command"),
-    [("PDL101", "error"), ("PDL103", "warning"), ("PDL001", "notice")],
+    [
+        ("PDL101", "error"),
+        ("PDL103", "warning"),
+        ("PDL001", "notice"),
+        ("PDL107", "error"),
+        ("PDL108", "warning"),
+        ("PDL301", "warning"),
+    ],
 )
 def test_rule_severity_picks_the_command(code: str, command: str):
     assert annotation(finding(code, "m")).startswith(f"::{command} ")
