@@ -135,6 +135,7 @@ class Variants:
         self.by_name: Table[Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
+        self._class_stores: dict[str, dict[str, Variant]] = {}  # see _stored_variants
         # enum -> attribute read as member names -> the function converting it
         self.converted: dict[str, dict[str, str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
@@ -604,9 +605,28 @@ class Variants:
                     variant = self.variant_of_annotation(ann, module, None)
                     if variant is not None:
                         return variant
-        # assigned in a method (``self.algo = algo`` from an annotated parameter...)
+        # stored by a method (``self.kind = kind`` from a parameter annotated with a
+        # Literal alias, a member, a conversion), then a class it holds (an enum's)
+        for klass in self.model.mro(cls):
+            stored = self._stored_variants(klass).get(name)
+            if stored is not None:
+                return stored
         held = self.model.attribute_class(cls, name)
         return self.by_name.get(held) if held is not None else None
+
+    def _stored_variants(self, cls: str) -> dict[str, Variant]:
+        """The variant each attribute of ``cls`` is stored as by its own methods (see
+        :meth:`_function_carriers`), where one variant fits."""
+        found = self._class_stores.get(cls)
+        if found is None:
+            seen: dict[str, set[str]] = {}
+            for method in self.model.methods_of.get(cls, ()):
+                for attr, variant in self._function_carriers(method):
+                    seen.setdefault(attr, set()).add(variant.qualname)
+            found = self._class_stores[cls] = {
+                attr: self.by_name[next(iter(q))] for attr, q in seen.items() if len(q) == 1
+            }
+        return found
 
     def mentions(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]

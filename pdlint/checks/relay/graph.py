@@ -90,7 +90,14 @@ class GraphRun(Run):
         self.variants = Variants(model)
         self.context.settled()
         factories = ClassFactories(model, self.variants)
-        self.graph = CallGraph(model, self.entries, factories.targets, self.passed, self.prefetched)
+        self.graph = CallGraph(
+            model,
+            self.entries,
+            factories.targets,
+            self.passed,
+            self.prefetched,
+            factories.receivers,
+        )
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
         self.known = len(self.variants.by_name)  # before the checks look more up
         self.check = RelayAnalysis(model, self.variants, self.graph, self.roots, self.validators)
