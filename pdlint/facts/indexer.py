@@ -60,6 +60,7 @@ _BINOP = {
 }
 _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
+_CONDITIONS = frozenset({"cmp", "and", "or", "not"})  # a local assigned one is a flag
 
 
 _F = TypeVar("_F", bound=tuple[Any, ...])
@@ -396,6 +397,7 @@ class _FunctionWalker:
         self.grows: list[GrowFact] = []
         self.asserts: list[tuple[Expr, Span, Guards]] = []
         self.branches: list[tuple[Expr, Span, Guards]] = []
+        self.flags: list[tuple[str, Expr, Span, Guards]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -659,6 +661,8 @@ class _FunctionWalker:
         else:
             return
         kind = value_ir[0]
+        if kind in _CONDITIONS and len(names) == 1:
+            self.flags.append((names[0], value_ir, self.span(value), guards))
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
         self.binds.append(_fact(BindFact, (names, value_ir, self.span(value), guards)))
@@ -1116,6 +1120,7 @@ class _ModuleIndexer:
                 grows=tuple(walker.grows),
                 asserts=tuple(walker.asserts),
                 branches=tuple(walker.branches),
+                flags=tuple(walker.flags),
             )
         )
 

@@ -103,6 +103,7 @@ class Normalisation:
     attr: str
     variant: Variant
     rewrites: dict[int, Rewrite]
+    functions: tuple[str, ...] = ()  # the functions read: the construction, in order
 
     def live(self) -> list[int]:
         """The members an ``owner`` may hold once made."""
@@ -112,8 +113,9 @@ class Normalisation:
 class _Rewriting:
     """The values an attribute may hold for one member while its construction is read."""
 
-    def __init__(self, member: int) -> None:
+    def __init__(self, member: int, read: dict[str, None]) -> None:
         self.member = member
+        self.read = read  # the functions read so far, in order
         self.values: set[int] | None = {member}  # None: unknown
         self.site: Rewrite | None = None  # the last store that rewrote it
 
@@ -289,27 +291,43 @@ class Variants:
             self.by_name[qual] = Variant(qual, "literal", names, tuple(literals))
         return self.by_name[qual]
 
-    def _find_carriers(self) -> dict[str, Variant]:
+    def _find_carriers(self, only: set[str] | None = None) -> dict[str, Variant]:
         """Attribute names that hold a variant, where exactly one variant fits (the
-        classes and functions not read by an earlier call add to :attr:`carrier_names`)."""
+        classes and functions not read by an earlier call add to :attr:`carrier_names`;
+        ``only``: the classes of those names and their methods, no other)."""
         seen = self.carrier_names
         model = self.model
         done_classes, done_functions = self._read_for_carriers
-        classes = [
-            (model.class_module[c], f) for c, f in model.classes.items() if c not in done_classes
-        ]
-        done_classes.update(model.classes)
+        wanted = [c for c in model.classes if c not in done_classes and (only is None or c in only)]
+        classes = [(model.class_module[c], model.classes[c]) for c in wanted]
+        done_classes.update(wanted)
         for found in model.batched(classes, self._class_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
-        functions = [f for q, f in model.functions.items() if q not in done_functions]
-        done_functions.update(model.functions)
+        functions = [
+            f
+            for q, f in model.functions.items()
+            if q not in done_functions and (only is None or f.cls in only)
+        ]
+        done_functions.update(f.qualname for f in functions)
         for found in model.batched(functions, self._function_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def learn_classes(self, classes: set[str]) -> None:
+        """Read the carriers of ``classes`` and their methods, if loaded since (a lazy
+        model that loaded them for a check), forgetting the answers given without them."""
+        before = {name: set(quals) for name, quals in self.carrier_names.items()}
+        self.carriers = {**self.carriers, **self._find_carriers(classes)}
+        if self.carrier_names != before:
+            self._attr_cache.clear()
+            self._mentions.clear()
+            self._pred_cache.clear()
+            self._guard_memo.clear()
+            self._member_free.clear()
 
     def _load_validators(self) -> bool:
         """Load, in a lazy model, the files that can test a setting string the program
@@ -1084,19 +1102,24 @@ class Variants:
         key = (owner, attr, variant.qualname, normalisers)
         found = self._normalised.get(key)
         if found is None:
-            steps = self._construction(owner, normalisers)
+            steps = self.construction(owner, normalisers)
             rewrites: dict[int, Rewrite] = {}
+            read: dict[str, None] = {}
             for member in range(len(variant.members)):
-                state = _Rewriting(member)
+                state = _Rewriting(member, read)
                 for fn in steps:
                     self._rewrite(fn, attr, variant, state, T, 0)
                 if state.values is not None and member not in state.values and state.site:
                     rewrites[member] = state.site
-            found = self._normalised[key] = Normalisation(owner, attr, variant, rewrites)
+            if rewrites and self._stored_elsewhere(owner, attr, read):
+                rewrites = {}  # state the object changes later, not a setting made once
+            found = Normalisation(owner, attr, variant, rewrites, tuple(read))
+            self._normalised[key] = found
         return found
 
-    def _construction(self, owner: str, normalisers: tuple[str, ...]) -> list[FunctionFacts]:
-        """The functions that run, in order, when an ``owner`` is made."""
+    def construction(self, owner: str, normalisers: tuple[str, ...]) -> list[FunctionFacts]:
+        """The functions that run, in order, when an ``owner`` is made (not the methods
+        of ``self`` they call)."""
         model = self.model
         out: list[FunctionFacts] = []
         for name in ("__init__", "__post_init__"):
@@ -1114,6 +1137,86 @@ class Variants:
         out += [model.functions[q] for q in normalisers if q in model.functions and q not in seen]
         return out
 
+    def _stored_elsewhere(self, owner: str, attr: str, read: dict[str, None]) -> bool:
+        """Whether a method of ``owner`` (or of a class related to it) other than those
+        its construction runs stores ``self.attr``."""
+        model = self.model
+        target = ("attr", ("name", "self"), attr)
+        return any(
+            store.target == target and method.qualname not in read
+            for klass in (*model.mro(owner), *model.descendants(owner)[:50])
+            for method in model.methods_of.get(klass, ())
+            for store in method.stores
+        )
+
+    def with_construction_strings(
+        self, owner: str, attr: str, normalisers: tuple[str, ...]
+    ) -> Variant | None:
+        """The string variant of ``owner.attr`` with the strings its construction
+        compares it with (``self.mode == "nextn"``, ``get_args(Alias)``), which a lazy
+        model may not have loaded elsewhere; None when it is compared with none. An
+        attribute holding an Enum or a Literal keeps that variant."""
+        declared = self.class_attr_variant(owner, attr)
+        if declared is not None:
+            return declared
+        strings: set[str] = set()
+        target = ("attr", ("name", "self"), attr)
+        for fn in self.construction(owner, normalisers):
+            for subject, found in fn.string_compares:
+                if subject[2:] == (attr,) and subject[0] == "attr":
+                    strings.update(found)
+            for node in (
+                n for cond, _ in (g for st in fn.stores for g in st.guards) for n in _walk(cond)
+            ):
+                if node[0] == "cmp" and target in (node[1], *node[3]):
+                    for side in node[3]:
+                        if side[0] == "call" and _callee_name(side[1]) == "get_args":
+                            module = self.model.module_of(fn)
+                            literals = (
+                                self._literals_of_alias(fn, module, side[2][0]) if side[2] else None
+                            )
+                            strings.update(v for v in literals or () if isinstance(v, str))
+        key = f"str:{owner}.{attr}"
+        known = self.by_name.get(key)
+        members = set(known.members if known is not None else ()) | strings
+        if len(members) < 2:
+            return known
+        if known is None or members != set(known.members):
+            ordered = tuple(sorted(members))
+            self.by_name[key] = Variant(key, "string", ordered, ordered)
+            self._string_names.add(attr)
+            self._attr_cache.clear()
+            self._mentions.clear()
+            self._pred_cache.clear()
+            self._guard_memo.clear()
+            self._member_free.clear()
+            self._normalised.clear()
+        return self.by_name[key]
+
+    def may_rewrite(self, owner: str, attr: str, normalisers: tuple[str, ...]) -> bool:
+        """Whether making an ``owner`` may rewrite ``attr`` once given, read without the
+        variant: a store of it under a test of itself, or of what a function returns
+        for it (``self.algo = resolve(self.algo)``)."""
+        todo = [(fn, 0) for fn in self.construction(owner, normalisers)]
+        seen: set[str] = set()
+        while todo:
+            fn, depth = todo.pop()
+            if fn.qualname in seen:
+                continue
+            seen.add(fn.qualname)
+            for store in fn.stores:
+                target = store.target
+                if target[0] != "attr" or target[2] != attr:
+                    continue
+                if _reads_itself(target, store.guards, store.value):
+                    return True
+            cls = fn.cls
+            for call in fn.calls if depth < 2 and cls is not None else ():
+                if cls is not None and call.func[0] == "attr" and call.func[1] == ("name", "self"):
+                    for qual in self.model.self_methods_named(cls, call.func[2])[:1]:
+                        todo.append((self.model.functions[qual], depth + 1))
+        return False
+
     def _rewrite(
         self,
         fn: FunctionFacts,
@@ -1126,6 +1229,7 @@ class Variants:
         """Follow, in ``fn`` (reached under ``reach``), the stores of ``attr`` and the
         calls of methods of ``self`` that may store it, in the order they run."""
         model = self.model
+        state.read[fn.qualname] = None
         events: list[tuple[tuple[int, int, int, int], Expr | None, Guards, Expr]] = [
             (store.span, store.value, store.guards, store.target)
             for store in fn.stores
@@ -1160,6 +1264,11 @@ class Variants:
                 state.values = None
                 return
             if here is T:
+                if state.member not in stored and not _reads_itself(target, guards, value):
+                    # a value set whatever was given (``self.state = State.NEW``): the
+                    # attribute is initialised, not a given setting rewritten
+                    state.values = None
+                    return
                 state.values = set(stored)
                 if state.member not in stored:
                     state.site = Rewrite(tuple(sorted(stored)), fn.qualname, span)
@@ -1218,6 +1327,27 @@ def _member_value(value: Expr) -> bool:
         name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
         return name in ("auto", "member")
     return value[0] == "seq"
+
+
+def _reads_itself(target: Expr, guards: Guards, value: Expr) -> bool:
+    """Whether a store of ``target`` rewrites what it holds: under a test of it, or of
+    what a call returns for it."""
+    tests = [node for cond, _ in guards for node in _walk(cond)]
+    return target in tests or (value[0] == "call" and target in _walk(value))
+
+
+def _walk(expr: Expr) -> list[Expr]:
+    """The sub-expressions of ``expr`` (itself first)."""
+    out, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple) and node:
+            if isinstance(node[0], str):
+                out.append(node)
+                stack.extend(node[1:])
+            else:
+                stack.extend(node)
+    return out
 
 
 def _same(a: object, b: object) -> bool:

@@ -28,7 +28,10 @@ ALL_CODES = (
     "PDL103",
     "PDL104",
     "PDL105",
+    "PDL107",
+    "PDL108",
     "PDL201",
+    "PDL301",
     "PDL900",
     "PDL901",
     "PDL902",
@@ -247,7 +250,7 @@ def test_select_ignore_on_the_command_line(relay_gap, flags, shown):
     [
         ("--select", "PDL777"),
         ("--ignore", "XYZ1"),
-        ("--extend-select", "PDL3"),
+        ("--extend-select", "PDL4"),
         ("--per-file-ignores", "*.py:PDL555"),
     ],
 )

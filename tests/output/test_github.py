@@ -32,6 +32,9 @@ def test_annotation_line_carries_position_and_rule_code():
         ("PDL001", "notice"),
         ("PDL104", "error"),
         ("PDL105", "error"),
+        ("PDL107", "error"),
+        ("PDL108", "warning"),
+        ("PDL301", "warning"),
     ],
 )
 def test_rule_severity_picks_the_command(code: str, command: str):
