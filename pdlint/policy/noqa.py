@@ -6,10 +6,10 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from pdlint.source.read import decode_source, split_lines
+from pdlint.source.read import decode_source, joined_lines, source_lines
 
 # flake8's inline suppression comment, bare or with a colon and a list of codes.
 NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
@@ -42,7 +42,7 @@ def _tokens(text: str) -> Iterator[tokenize.TokenInfo]:
         return
 
 
-def comment_lines(lines: list[str], upto: int | None = None) -> dict[int, int]:
+def comment_lines(lines: Sequence[str], upto: int | None = None) -> dict[int, int]:
     """Line -> the line whose ``# noqa`` stands for it, for the lines that cannot carry
     a comment of their own (ruff's noqa mapping): each line of a string spanning
     lines, and of lines joined by backslashes, maps to the last line of the whole.
@@ -51,7 +51,7 @@ def comment_lines(lines: list[str], upto: int | None = None) -> dict[int, int]:
     spans: list[tuple[int, int]] = []
     opened: list[int] = []  # the first lines of the f-strings open
     previous: tokenize.TokenInfo | None = None
-    for token in _tokens("\n".join(lines) + "\n"):
+    for token in _tokens(joined_lines(lines) + "\n"):
         kind, (first, _), (last, _) = token.type, token.start, token.end
         if kind == tokenize.STRING and first != last:
             spans.append((first, last))
@@ -107,7 +107,7 @@ def directives(data: bytes) -> tuple[Directive, ...]:
         return ()
     out: list[Directive] = []
     # lines as the parser numbers them (a lone carriage return ends one too)
-    for token in _tokens("\n".join(split_lines(text)) + "\n"):
+    for token in _tokens(joined_lines(source_lines(text)) + "\n"):
         if token.type != tokenize.COMMENT:
             continue
         match = NOQA_RE.search(token.string)

@@ -10,8 +10,10 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from pdlint.findings import Finding, Location
 from pdlint.source.depth import parse_module
@@ -67,6 +69,53 @@ def split_lines(text: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+class Lines(Sequence[str]):
+    """A text's lines as :func:`split_lines` gives them, kept as the text and where
+    each line starts: a list of a million short lines would take ten times the text.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = array("q", [0])
+        starts.extend(found.end() for found in _LINE_BREAK.finditer(text))
+        if starts[-1] == len(text):  # the text ends with a break: no line after it
+            starts.pop()
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts)
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        start = self._starts[index]
+        found = _LINE_BREAK.search(self.text, start)
+        return self.text[start : found.start() if found is not None else len(self.text)]
+
+    def joined(self) -> str:
+        """``"\n".join(self)``, made without a string per line."""
+        text = self.text.replace("\r\n", "\n").replace("\r", "\n")
+        return text[:-1] if text.endswith("\n") else text
+
+
+def source_lines(text: str) -> list[str] | Lines:
+    """The lines of ``text`` (:func:`split_lines`), as :class:`Lines` for a large text."""
+    if len(text) > PIECEWISE_BYTES or text.count("\n") > PIECEWISE_LINES:
+        return Lines(text)
+    return split_lines(text)
+
+
+def joined_lines(lines: Sequence[str]) -> str:
+    """``"\n".join(lines)``; of :class:`Lines`, without a string per line."""
+    return lines.joined() if isinstance(lines, Lines) else "\n".join(lines)
 
 
 def decode_source(data: bytes) -> str:
