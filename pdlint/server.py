@@ -104,6 +104,8 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
     else:
         result = _analyse_folder(root, settings, overlays, memo, progress)
     memo.sweep()
+    # the server has the lines of its buffers: not sent back (a large one is large)
+    result.sources = {d: ls for d, ls in result.sources.items() if _real(d) not in overlays}
     return result, memo.stored - before
 
 

@@ -73,19 +73,29 @@ def split_lines(text: str) -> list[str]:
 
 class Lines(Sequence[str]):
     """A text's lines as :func:`split_lines` gives them, kept as the text and where
-    each line starts: a list of a million short lines would take ten times the text.
+    every 64th line starts (found when a line is first asked for by its number): a
+    list of a million short lines would take ten times the text.
     """
+
+    _STRIDE = 64
 
     def __init__(self, text: str) -> None:
         self.text = text
-        starts = array("q", [0])
-        starts.extend(found.end() for found in _LINE_BREAK.finditer(text))
-        if starts[-1] == len(text):  # the text ends with a break: no line after it
-            starts.pop()
-        self._starts = starts
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        # no line after a last break (nor in an empty text)
+        self._count = breaks if not text or text[-1] in "\r\n" else breaks + 1
+        self._starts: array[int] | None = None
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        text, start = self.text, 0
+        for found in _LINE_BREAK.finditer(text):
+            yield text[start : found.start()]
+            start = found.end()
+        if start < len(text):
+            yield text[start:]
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -96,14 +106,27 @@ class Lines(Sequence[str]):
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        start = self._starts[index]
-        found = _LINE_BREAK.search(self.text, start)
-        return self.text[start : found.start() if found is not None else len(self.text)]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        if self._starts is None:
+            self._starts = self._every_stride()
+        text = self.text
+        start = self._starts[index // self._STRIDE]
+        for _ in range(index % self._STRIDE):
+            found = _LINE_BREAK.search(text, start)
+            assert found is not None  # the line exists
+            start = found.end()
+        found = _LINE_BREAK.search(text, start)
+        return text[start : found.start() if found is not None else len(text)]
 
-    def joined(self) -> str:
-        """``"\n".join(self)``, made without a string per line."""
-        text = self.text.replace("\r\n", "\n").replace("\r", "\n")
-        return text[:-1] if text.endswith("\n") else text
+    def _every_stride(self) -> array[int]:
+        starts = array("q", [0])
+        for number, found in enumerate(_LINE_BREAK.finditer(self.text), start=1):
+            if number % self._STRIDE == 0:
+                starts.append(found.end())
+        return starts
 
 
 def source_lines(text: str) -> list[str] | Lines:
@@ -111,11 +134,6 @@ def source_lines(text: str) -> list[str] | Lines:
     if len(text) > PIECEWISE_BYTES or text.count("\n") > PIECEWISE_LINES:
         return Lines(text)
     return split_lines(text)
-
-
-def joined_lines(lines: Sequence[str]) -> str:
-    """``"\n".join(lines)``; of :class:`Lines`, without a string per line."""
-    return lines.joined() if isinstance(lines, Lines) else "\n".join(lines)
 
 
 def decode_source(data: bytes) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdlint.source.read import Lines, joined_lines, source_lines, split_lines
+from pdlint.source.read import Lines, source_lines, split_lines
 
 TEXTS = [
     "",
@@ -28,7 +28,6 @@ def test_lines_read_as_split_lines(text: str):
     assert len(lines) == len(expected)
     assert [lines[i] for i in range(-len(expected), len(expected))] == expected + expected
     assert lines[1:3] == expected[1:3]
-    assert lines.joined() == joined_lines(lines) == "\n".join(expected)
     with pytest.raises(IndexError):
         lines[len(expected)]
 
@@ -37,3 +36,10 @@ def test_a_large_text_gets_lines_a_small_one_a_list():
     assert isinstance(source_lines("x = 1\n" * 10), list)
     large = source_lines("x = 1\n" * 100_000)
     assert isinstance(large, Lines) and large[99_999] == "x = 1" and len(large) == 100_000
+
+
+def test_every_line_of_a_long_text_by_its_number():
+    text = "".join(f"line {i}" + ("\n", "\r\n", "\r", "\n\n")[i % 4] for i in range(1000))
+    lines, expected = Lines(text), split_lines(text)
+    assert len(lines) == len(expected)
+    assert [lines[i] for i in reversed(range(len(expected)))] == expected[::-1]
