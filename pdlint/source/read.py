@@ -49,12 +49,13 @@ class ParsedFile:
     text: str
     tree: ast.Module | None
     error: Finding | None
-    pieces: Iterator[ast.Module] | None = field(default=None, repr=False)
+    pieces: Iterator[tuple[int, ast.Module]] | None = field(default=None, repr=False)
 
-    def trees(self) -> Iterator[ast.Module]:
-        """The tree, or the pieces' trees in turn."""
+    def trees(self) -> Iterator[tuple[int, ast.Module]]:
+        """The tree, or the pieces' trees in turn, each with the count of the lines
+        before it (:func:`~pdlint.source.pieces.parse_pieces`)."""
         if self.tree is not None:
-            yield self.tree
+            yield 0, self.tree
         elif self.pieces is not None:
             yield from self.pieces
 
@@ -307,7 +308,7 @@ def _parse(text: str) -> ast.Module:
         return parse_module(text, _NOT_A_PATH)
 
 
-def _pieces(parsed: ParsedFile) -> Iterator[ast.Module]:
+def _pieces(parsed: ParsedFile) -> Iterator[tuple[int, ast.Module]]:
     """``parsed``'s trees a piece at a time; a failure sets its ``error`` and ends them."""
     try:
         yield from parse_pieces(parsed.text, _parse)
