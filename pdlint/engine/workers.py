@@ -70,10 +70,10 @@ def index_job(job: IndexJob) -> bytes | tuple[object, ...]:
     parsed = parse_source(display, data)
     if parsed.pieces is not None:
         return _pieces_payload(parsed, path, module, len(data))
-    if parsed.error is not None:
+    if parsed.tree is None:
         return error_result(parsed.error)
     try:
-        facts = index_module(path, display, parsed.trees(), parsed.text, module)
+        facts = index_module(path, display, parsed.tree, parsed.text, module)
     except RecursionError:
         return _TOO_DEEP
     return ("facts", facts)

@@ -30,7 +30,7 @@ from pdlint.facts.types import (
     StoreFact,
 )
 from pdlint.source.modules import module_name
-from pdlint.source.read import split_lines
+from pdlint.source.read import source_lines
 
 _TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
@@ -108,16 +108,33 @@ def _ascii_span(node: ast.AST) -> Span:
 
 
 class _Lines:
-    """Converts ast's UTF-8 byte columns to 1-based character columns."""
+    """Converts ast's UTF-8 byte columns to 1-based character columns, and the line
+    numbers of a piece's tree to the file's (see :mod:`pdlint.source.pieces`)."""
 
     def __init__(self, text: str) -> None:
         # Only lines with non-ASCII characters need converting (most files have none).
         self.wide: dict[int, str] = {}
         if not text.isascii():
-            for number, line in enumerate(split_lines(text), start=1):
+            for number, line in enumerate(source_lines(text), start=1):
                 if not line.isascii():
                     self.wide[number] = line
         self.span: Callable[[ast.AST], Span] = self._wide_span if self.wide else _ascii_span
+        self.before = 0  # lines of the file before the tree being indexed
+
+    def shift(self, before: int) -> None:
+        """Index a piece's tree, whose line 1 is the file's line ``before + 1``."""
+        self.before = before
+        if before:
+            self.span = self._shifted_span
+        else:
+            self.span = self._wide_span if self.wide else _ascii_span
+
+    def _shifted_span(self, node: ast.AST) -> Span:
+        line, col, end_line, end_col = _ascii_span(node)
+        line, end_line = line + self.before, end_line + self.before
+        if line in self.wide or end_line in self.wide:
+            return (line, self.col(line, col - 1), end_line, self.col(end_line, end_col - 1))
+        return (line, col, end_line, end_col)
 
     def col(self, line: int, byte_col: int) -> int:
         text = self.wide.get(line)
@@ -146,6 +163,8 @@ CallParts = tuple[Expr, tuple[Expr, ...], tuple[tuple[str, Expr], ...]]
 # and by its call IR alike: converted at any depth up to MAX_DEPTH they are the
 # same tuples (what they hold is memoized), so they are converted once.
 _calls: dict[ast.Call, CallParts] = {}
+# The lines of the file before the piece being indexed (see pdlint.source.pieces).
+_before = 0
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
@@ -187,13 +206,13 @@ def _ir(node: ast.AST | None, depth: int) -> Expr:
 
 def _start_module() -> None:
     """Put empty memos in place (they only hold within one module)."""
-    global _indexing, _memo, _names, _calls
-    _indexing, _memo, _names, _calls = True, {}, {}, {}
+    global _indexing, _memo, _names, _calls, _before
+    _indexing, _memo, _names, _calls, _before = True, {}, {}, {}, 0
 
 
 def _end_module() -> None:
-    global _indexing, _memo, _names, _calls
-    _indexing, _memo, _names, _calls = False, {}, {}, {}
+    global _indexing, _memo, _names, _calls, _before
+    _indexing, _memo, _names, _calls, _before = False, {}, {}, {}, 0
 
 
 def _call(node: ast.Call, d: int) -> Expr:
@@ -310,7 +329,7 @@ def lambda_name(line: int, col: int) -> str:
 
 
 def _lambda(node: ast.Lambda, d: int) -> Expr:
-    return ("lambda", node.lineno, node.col_offset)
+    return ("lambda", node.lineno + _before, node.col_offset)
 
 
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
@@ -346,7 +365,18 @@ def annotation_expr(node: ast.AST | None) -> Expr | None:
             node = ast.parse(node.value, mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
+        return _unshifted(node)  # its lines are the string's, in any piece
     return to_expr(node)
+
+
+def _unshifted(node: ast.AST) -> Expr:
+    """:func:`to_expr` of a tree of its own (not a piece's: no lines before it)."""
+    global _before
+    before, _before = _before, 0
+    try:
+        return to_expr(node)
+    finally:
+        _before = before
 
 
 def string_annotation_expr(source: str) -> Expr | None:
@@ -1020,7 +1050,7 @@ class _ModuleIndexer:
 
     def lambda_(self, node: ast.Lambda, prefix: str, cls: str | None) -> None:
         """Index a lambda as a function whose body returns its expression."""
-        where = (node.lineno, node.col_offset)
+        where = (node.lineno + self.lines.before, node.col_offset)
         if where in self._lambdas:
             return
         self._lambdas.add(where)
@@ -1050,7 +1080,7 @@ class _ModuleIndexer:
                         )
                     )
         span = self.lines.span(node)
-        line = node.lineno
+        line = node.lineno + self.lines.before
         self.classes.append(
             ClassFacts(
                 qualname,
@@ -1095,7 +1125,7 @@ class _ModuleIndexer:
                 for a in every
             ]
         )
-        line = node.lineno
+        line = node.lineno + self.lines.before
         col = self.lines.col(line, node.col_offset)
         self.functions.append(
             FunctionFacts(  # one per function: by name
@@ -1128,13 +1158,14 @@ class _ModuleIndexer:
 def index_module(
     path: str,
     display: str,
-    tree: ast.Module | Iterable[ast.Module],
+    tree: ast.Module | Iterable[tuple[int, ast.Module]],
     text: str,
     module: str | None = None,
 ) -> ModuleFacts:
     """Facts of one parsed module (``path`` on disk, ``display`` for output), named
     ``module`` (by default from its path, see :mod:`pdlint.source.modules`); ``tree``
-    may be the trees of its pieces in turn (see :mod:`pdlint.source.pieces`)."""
+    may be the trees of its pieces in turn, each with the count of the lines before
+    it (see :mod:`pdlint.source.pieces`)."""
     module = module_name(path) if module is None else module
     if isinstance(tree, ast.Module):
         indexer = _ModuleIndexer(display, module, _is_package(path), text)
@@ -1150,7 +1181,7 @@ def index_module(
 def index_pieces(
     path: str,
     display: str,
-    trees: Iterable[ast.Module],
+    trees: Iterable[tuple[int, ast.Module]],
     text: str,
     module: str | None = None,
 ) -> Generator[ModuleFacts, None, None]:
@@ -1162,8 +1193,11 @@ def index_pieces(
     module = module_name(path) if module is None else module
     indexer = _ModuleIndexer(display, module, _is_package(path), text)
     _start_module()
+    global _before
     try:
-        for piece in trees:
+        for before, piece in trees:
+            indexer.lines.shift(before)
+            _before = before
             indexer.body(piece.body, module, None)
             # the memos hold the piece's nodes, which no later piece shares: they go
             _memo.clear()

@@ -4,8 +4,10 @@ CPython's syntax tree takes fifty to four hundred times the size of the source (
 a failed parse twice that, for its second pass), so a tree of a whole 50 MB file
 does not fit in memory, and one of a 2 MB file of short statements takes 800 MB:
 a file over :data:`PIECEWISE_BYTES` or :data:`PIECEWISE_LINES` is cut before lines
-that start a statement at column 0, and each piece is parsed, renumbered and handed
-on alone (no source file of the serving engines comes near either).
+that start a statement at column 0, and each piece is parsed and handed on alone
+with the count of the lines before it (no source file of the serving engines comes
+near either). The indexer adds that count to the lines it reads (renumbering every
+node of the tree would cost more than parsing it).
 
 A cut that lands inside a string, a bracket or a continued line leaves a piece
 that does not parse (its tokens run into the end); so does one that parts a
@@ -49,9 +51,9 @@ def _cut_after(text: str, at: int) -> int:
 
 def parse_pieces(
     text: str, parse: Callable[[str], ast.Module], piece_chars: int = PIECE_CHARS
-) -> Iterator[ast.Module]:
-    """The trees of ``text``'s pieces (about ``piece_chars`` each), in order,
-    numbered as lines of ``text``.
+) -> Iterator[tuple[int, ast.Module]]:
+    """The trees of ``text``'s pieces (about ``piece_chars`` each), in order, each
+    with the count of the lines of ``text`` before it (its lines are numbered from 1).
 
     ``parse`` parses one piece; what it raises for the piece holding the file's
     first error is raised, with that error's lines counted in the whole file.
@@ -80,9 +82,7 @@ def parse_pieces(
                 break
         piece = text[start:end]
         if tree is not None and deferred is None:
-            if line:
-                ast.increment_lineno(tree, line)
-            yield tree
+            yield line, tree
         tree = None
         line += _line_count(piece)
         start = end
