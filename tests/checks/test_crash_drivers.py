@@ -270,6 +270,17 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("EAGLE", "MTP"),
     ),
+    "generic_pool": (
+        """
+        import sys
+        from pool_engine.scheduler import Scheduler
+        from pool_engine.spec import Method
+        scheduler = Scheduler(Method[sys.argv[1]])
+        scheduler.transfers.append(("r", 2))
+        scheduler.run_disagg_decode_once()
+        """,
+        ("NONE", "TREE", "CHAIN"),
+    ),
 }
 
 # fixture -> what its expected findings crash with, when not an attribute of None
