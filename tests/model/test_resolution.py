@@ -991,3 +991,50 @@ def test_generic_containers_bind_their_type_variables(tmp_path: Path) -> None:
         "PDL101 eng/loop.py:12 LOOKUP",
         "PDL101 eng/loop.py:15 LOOKUP",
     ]
+
+
+def test_predicates_read_as_properties(tmp_path: Path) -> None:
+    # a property of a settings object that tests the variant it holds, read in a
+    # guard: true for LOOKUP only, so CHAIN (no draft either) never reaches the
+    # dereference
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from functools import cached_property
+
+                from eng.drafting import Algo
+
+
+                class Settings:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    @cached_property
+                    def looks_up(self):
+                        return self.algo is Algo.LOOKUP
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, settings: Settings):
+                        self.settings = settings
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.settings.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        if self.settings.looks_up:
+                            return b.draft.tokens
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:18 LOOKUP,CHAIN", "PDL101 eng/loop.py:30 LOOKUP"]
