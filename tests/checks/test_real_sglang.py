@@ -52,7 +52,10 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
     # common/conn.py (PDL201, true; see test_real_layout.py). STANDALONE's first
     # crash is in the relay's fallback: ``RelayPayload(bonus_tokens=...)`` goes to
     # ``FutureMap.stash``, whose first fill reads ``payload.topk_p[0]`` under
-    # ``need_topk`` (true for STANDALONE; PDL104, true).
+    # ``need_topk`` (true for STANDALONE; PDL104, true). FROZEN_KV_MTP is in
+    # ``is_eagle()``, so the builder makes it a plain ``EagleDraftInput``, which
+    # ``FrozenKVMTPDraftWorker.draft`` (its worker alone) asserts to be a
+    # ``FrozenKVMTPDraftInput`` (PDL105, true: the subclass is never made on decode).
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
@@ -66,6 +69,7 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
         ("PDL103", "speculative/dspark_components/dspark_worker_v2.py", 481, "DSPARK"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1171, "STANDALONE"),
         ("PDL104", "managers/overlap_utils.py", 313, "STANDALONE"),
+        ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 413, "FROZEN_KV_MTP"),
         ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
     ]
     assert elapsed < 60
@@ -89,7 +93,10 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
     the first decode step after the handoff, and no startup check rejects UNO on a
     decode server (a late failure, true gap). NGRAM's relay fallback stashes a
     ``RelayPayload`` with no ``accept_tokens``, which ``FutureMap.stash`` reads for
-    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). The
+    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). FROZEN_KV_MTP's
+    builder branch (``is_eagle()``) makes a plain ``EagleDraftInput``, which its
+    draft worker asserts to be a ``FrozenKVMTPDraftInput`` (frozen_kv_mtp_worker_v2.py:465;
+    PDL105, true). The
     placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
@@ -112,4 +119,5 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL101", "speculative/spec_utils.py", 1265, "UNO"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
         ("PDL104", "managers/overlap_utils.py", 435, "NGRAM"),
+        ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 465, "FROZEN_KV_MTP"),
     ]

@@ -27,6 +27,7 @@ ALL_CODES = (
     "PDL102",
     "PDL103",
     "PDL104",
+    "PDL105",
     "PDL201",
     "PDL900",
     "PDL901",

@@ -1,8 +1,10 @@
-"""PDL001 dispatch-gap and PDL101 relay-state-missing (case 1 of the brief).
+"""PDL001 dispatch-gap, PDL101 relay-state-missing (case 1 of the brief), and the
+relay's PDL104 and PDL105.
 
 A builder returns None for some members of a variant; the relay stores its
 result in an attribute; a consumer reached from a decode entry point
-dereferences that attribute while the variant is such a member.
+dereferences that attribute while the variant is such a member. For the members
+it builds, a consumer may demand a class the builder does not make (PDL105).
 """
 
 from __future__ import annotations
@@ -14,19 +16,21 @@ from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
-from pdlint.checks.relay.relays import Builder, Relay, relay_related
+from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
+from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
+from pdlint.checks.relay.type_findings import type_finding
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import call_step, deref_step, location, short_name
+from pdlint.model.locations import deref_step, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
 class RelayAnalysis:
-    """Finds builders, relays and consumers; yields PDL001 and PDL101."""
+    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105."""
 
     def __init__(
         self,
@@ -167,7 +171,7 @@ class RelayAnalysis:
                     gaps.append(member)
                     spans.append(span)
             if gaps and covered:
-                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans))
+                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans), bound)
         return None
 
     def _outcome(
@@ -387,6 +391,70 @@ class RelayAnalysis:
                 if (relay.function, builder.qualname, member) not in carried:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
+            for member in range(len(variant.members)):
+                if member not in rejected and member not in builder.gaps:
+                    yield from self._state_types(relay, member)
+
+    def built(self, builder: Builder, member: int) -> tuple[frozenset[str], Span] | None:
+        """The classes the builder makes for a member it builds a value for, and the
+        first return that makes one; None when it builds none or any is unknown."""
+        fn = self.model.functions[builder.qualname]
+        variant, bound = builder.variant, builder.bound
+        outcome = self._outcome(fn, variant, member, bound)
+        if outcome is None or outcome[0] != "value":
+            return None
+        made: set[str] = set()
+        first: Span | None = None
+        for ret in fn.returns:
+            if self.variants.guards_truth(ret.guards, fn, variant, member, bound) is F:
+                continue
+            if self._return_kind(ret.value, fn, variant, member, bound) != "value":
+                continue
+            assert ret.value is not None
+            found = made_classes(self.model, fn, ret.value)
+            if not found:
+                return None
+            made.update(found)
+            first = first or ret.span
+        return (frozenset(made), first) if first is not None else None
+
+    def _state_types(self, relay: Relay, member: int) -> Iterator[Finding]:
+        """PDL105: the member's state is built, of a class a consumer does not accept."""
+        built = self.built(relay.builder, member)
+        if built is None:
+            return
+        made, made_span = built
+        variant = relay.builder.variant
+        relay_fn = self.model.functions[relay.function]
+        relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        names = self.model.attribute_aliases(relay_cls, relay.state)
+        parents = self.member_reach(relay, variant, member)
+        for qual in sorted(parents):
+            if qual == relay.function:  # the relay's own check fails at handoff
+                continue
+            chain = call_chain(parents, qual)
+            if any(site is not None and bypass_only(site.guards) for _, site in chain):
+                continue  # reached only by bypass batches, whose state is a placeholder
+            fn = self.model.functions[qual]
+            # a test of the state's class or None-ness, or of a local holding it,
+            # guards a demand under it
+            tested = names | StateReads(fn, names).aliases()
+            for demand in type_demands(self.model, fn, names):
+                guards = demand.guards
+                if bypass_only(guards) or any(guards_mention(guards, n) for n in tested):
+                    continue
+                deref = DerefFact(demand.obj[2], demand.obj, "attribute", demand.span, guards)
+                if stored_before(fn, deref, self.model):
+                    continue
+                if not self.same_class(fn, demand.obj[1], relay_cls):
+                    continue
+                truth = self.variants.guards_truth(guards, fn, variant, member)
+                if truth not in (T, MAYBE) or not fails(self.model, demand, made):
+                    continue
+                yield type_finding(
+                    self.model, relay, member, made, made_span, qual, demand, parents
+                )
+                break  # the first failing demand of a function stops the request
 
     def _carried(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
         """PDL104: the member runs the relay's fallback, which makes a carrier with a
@@ -625,20 +693,7 @@ class RelayAnalysis:
         builder = relay.builder
         name = builder.variant.members[member]
         shown = text(obj, brief=True)
-        chain = call_chain(parents, consumer)
-        entry = chain[0][0]
-        steps = [
-            Step(
-                location(self.model, entry, self.model.functions[entry].span),
-                entry,
-                f"entry point `{short_name(entry)}`",
-            )
-        ]
-        for i in range(1, len(chain)):
-            caller = chain[i - 1][0]
-            callee, site = chain[i]
-            assert site is not None
-            steps.append(call_step(self.model, caller, site.span, callee))
+        entry, steps = path_steps(self.model, parents, consumer)
         builder_fn = self.model.functions[builder.qualname]
         missing = (
             f"`{builder_fn.name}` returns None for {name}, "

@@ -39,6 +39,7 @@ def unmatched_names(
         own = os.path.realpath(os.path.dirname(pack.path)) != os.path.realpath(packs_dir())
         for key, names in (
             ("entry-points", pack.entry_points),
+            ("idle-runs", pack.idle_runs),
             ("startup-validators", pack.startup_validators),
         ):
             missing = [n for n in names if not match_entries(model, [n])]
