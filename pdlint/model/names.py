@@ -104,6 +104,10 @@ def _scoped(
     )
 
 
+# type variable (qualified) -> (annotation it is bound to, its module, its function)
+Bindings = dict[str, tuple[Expr, str, FunctionFacts | None]]
+
+
 def _one(classes: frozenset[str]) -> str | None:
     return next(iter(classes)) if len(classes) == 1 else None
 
@@ -272,6 +276,7 @@ class Model:
         self._cuts = 0
         self._resolving = 0  # calls being resolved (see _at_top)
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
+        self._type_param_cache: dict[str, tuple[str, ...]] = {}
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -705,32 +710,43 @@ class Model:
 
     # types ------------------------------------------------------------------
     def annotation_classes(
-        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+        self,
+        ann: Expr | None,
+        module: str,
+        fn: FunctionFacts | None = None,
+        bindings: Bindings | None = None,
     ) -> frozenset[str]:
         """The classes an annotation names: each part of a union (``X | Y``,
-        ``Union``, ``Optional``) that is a class, or a generic class's own name."""
+        ``Union``, ``Optional``) that is a class, or a generic class's own name; a
+        type variable bound in ``bindings`` (see :meth:`type_bindings`) names what
+        it is bound to."""
         if ann is None:
             return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn)
+            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn, bindings)
         if kind == "union":
-            return self.annotation_classes(ann[1], module, fn) | self.annotation_classes(
-                ann[2], module, fn
+            return self.annotation_classes(ann[1], module, fn, bindings) | self.annotation_classes(
+                ann[2], module, fn, bindings
             )
         if kind == "subscript":
             head = self._annotation_head(ann, module, fn)
             if head == "Optional":
-                return self.annotation_classes(ann[2], module, fn)
+                return self.annotation_classes(ann[2], module, fn, bindings)
             if head == "Union":
                 inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
-                return frozenset(c for p in inner for c in self.annotation_classes(p, module, fn))
+                return frozenset(
+                    c for p in inner for c in self.annotation_classes(p, module, fn, bindings)
+                )
             resolved = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
             return frozenset((resolved,)) if resolved and resolved in self.classes else _NO_CLASSES
         if kind in _DOTTED:
             resolved = self.resolve_dotted(fn, module, ann)
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            bound = bindings.get(resolved) if bindings and resolved is not None else None
+            if bound is not None:
+                return self.annotation_classes(bound[0], bound[1], bound[2])
         return _NO_CLASSES
 
     def annotation_class(
@@ -753,7 +769,11 @@ class Model:
         return ""
 
     def element_annotation_classes(
-        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+        self,
+        ann: Expr | None,
+        module: str,
+        fn: FunctionFacts | None = None,
+        bindings: Bindings | None = None,
     ) -> frozenset[str]:
         """The classes of the elements of a container annotation (``list[T]``,
         ``Sequence[T]``, ``deque[T]``, ``tuple[T, ...]``, ``Optional[list[T]]``; a
@@ -762,23 +782,25 @@ class Model:
             return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.element_annotation_classes(string_annotation_expr(ann[1]), module, fn)
+            return self.element_annotation_classes(
+                string_annotation_expr(ann[1]), module, fn, bindings
+            )
         if kind == "union":
             return self.element_annotation_classes(
-                ann[1], module, fn
-            ) | self.element_annotation_classes(ann[2], module, fn)
+                ann[1], module, fn, bindings
+            ) | self.element_annotation_classes(ann[2], module, fn, bindings)
         if kind != "subscript":
             return _NO_CLASSES
         head = self._annotation_head(ann, module, fn)
         params: tuple[Expr, ...] = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
         if head in ("Optional", "Union"):
             return frozenset(
-                c for p in params for c in self.element_annotation_classes(p, module, fn)
+                c for p in params for c in self.element_annotation_classes(p, module, fn, bindings)
             )
         if head in _SEQUENCES and params:
-            return self.annotation_classes(params[0], module, fn)
+            return self.annotation_classes(params[0], module, fn, bindings)
         if head in _MAPPINGS and len(params) == 2:
-            return self.annotation_classes(params[1], module, fn)
+            return self.annotation_classes(params[1], module, fn, bindings)
         return _NO_CLASSES
 
     def module_of(self, fn: FunctionFacts) -> str:
@@ -982,7 +1004,10 @@ class Model:
         for target in self.call_targets(fn, func):
             callee = self.functions[target]
             where = self.module_of(callee)
-            declared = self.element_annotation_classes(callee.returns_annotation, where, callee)
+            bindings = self.call_bindings(fn, func, callee)
+            declared = self.element_annotation_classes(
+                callee.returns_annotation, where, callee, bindings
+            )
             if declared:
                 out.update(declared)
                 continue
@@ -990,6 +1015,145 @@ class Model:
                 if ret.value is not None and ret.value != ("const", None):
                     out.update(self.element_classes(callee, ret.value, depth + 1))
         return frozenset(out)
+
+    def call_bindings(
+        self, caller: FunctionFacts, func: Expr, callee: FunctionFacts
+    ) -> Bindings | None:
+        """What the type variables of ``callee``'s generic class are bound to in a call
+        ``receiver.method(...)`` (``pool.drain()`` with ``pool: Pool[Batch]``, or a
+        receiver of a class deriving ``Pool[Batch]``); None when none is."""
+        if func[0] != "attr" or callee.cls is None or not self._generic(callee.cls):
+            return None
+        return self.type_bindings(caller, func[1]) or None
+
+    def type_bindings(self, fn: FunctionFacts, expr: Expr) -> Bindings:
+        """The type variables bound for the value of ``expr`` in ``fn``: by its declared
+        annotation (``Pool[Batch]``) and by the bases of its classes (``class
+        BatchPool(Pool[Batch])``), through the bases of the generic classes in turn."""
+        out: dict[str, tuple[Expr, str, FunctionFacts | None]] = {}
+        declared = self._declared_annotation(fn, expr)
+        if declared is not None:
+            ann, module, where = declared
+            if ann[0] == "subscript" and ann[1][0] in _DOTTED:
+                head = self.resolve_dotted(where, module, ann[1])
+                if head is not None and head in self.classes:
+                    args = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+                    out.update(self._bind_generic(head, [(a, module, where) for a in args], 0))
+        for cls in sorted(self.types_of(fn, expr)):
+            for key, value in self._bind_generic(cls, [], 0).items():
+                out.setdefault(key, value)
+        return out
+
+    def _declared_annotation(
+        self, fn: FunctionFacts, expr: Expr
+    ) -> tuple[Expr, str, FunctionFacts | None] | None:
+        """(annotation, its module, its function) ``expr`` is declared with: a
+        parameter's, an annotated local's, an attribute's (in its class body or where a
+        method stores it), Optional unwrapped."""
+        found: tuple[Expr, str, FunctionFacts | None] | None = None
+        module = self.module_of(fn)
+        if expr[0] == "name":
+            for pname, ann in fn.params:
+                if pname == expr[1] and ann is not None:
+                    found = (ann, module, fn)
+            for name, value in fn.assigns if found is None else ():
+                if name == expr[1] and value[0] == "annotated":
+                    found = (value[1], module, fn)
+        elif expr[0] == "attr":
+            for cls in sorted(self.types_of(fn, expr[1])):
+                for klass in self.mro(cls):
+                    facts = self.classes.get(klass)
+                    for name, ann in facts.annotations if facts is not None else ():
+                        if name == expr[2] and found is None:
+                            found = (ann, self.class_module[klass], None)
+                    for method in self.methods_of.get(klass, ()):
+                        for store in method.stores:
+                            if (
+                                found is None
+                                and store.annotation is not None
+                                and store.target == ("attr", ("name", "self"), expr[2])
+                            ):
+                                found = (store.annotation, self.module_of(method), method)
+        if found is None:
+            return None
+        ann, module, where = found
+        for _ in range(4):  # a string, Optional[...], X | None
+            if ann[0] == "const" and isinstance(ann[1], str):
+                parsed = string_annotation_expr(ann[1])
+                if parsed is None:
+                    return None
+                ann = parsed
+            elif ann[0] == "union":
+                ann = ann[2] if ann[1] == ("const", None) else ann[1]
+            elif ann[0] == "subscript" and self._annotation_head(ann, module, where) == "Optional":
+                ann = ann[2]
+            else:
+                break
+        return (ann, module, where)
+
+    def _type_params(self, cls: str) -> tuple[str, ...]:
+        """The type variables a generic class declares, in order: those of its
+        ``Generic[...]`` (or ``Protocol[...]``) base, else those its bases name."""
+        found = self._type_param_cache.get(cls)
+        if found is not None:
+            return found
+        facts = self.classes.get(cls)
+        module = self.class_module.get(cls, "")
+        listed: list[str] = []
+        declared: list[str] | None = None
+        for base in facts.bases if facts is not None else ():
+            if base[0] != "subscript":
+                continue
+            args = base[2][1] if base[2][0] == "seq" else (base[2],)
+            names = [t for a in args if (t := self._type_variable(a, module)) is not None]
+            head = self.resolve_dotted(None, module, base[1]) if base[1][0] in _DOTTED else None
+            if head is not None and head.rsplit(".", 1)[-1] in ("Generic", "Protocol"):
+                declared = names
+            listed.extend(n for n in names if n not in listed)
+        found = tuple(listed if declared is None else declared)
+        self._type_param_cache[cls] = found
+        return found
+
+    def _type_variable(self, expr: Expr, module: str) -> str | None:
+        """The qualified name of the type variable ``expr`` names (``T = TypeVar("T")``)."""
+        if expr[0] not in _DOTTED:
+            return None
+        target = self.resolve_dotted(None, module, expr)
+        value = self.module_assigns.get(target) if target is not None else None
+        if value is None or value[0] != "call" or value[1][0] not in _DOTTED:
+            return None
+        made = value[1][1] if value[1][0] == "name" else value[1][2]
+        return target if made == "TypeVar" else None
+
+    def _generic(self, cls: str) -> bool:
+        """Whether ``cls`` or a class it inherits declares type variables."""
+        return any(self._type_params(klass) for klass in self.mro(cls))
+
+    def _bind_generic(
+        self, cls: str, args: list[tuple[Expr, str, FunctionFacts | None]], depth: int
+    ) -> dict[str, tuple[Expr, str, FunctionFacts | None]]:
+        """Type variable -> (annotation, module, function) for ``cls[args...]``, and for
+        the generic bases it derives with arguments (``Pool[T]``, ``Pool[Batch]``)."""
+        out = dict(zip(self._type_params(cls), args, strict=False))
+        facts = self.classes.get(cls)
+        if facts is None or depth > 8:
+            return out
+        module = self.class_module[cls]
+        for base in facts.bases:
+            if base[0] != "subscript" or base[1][0] not in _DOTTED:
+                continue
+            head = self.resolve_dotted(None, module, base[1])
+            if head is None or head not in self.classes:
+                continue
+            given = base[2][1] if base[2][0] == "seq" else (base[2],)
+            passed = []
+            for arg in given:
+                variable = self._type_variable(arg, module)
+                bound = out.get(variable) if variable is not None else None
+                passed.append(bound if bound is not None else (arg, module, None))
+            for key, value in self._bind_generic(head, passed, depth + 1).items():
+                out.setdefault(key, value)
+        return out
 
     def _constant_instances(
         self, fn: FunctionFacts, module: str, expr: Expr, depth: int
@@ -1127,7 +1291,8 @@ class Model:
         fn = self.functions[target]
         if fn.name == "__init__" and fn.cls:
             return frozenset((fn.cls,))
-        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn)
+        bindings = self.call_bindings(caller, func, fn)
+        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn, bindings)
         if declared:
             return declared
         # inferred from what it returns (factory classmethods: ``return cls(...)``)

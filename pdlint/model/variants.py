@@ -824,8 +824,10 @@ class Variants:
                     return T if settled[key] else F
         if kind == "cmp":
             return self._compare(expr, fn, variant, member, bound)
-        if kind == "call":
-            result = self._call_truth(expr, fn, variant, member, bound, d)
+        if kind == "call" or (kind == "attr" and self._reads_property(expr, fn, variant, bound)):
+            # a property read (``algo.drafts``, ``cfg.uses_tree``) is a call of it
+            call = expr if kind == "call" else ("call", expr, (), ())
+            result = self._call_truth(call, fn, variant, member, bound, d)
             if result is not None:
                 return result
         if kind == "name":
@@ -886,6 +888,18 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _reads_property(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> bool:
+        """Whether ``X.name`` reads a ``@property`` (of the variant's class when X
+        holds a member, else of X's class)."""
+        if self.denotes(expr[1], fn, variant, bound):
+            found = self.model.functions.get(f"{variant.qualname}.{expr[2]}")
+        else:
+            targets = self.model.call_targets(fn, expr)
+            found = self.model.functions[targets[0]] if len(targets) == 1 else None
+        return found is not None and is_property(found)
 
     def _call_truth(
         self,

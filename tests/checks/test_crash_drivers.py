@@ -316,6 +316,32 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "generic_pool": (
+        """
+        import sys
+        from pool_engine.scheduler import Scheduler
+        from pool_engine.spec import Method
+        scheduler = Scheduler(Method[sys.argv[1]])
+        scheduler.transfers.append(("r", 2))
+        scheduler.run_disagg_decode_once()
+        """,
+        ("NONE", "TREE", "CHAIN"),
+    ),
+    "property_predicate": (
+        """
+        import asyncio, sys
+        from tide_engine.batch import Handoff
+        from tide_engine.scheduler import DecodeScheduler
+        from tide_engine.spec import SpecAlgo
+        async def main():
+            scheduler = DecodeScheduler(SpecAlgo[sys.argv[1]])
+            await scheduler.inbox.put(Handoff("r1", {"hidden": [0.5]}))
+            await scheduler.inbox.put(None)
+            await scheduler.disagg_decode_loop()
+        asyncio.run(main())
+        """,
+        ("NONE", "EAGLE", "EAGLE3"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

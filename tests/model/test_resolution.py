@@ -910,3 +910,131 @@ def test_template_method_reaches_each_chosen_classs_hooks_for_its_members(tmp_pa
         "PDL101 eng/stages.py:17 CHAIN",
         "PDL101 eng/stages.py:26 LOOKUP",
     ]
+
+
+def test_generic_containers_bind_their_type_variables(tmp_path: Path) -> None:
+    # a subclass binding the base's type variable (with a string), and a generic of
+    # two variables declared with an annotation: the methods' -> Optional[T] and
+    # -> list[V] are read as the classes bound
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/holders.py": """
+                from typing import Generic, Optional, TypeVar
+
+                T = TypeVar("T")
+                K = TypeVar("K")
+                V = TypeVar("V")
+
+
+                class Box(Generic[T]):
+                    def __init__(self):
+                        self.item = None
+
+                    def take(self) -> Optional[T]:
+                        return self.item
+
+
+                class Registry(Generic[K, V]):
+                    def __init__(self):
+                        self.items = {}
+
+                    def values_(self) -> list[V]:
+                        return list(self.items.values())
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.holders import Box, Registry
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def step(self):
+                        if self.algo.is_lookup():
+                            return self.draft.tokens
+
+                    def finish(self):
+                        return self.draft.tokens[-1]
+
+
+                class BatchBox(Box["Batch"]):
+                    pass
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.box = BatchBox()
+                        self.reg: Registry[str, Batch] = Registry()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch(self.algo)
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        self.box.item = b
+                        self.reg.items["r"] = b
+                        got = self.box.take()
+                        got.step()
+                        for each in self.reg.values_():
+                            each.finish()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:12 LOOKUP",
+        "PDL101 eng/loop.py:15 LOOKUP",
+    ]
+
+
+def test_predicates_read_as_properties(tmp_path: Path) -> None:
+    # a property of a settings object that tests the variant it holds, read in a
+    # guard: true for LOOKUP only, so CHAIN (no draft either) never reaches the
+    # dereference
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from functools import cached_property
+
+                from eng.drafting import Algo
+
+
+                class Settings:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    @cached_property
+                    def looks_up(self):
+                        return self.algo is Algo.LOOKUP
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, settings: Settings):
+                        self.settings = settings
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.settings.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        if self.settings.looks_up:
+                            return b.draft.tokens
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:18 LOOKUP,CHAIN", "PDL101 eng/loop.py:30 LOOKUP"]
