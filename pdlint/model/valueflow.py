@@ -32,7 +32,7 @@ _NEW_CONTAINER = {
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
-_MAX_DOTS = 6
+_MAX_DOTS = 7  # an outside name is kept to this many attributes
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
@@ -372,8 +372,18 @@ class Solver:
                 if attr in self.class_names.get(klass[1], ()):
                     return [(*v, klass[1]) for v in self.pts.get(f"{klass[1]}|{attr}")]
             elif klass[0] == "ext":
+                if self.stored_attr(order, attr):  # data of the instance, not the base's
+                    return []
                 return [("ext", f"{klass[1]}.{attr}", None)]
         return []
+
+    def stored_attr(self, order: list[Value], attr: str) -> bool:
+        """Whether a method of a class of ``order`` stores ``attr`` on its receiver."""
+        return any(
+            attr in self.classes[k[1]].attrs
+            for k in order
+            if k[0] == "cls" and k[1] in self.classes
+        )
 
     def add_class_name(self, qualname: str, attr: str) -> None:
         names = self.class_names.setdefault(qualname, set())
@@ -426,10 +436,14 @@ class Solver:
         elif kind in ("ext", "extres"):
             # a name from outside, as PyCG names it (``ext.Cls.fun``), kept short:
             # attributes of an attribute of a result are unknown
+            # (a loop walking an outside object, ``node = node.parent``, would grow
+            # the name without end: an attribute met again on the way is unknown)
             dotted = f"{value[1]}.{attr}"
-            if kind == "extres" and dotted.count(".") < _MAX_DOTS:
+            if attr in value[1].split(".")[1:]:
+                pts.add(dst, [UNKNOWN])
+            elif kind == "extres" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("extattr", dotted)])
-            elif kind == "ext" and dotted.count(".") < 2 * _MAX_DOTS:
+            elif kind == "ext" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("ext", dotted)])
             else:
                 pts.add(dst, [UNKNOWN])
@@ -538,8 +552,12 @@ class Solver:
             for key in keys:
                 index = key[2]
                 if isinstance(index, int) and index < 0 and value[1] != "dict":
-                    self.all_content(value, dst)
-                    continue
+                    held = {k[2] for k in self.pts.get(("keys", value))}
+                    ints = [k for k in held if isinstance(k, int)]
+                    if ANY_KEY in held or not ints or max(ints) + 1 + index < 0:
+                        self.all_content(value, dst)
+                        continue
+                    index = max(ints) + 1 + index  # from the end of a list of known length
                 self.pts.flow(self.content(value, _key(index)), dst)
             self.pts.flow(self.content(value, ANY_KEY), dst)
         elif value[0] in ("unknown", "extres", "ext", "extattr"):
@@ -1027,7 +1045,8 @@ class Solver:
         for value in self.pts.get(fn_node):
             if value[0] in ("fn", "bound", "cls", "partial", "static"):
                 ret = ("mapped", result, value)
-                elements = tuple((("elements", result, i), False) for i in range(len(others)))
+                site = (result, fn_node)
+                elements = tuple((("elements", site, i), False) for i in range(len(others)))
                 for i, other in enumerate(others):
                     self.derive("iter", elements[i][0], other, caller, False)
                 self.call(value, _Call(elements, ()), ret, caller, False)
@@ -1062,6 +1081,11 @@ class Solver:
             return
         if name in _ADDERS and args:
             self.put(receiver, ANY_KEY, args[-1])
+        elif name == "sort":
+            for keyword, key_fn in call.kwargs:
+                if keyword == "key":
+                    self.pts.add(("sorting", key_fn), [receiver])
+                    self.derive("mapcall", None, key_fn, (("sorting", key_fn),), caller, "key")
         elif name in _EXTENDERS and args:
             self.derive("iter", ("elt", receiver, ANY_KEY), args[0], caller, False)
             self.pts.add(("keys", receiver), [("const", "key", ANY_KEY)])
