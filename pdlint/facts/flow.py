@@ -24,6 +24,7 @@ when not a literal) ·
 ``iter dst src scope async`` · ``call dst func args kwargs scope deco`` ·
 ``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
 ``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
+``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
 ``binop dst left right`` · ``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
@@ -654,8 +655,9 @@ class _Extractor:
             qualname = f"{scope.qualname}.{node.name}"
         decorated = [self.expr(d, scope) for d in node.decorator_list]
         bases = tuple(self.expr(b, scope) for b in node.bases)
-        for kw in node.keywords:
-            self.expr(kw.value, scope)
+        keywords = tuple(
+            (kw.arg, self.expr(kw.value, scope)) for kw in node.keywords if kw.arg != "metaclass"
+        )
         body = _Scope(qualname, "class", scope)
         self.block(node.body, body)
         self.classes.append(
@@ -670,6 +672,8 @@ class _Extractor:
         )
         value = self.temp(scope)
         self.emit("cls", value, qualname)
+        if bases:  # a base's __init_subclass__ runs as the class is made
+            self.emit("subclass", value, scope.caller, keywords)
         for deco in reversed(decorated):
             out = self.temp(scope)
             self.emit("call", out, deco, ((value, False),), (), scope.caller, True)

@@ -253,6 +253,14 @@ class Solver:
             for value in pts.fresh(op[1]):
                 if value[0] == "cls":
                     self.instantiate(value, _Call((), ()), None, op[2])
+        elif kind == "subclass":
+            for value in pts.fresh(op[1]):
+                if value[0] != "cls":
+                    continue
+                for found in self.class_lookup(value[1], "__init_subclass__", after=value[1]):
+                    if found[0] in ("fn", "classm"):
+                        hook = found[1] if found[0] == "classm" else found[:-1]
+                        self.call(("bound", hook, value), _Call((), op[3]), None, op[2], False)
         elif kind == "instof":
             for value in pts.fresh(op[2]):
                 self.instance_of(value, op[1])
@@ -349,6 +357,18 @@ class Solver:
 
     def is_enum(self, qualname: str) -> bool:
         return any(v[0] == "ext" and v[1] in _ENUM_BASES for v in self.mro(qualname))
+
+    def members(self, qualname: str) -> list[Value]:
+        """The members of an enum class (its body's names that are not methods)."""
+        self.pts.get(("names", qualname))
+        out = []
+        for name in sorted(self.class_names.get(qualname, ())):
+            if name.startswith("_"):
+                continue
+            found = self.class_lookup(qualname, name)
+            if found and all(f[0] not in ("fn", "cls", "prop", "static", "classm") for f in found):
+                out.append(("member", qualname, name))
+        return out
 
     def container_of(self, qualname: str) -> Value | None:
         """The container an instance of a class extending a builtin container is
@@ -540,6 +560,10 @@ class Solver:
             if container is None:
                 return
             value = container
+        if value[0] == "cls" and keys and self.is_enum(value[1]):  # Color["RED"]
+            named = {k[2] for k in keys}
+            self.pts.add(dst, [m for m in self.members(value[1]) if m[2] in named])
+            return
         if value[0] == "mod" and keys:  # globals()[name]
             for key in keys:
                 if isinstance(key[2], str):
@@ -738,6 +762,8 @@ class Solver:
                 self.all_content(value, dst)
         elif kind == "gen":
             self.pts.flow(self.functions[value[1]].yields, dst)
+        elif kind == "cls" and self.is_enum(value[1]):
+            self.pts.add(dst, self.members(value[1]))
         elif kind == "inst":
             iterator = ("iterator", dst, value)
             self.call_method(value, "__aiter__" if is_async else "__iter__", iterator, caller)
