@@ -24,6 +24,7 @@ when not a literal) ·
 ``iter dst src scope async`` · ``call dst func args kwargs scope deco`` ·
 ``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
 ``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
+``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
 ``binop dst left right`` · ``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
@@ -62,13 +63,15 @@ class FunctionDef(NamedTuple):
 
 
 class ClassDef(NamedTuple):
-    """A class: the nodes of its bases, the names its body binds."""
+    """A class: the nodes of its bases, the names its body binds, the attributes
+    its methods store on their receiver (``self.x = ...``)."""
 
     qualname: str
     module: str
     bases: tuple[str, ...]
     names: tuple[str, ...]
     line: int
+    attrs: tuple[str, ...] = ()
 
 
 class ModuleFlow(NamedTuple):
@@ -101,6 +104,7 @@ class _Scope:
         self.dead = False
         self.created: list[tuple[str, str]] | None = None  # versions made in a try body
         self.shared: set[str] = set()  # names a nested function declares nonlocal
+        self.attrs: set[str] = set()  # for a class body: what its methods store on self
 
     @property
     def caller(self) -> str:
@@ -363,7 +367,14 @@ class _Extractor:
             self.assign(target.value, src, scope)
 
     def key(self, node: ast.expr, scope: _Scope) -> str | None:
-        return None if isinstance(node, ast.Slice) else self.expr(node, scope)
+        if isinstance(node, ast.Slice):
+            return None
+        literal = _tuple_key(node)
+        if literal is None:
+            return self.expr(node, scope)
+        out = self.temp(scope)
+        self.emit("const", out, literal)  # d[("a", 1)]: one key
+        return out
 
     def bound(self, node: ast.expr | None, scope: _Scope) -> Any:
         """A slice bound: an int literal, None when absent, ``...`` otherwise."""
@@ -603,6 +614,7 @@ class _Extractor:
                 kind = "cls" if "classmethod" in kinds or node.name in _CLASS_HOOKS else "self"
                 self.emit("self", params[0][2], scope.qualname, kind)
                 inner.cls, inner.receiver = scope.qualname, params[0][2]
+                scope.attrs |= _stored_on(node.body, params[0][0])
         generator = coroutine = False
         if isinstance(node, ast.Lambda):
             self.deferred.append((node, inner))
@@ -643,15 +655,25 @@ class _Extractor:
             qualname = f"{scope.qualname}.{node.name}"
         decorated = [self.expr(d, scope) for d in node.decorator_list]
         bases = tuple(self.expr(b, scope) for b in node.bases)
-        for kw in node.keywords:
-            self.expr(kw.value, scope)
+        keywords = tuple(
+            (kw.arg, self.expr(kw.value, scope)) for kw in node.keywords if kw.arg != "metaclass"
+        )
         body = _Scope(qualname, "class", scope)
         self.block(node.body, body)
         self.classes.append(
-            ClassDef(qualname, self.module, bases, tuple(sorted(body.assigned)), node.lineno)
+            ClassDef(
+                qualname,
+                self.module,
+                bases,
+                tuple(sorted(body.assigned)),
+                node.lineno,
+                tuple(sorted(body.attrs)),
+            )
         )
         value = self.temp(scope)
         self.emit("cls", value, qualname)
+        if bases:  # a base's __init_subclass__ runs as the class is made
+            self.emit("subclass", value, scope.caller, keywords)
         for deco in reversed(decorated):
             out = self.temp(scope)
             self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
@@ -677,6 +699,16 @@ class _Extractor:
             out = self.temp(scope)
             self.emit("getattr", out, self.expr(node.value, scope), node.attr, scope.caller)
             return out
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) in (int, float)
+        ):
+            out = self.temp(scope)
+            number: float = node.operand.value  # type: ignore[assignment]
+            self.emit("const", out, -number)  # -1: an index from the end
+            return out
         if isinstance(node, ast.Call):
             return self.call(node, scope)
         if isinstance(node, ast.Subscript):
@@ -701,7 +733,7 @@ class _Extractor:
             return out
         if isinstance(node, ast.Dict):
             items = tuple(
-                (self.expr(k, scope) if k is not None else None, self.expr(v, scope))
+                (self.key(k, scope) if k is not None else None, self.expr(v, scope))
                 for k, v in zip(node.keys, node.values, strict=True)
             )
             out = self.temp(scope)
@@ -783,11 +815,17 @@ class _Extractor:
                 self.emit("call", out, callee, pair, (), scope.caller, False)
                 return out
         callee = self.expr(func, scope)
+        positional: list[ast.expr] = []
+        for a in node.args:  # f(*[x, y]) is f(x, y)
+            if isinstance(a, ast.Starred) and isinstance(a.value, (ast.List, ast.Tuple)):
+                positional.extend(a.value.elts)
+            else:
+                positional.append(a)
         args = tuple(
             (self.expr(a.value, scope), True)
             if isinstance(a, ast.Starred)
             else (self.expr(a, scope), False)
-            for a in node.args
+            for a in positional
         )
         kwargs = tuple((k.arg, self.expr(k.value, scope)) for k in node.keywords)
         out = self.temp(scope)
@@ -899,6 +937,21 @@ def _rooted_local(node: ast.expr, scope: _Scope) -> bool:
     return isinstance(node, ast.Name) and node.id in scope.env
 
 
+def _stored_on(body: list[ast.stmt], receiver: str) -> set[str]:
+    """Attributes ``body`` stores on the name ``receiver`` (``self.x = ...``)."""
+    out = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == receiver
+            ):
+                out.add(node.attr)
+    return out
+
+
 def _nonlocal_names(body: list[ast.stmt]) -> set[str]:
     """Names a ``nonlocal`` statement in ``body`` or its nested functions declares."""
     if not any(isinstance(n, ast.Nonlocal) for stmt in body for n in ast.walk(stmt)):
@@ -922,6 +975,18 @@ def _is_generator(body: list[ast.stmt]) -> bool:
             continue
         todo.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _tuple_key(node: ast.expr) -> tuple[Any, ...] | None:
+    """A tuple of constants written as a key (``d[("a", 1)]``), else None."""
+    if not isinstance(node, ast.Tuple) or not node.elts:
+        return None
+    out = []
+    for elt in node.elts:
+        if not isinstance(elt, ast.Constant) or not isinstance(elt.value, _KEY_TYPES):
+            return None
+        out.append(elt.value)
+    return tuple(out)
 
 
 def _literal_names(node: ast.expr) -> tuple[str, ...] | None:

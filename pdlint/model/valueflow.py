@@ -32,7 +32,7 @@ _NEW_CONTAINER = {
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
-_MAX_DOTS = 6
+_MAX_DOTS = 7  # an outside name is kept to this many attributes
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
@@ -253,6 +253,14 @@ class Solver:
             for value in pts.fresh(op[1]):
                 if value[0] == "cls":
                     self.instantiate(value, _Call((), ()), None, op[2])
+        elif kind == "subclass":
+            for value in pts.fresh(op[1]):
+                if value[0] != "cls":
+                    continue
+                for found in self.class_lookup(value[1], "__init_subclass__", after=value[1]):
+                    if found[0] in ("fn", "classm"):
+                        hook = found[1] if found[0] == "classm" else found[:-1]
+                        self.call(("bound", hook, value), _Call((), op[3]), None, op[2], False)
         elif kind == "instof":
             for value in pts.fresh(op[2]):
                 self.instance_of(value, op[1])
@@ -350,6 +358,18 @@ class Solver:
     def is_enum(self, qualname: str) -> bool:
         return any(v[0] == "ext" and v[1] in _ENUM_BASES for v in self.mro(qualname))
 
+    def members(self, qualname: str) -> list[Value]:
+        """The members of an enum class (its body's names that are not methods)."""
+        self.pts.get(("names", qualname))
+        out = []
+        for name in sorted(self.class_names.get(qualname, ())):
+            if name.startswith("_"):
+                continue
+            found = self.class_lookup(qualname, name)
+            if found and all(f[0] not in ("fn", "cls", "prop", "static", "classm") for f in found):
+                out.append(("member", qualname, name))
+        return out
+
     def container_of(self, qualname: str) -> Value | None:
         """The container an instance of a class extending a builtin container is
         (one per class: its items, as ``self[key] = v`` and ``obj[key]`` use them)."""
@@ -372,8 +392,18 @@ class Solver:
                 if attr in self.class_names.get(klass[1], ()):
                     return [(*v, klass[1]) for v in self.pts.get(f"{klass[1]}|{attr}")]
             elif klass[0] == "ext":
+                if self.stored_attr(order, attr):  # data of the instance, not the base's
+                    return []
                 return [("ext", f"{klass[1]}.{attr}", None)]
         return []
+
+    def stored_attr(self, order: list[Value], attr: str) -> bool:
+        """Whether a method of a class of ``order`` stores ``attr`` on its receiver."""
+        return any(
+            attr in self.classes[k[1]].attrs
+            for k in order
+            if k[0] == "cls" and k[1] in self.classes
+        )
 
     def add_class_name(self, qualname: str, attr: str) -> None:
         names = self.class_names.setdefault(qualname, set())
@@ -426,10 +456,14 @@ class Solver:
         elif kind in ("ext", "extres"):
             # a name from outside, as PyCG names it (``ext.Cls.fun``), kept short:
             # attributes of an attribute of a result are unknown
+            # (a loop walking an outside object, ``node = node.parent``, would grow
+            # the name without end: an attribute met again on the way is unknown)
             dotted = f"{value[1]}.{attr}"
-            if kind == "extres" and dotted.count(".") < _MAX_DOTS:
+            if attr in value[1].split(".")[1:]:
+                pts.add(dst, [UNKNOWN])
+            elif kind == "extres" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("extattr", dotted)])
-            elif kind == "ext" and dotted.count(".") < 2 * _MAX_DOTS:
+            elif kind == "ext" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("ext", dotted)])
             else:
                 pts.add(dst, [UNKNOWN])
@@ -526,6 +560,10 @@ class Solver:
             if container is None:
                 return
             value = container
+        if value[0] == "cls" and keys and self.is_enum(value[1]):  # Color["RED"]
+            named = {k[2] for k in keys}
+            self.pts.add(dst, [m for m in self.members(value[1]) if m[2] in named])
+            return
         if value[0] == "mod" and keys:  # globals()[name]
             for key in keys:
                 if isinstance(key[2], str):
@@ -538,8 +576,12 @@ class Solver:
             for key in keys:
                 index = key[2]
                 if isinstance(index, int) and index < 0 and value[1] != "dict":
-                    self.all_content(value, dst)
-                    continue
+                    held = {k[2] for k in self.pts.get(("keys", value))}
+                    ints = [k for k in held if isinstance(k, int)]
+                    if ANY_KEY in held or not ints or max(ints) + 1 + index < 0:
+                        self.all_content(value, dst)
+                        continue
+                    index = max(ints) + 1 + index  # from the end of a list of known length
                 self.pts.flow(self.content(value, _key(index)), dst)
             self.pts.flow(self.content(value, ANY_KEY), dst)
         elif value[0] in ("unknown", "extres", "ext", "extattr"):
@@ -720,6 +762,8 @@ class Solver:
                 self.all_content(value, dst)
         elif kind == "gen":
             self.pts.flow(self.functions[value[1]].yields, dst)
+        elif kind == "cls" and self.is_enum(value[1]):
+            self.pts.add(dst, self.members(value[1]))
         elif kind == "inst":
             iterator = ("iterator", dst, value)
             self.call_method(value, "__aiter__" if is_async else "__iter__", iterator, caller)
@@ -1027,7 +1071,8 @@ class Solver:
         for value in self.pts.get(fn_node):
             if value[0] in ("fn", "bound", "cls", "partial", "static"):
                 ret = ("mapped", result, value)
-                elements = tuple((("elements", result, i), False) for i in range(len(others)))
+                site = (result, fn_node)
+                elements = tuple((("elements", site, i), False) for i in range(len(others)))
                 for i, other in enumerate(others):
                     self.derive("iter", elements[i][0], other, caller, False)
                 self.call(value, _Call(elements, ()), ret, caller, False)
@@ -1062,6 +1107,11 @@ class Solver:
             return
         if name in _ADDERS and args:
             self.put(receiver, ANY_KEY, args[-1])
+        elif name == "sort":
+            for keyword, key_fn in call.kwargs:
+                if keyword == "key":
+                    self.pts.add(("sorting", key_fn), [receiver])
+                    self.derive("mapcall", None, key_fn, (("sorting", key_fn),), caller, "key")
         elif name in _EXTENDERS and args:
             self.derive("iter", ("elt", receiver, ANY_KEY), args[0], caller, False)
             self.pts.add(("keys", receiver), [("const", "key", ANY_KEY)])
