@@ -56,6 +56,11 @@ class Variant:
             out.setdefault(member, []).append(i)
         object.__setattr__(self, "positions", out)
 
+    def __hash__(self) -> int:
+        # equal variants have equal names: hashing every member made each lookup of a
+        # key holding a variant cost the enum's size (quadratic over its members)
+        return hash((self.qualname, self.kind))
+
     @property
     def name(self) -> str:
         if self.kind == "string":

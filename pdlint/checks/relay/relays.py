@@ -23,6 +23,9 @@ class Builder:
     none_spans: tuple[Span, ...]  # where, for each gap (same order)
     bound: frozenset[str] = frozenset()  # the parameters holding the variant value
 
+    def __hash__(self) -> int:  # its gaps grow with the members: keys must not
+        return hash((self.qualname, self.variant))
+
 
 @dataclass(frozen=True)
 class Relay:
@@ -33,6 +36,9 @@ class Relay:
     function: str
     store_span: Span
     target: Expr  # the attribute stored into (``batch.spec_info``)
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.function, self.store_span, self.builder))
 
 
 def relay_related(
