@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
+from itertools import chain
 from typing import Any, TypeVar
 
 from pdlint.facts.types import (
@@ -394,6 +395,7 @@ class _FunctionWalker:
         self.indexes: list[IndexFact] = []
         self.grows: list[GrowFact] = []
         self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.branches: list[tuple[Expr, Span, Guards]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -444,6 +446,7 @@ class _FunctionWalker:
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
         body_done, _ = self.block(node.body, holds)
         else_done, _ = self.block(node.orelse, fails)
@@ -476,6 +479,7 @@ class _FunctionWalker:
     def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         self.block(node.body, (*guards, (cond, True)))
         self.block(node.orelse, guards)
         return False, guards
@@ -568,6 +572,7 @@ class _FunctionWalker:
                     self.string_compares.append((subject, strings))
             case_guards = (*guards, *((p, False) for p in previous))
             if cond is not None:
+                self.branches.append((cond, self.span(case.pattern), case_guards))
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
                 case_guards = (*case_guards, (_ir(case.guard, 0), True))
@@ -772,6 +777,7 @@ class _FunctionWalker:
                         prior = (*prior, (_ir(value, 0), not want))
                 elif kind is ast.IfExp:
                     cond = _ir(node.test, 0)
+                    self.branches.append((cond, self.span(node.test), g))
                     if node.test.__class__ in walked:
                         push((node.test, g, d))
                     if node.body.__class__ in walked:
@@ -943,6 +949,17 @@ class _ModuleIndexer:
         self.functions: list[FunctionFacts] = []
         self._lambdas: set[tuple[int, int]] = set()  # indexed already (line, column)
 
+    def facts(self) -> ModuleFacts:
+        """The facts collected so far."""
+        return ModuleFacts(
+            path=self.path,
+            module=self.module,
+            imports=tuple(self.imports),
+            assigns=tuple(self.assigns),
+            classes=tuple(self.classes),
+            functions=tuple(self.functions),
+        )
+
     def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         pairs = []
         if isinstance(node, ast.Import):
@@ -1098,6 +1115,7 @@ class _ModuleIndexer:
                 indexes=tuple(walker.indexes),
                 grows=tuple(walker.grows),
                 asserts=tuple(walker.asserts),
+                branches=tuple(walker.branches),
             )
         )
 
@@ -1112,25 +1130,59 @@ def index_module(
     """Facts of one parsed module (``path`` on disk, ``display`` for output), named
     ``module`` (by default from its path, see :mod:`pdlint.source.modules`); ``tree``
     may be the trees of its pieces in turn (see :mod:`pdlint.source.pieces`)."""
-    if module is None:
-        module = module_name(path)
-    is_package = os.path.basename(path).startswith("__init__.")
-    indexer = _ModuleIndexer(display, module, is_package, text)
+    module = module_name(path) if module is None else module
+    if isinstance(tree, ast.Module):
+        indexer = _ModuleIndexer(display, module, _is_package(path), text)
+        _start_module()
+        try:
+            indexer.body(tree.body, module, None)
+        finally:
+            _end_module()
+        return indexer.facts()
+    return joined(display, module, list(index_pieces(path, display, tree, text, module)))
+
+
+def index_pieces(
+    path: str,
+    display: str,
+    trees: Iterable[ast.Module],
+    text: str,
+    module: str | None = None,
+) -> Generator[ModuleFacts, None, None]:
+    """The facts of a module parsed a piece at a time (see :mod:`pdlint.source.pieces`),
+    a piece's at a time: what its statements define, in order (:func:`joined` makes
+    the module's facts of them). Nothing of a piece is kept once its facts are given,
+    so a caller that stores them elsewhere holds one piece's facts at a time. No other
+    module may be indexed before the last piece's facts are taken."""
+    module = module_name(path) if module is None else module
+    indexer = _ModuleIndexer(display, module, _is_package(path), text)
     _start_module()
     try:
-        for piece in (tree,) if isinstance(tree, ast.Module) else tree:
+        for piece in trees:
             indexer.body(piece.body, module, None)
             # the memos hold the piece's nodes, which no later piece shares: they go
             _memo.clear()
             _calls.clear()
             del piece
+            yield indexer.facts()
+            indexer.imports, indexer.assigns, indexer.classes, indexer.functions = [], [], [], []
     finally:
         _end_module()
+
+
+def joined(display: str, module: str, parts: Iterable[ModuleFacts]) -> ModuleFacts:
+    """The facts of the module ``module`` (``display`` for output) of its pieces'
+    facts (:func:`index_pieces`), in order."""
+    parts = list(parts)
     return ModuleFacts(
         path=display,
         module=module,
-        imports=tuple(indexer.imports),
-        assigns=tuple(indexer.assigns),
-        classes=tuple(indexer.classes),
-        functions=tuple(indexer.functions),
+        imports=tuple(chain.from_iterable(p.imports for p in parts)),
+        assigns=tuple(chain.from_iterable(p.assigns for p in parts)),
+        classes=tuple(chain.from_iterable(p.classes for p in parts)),
+        functions=tuple(chain.from_iterable(p.functions for p in parts)),
     )
+
+
+def _is_package(path: str) -> bool:
+    return os.path.basename(path).startswith("__init__.")

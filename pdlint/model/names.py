@@ -45,6 +45,8 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
+# container literals stored in an attribute: what its elements are read from
+_CONTAINERS = frozenset({"dict", "seq"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
@@ -630,7 +632,7 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        if store.value[0] in _STORED_VALUES:
+                        if store.value[0] in _STORED_VALUES or store.value[0] in _CONTAINERS:
                             table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
                 if is_property(fn) and fn.params:
                     table.setdefault(fn.name, []).append(("property", fn.qualname))
@@ -832,10 +834,14 @@ class Model:
                 if pname == name:
                     return self.annotation_classes(ann, module, fn)
             out: set[str] = set()
-            for local, value in fn.assigns:
-                if local == name and value != expr:
+            local = False
+            for held, value in fn.assigns:
+                if held == name and value != expr:
+                    local = True
                     out.update(self.types_of(fn, value, depth + 1))
-            return frozenset(out)
+            if local:
+                return frozenset(out)
+            return self._constant_instances(fn, module, expr, depth)
         if kind == "annotated":
             return self.annotation_classes(expr[1], module, fn)
         if kind == "await":
@@ -843,11 +849,12 @@ class Model:
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
         if kind == "attr":
-            return frozenset(
+            found = frozenset(
                 found
                 for base in self.types_of(fn, expr[1], depth + 1)
                 for found in self.attribute_classes(base, expr[2], depth)
             )
+            return found or self._constant_instances(fn, module, expr, depth)
         if kind == "call":
             func = expr[1]
             if func == ("name", "cls") and fn.cls is not None:
@@ -865,8 +872,11 @@ class Model:
                 for c in self.return_classes(target, fn, func, depth)
             )
             if not found and func[0] == "attr" and func[2] in _TAKERS:
-                # ``queue.popleft()``, ``table.get(key)``: an element of a container
-                return self.element_classes(fn, func[1], depth)
+                # ``queue.popleft()``, ``table.get(key)``: an element of a container,
+                # or the default given (``table.get(key, fallback)``)
+                found = self.element_classes(fn, func[1], depth)
+                if func[2] in ("get", "pop", "setdefault") and len(expr[2]) == 2:
+                    found |= self.types_of(fn, expr[2][1], depth + 1)
             return found
         if kind == "subscript" and expr[1][0] in _DOTTED:
             named = self.resolve_dotted(fn, module, expr[1])
@@ -925,24 +935,34 @@ class Model:
             return _NO_CLASSES
         module = self.module_of(fn)
         kind = expr[0]
-        if kind == "seq":
-            return frozenset(c for e in expr[1] for c in self.types_of(fn, e, depth + 1))
+        if kind in ("seq", "dict"):
+            values = expr[1] if kind == "seq" else expr[2]
+            return frozenset(c for e in values for c in self.types_of(fn, e, depth + 1))
         if kind == "ifexp":
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "call":
+            return self._returned_element_classes(fn, expr[1], depth)
+        out: set[str] = set()
         if kind == "name":
             for pname, ann in fn.params:
                 if pname == expr[1]:
                     return self.element_annotation_classes(ann, module, fn)
-            out: set[str] = set()
-            for local, value in fn.assigns:
-                if local != expr[1] or value == expr:
+            local = False
+            for name, value in fn.assigns:
+                if name != expr[1] or value == expr:
                     continue
+                local = True
                 if value[0] == "annotated":
                     out.update(self.element_annotation_classes(value[1], module, fn))
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
+            if local:
+                return frozenset(out)
+            # a module-level table (``STRATEGIES[mode]``): what its entries hold
+            for _, value in self.entries(fn, module, expr, depth + 1):
+                out.update(self.instance_classes(fn, value, module, depth + 1))
             return frozenset(out)
         if kind == "attr":
             return frozenset(
@@ -951,6 +971,57 @@ class Model:
                 for found in self.attribute_element_classes(base, expr[2], depth)
             )
         return _NO_CLASSES
+
+    def _returned_element_classes(
+        self, fn: FunctionFacts, func: Expr, depth: int
+    ) -> frozenset[str]:
+        """The classes of the elements of what a call of ``func`` returns: its
+        container annotation (``-> list[Batch]``, ``-> Iterator[Batch]``), else the
+        containers it returns."""
+        out: set[str] = set()
+        for target in self.call_targets(fn, func):
+            callee = self.functions[target]
+            where = self.module_of(callee)
+            declared = self.element_annotation_classes(callee.returns_annotation, where, callee)
+            if declared:
+                out.update(declared)
+                continue
+            for ret in callee.returns:
+                if ret.value is not None and ret.value != ("const", None):
+                    out.update(self.element_classes(callee, ret.value, depth + 1))
+        return frozenset(out)
+
+    def _constant_instances(
+        self, fn: FunctionFacts, module: str, expr: Expr, depth: int
+    ) -> frozenset[str]:
+        """The classes of the object a module-level name holds (``ENGINE = Engine()``,
+        read as ``ENGINE`` or ``engines.ENGINE``)."""
+        target = self.resolve_dotted(fn, module, expr)
+        if target is None or target in self.functions or target in self.classes:
+            return _NO_CLASSES
+        value = self.module_assigns.get(target)
+        if value is None:
+            return _NO_CLASSES
+        return self.instance_classes(None, value, target.rsplit(".", 1)[0], depth + 1)
+
+    def instance_classes(
+        self, fn: FunctionFacts | None, expr: Expr, module: str = "", depth: int = 0
+    ) -> frozenset[str]:
+        """The classes the value of ``expr`` may be an instance of, read in ``fn``
+        (None: at the top of ``module``), or in the scope that wrote it (a table's
+        entry from :meth:`entries`)."""
+        while expr[0] == "scoped":
+            fn = self.functions.get(expr[1]) if expr[1] else None
+            module, expr = expr[2], expr[3]
+        if fn is not None:
+            return self.types_of(fn, expr, depth)
+        if expr[0] == "call":  # ``Strategy()`` at the top of a module
+            return self.held_classes(None, expr[1], depth + 1, module)
+        target = self.resolve_dotted(None, module, expr) if expr[0] in _DOTTED else None
+        value = self.module_assigns.get(target) if target is not None else None
+        if target is None or value is None or depth > 8:
+            return _NO_CLASSES
+        return self.instance_classes(None, value, target.rsplit(".", 1)[0], depth + 1)
 
     def attribute_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
         """The classes ``obj.attr`` may be for ``obj`` of class ``cls``: what the

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
+from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import (
     _LITERAL_NAMES,
@@ -85,6 +85,43 @@ def _not(value: Truth) -> Truth:
     return F if value is T else T if value is F else value
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """A member the construction of its holder rewrites: what it becomes, where."""
+
+    into: tuple[int, ...]  # the members the store gives it (none: a value of no member)
+    function: str  # the function of the last store that rewrites it
+    span: Span
+
+
+@dataclass(frozen=True)
+class Normalisation:
+    """The members of a variant held in ``owner.attr`` that constructing an ``owner``
+    rewrites into others: no ``owner`` holds them once made."""
+
+    owner: str
+    attr: str
+    variant: Variant
+    rewrites: dict[int, Rewrite]
+
+    def live(self) -> list[int]:
+        """The members an ``owner`` may hold once made."""
+        return [m for m in range(len(self.variant.members)) if m not in self.rewrites]
+
+
+class _Rewriting:
+    """The values an attribute may hold for one member while its construction is read."""
+
+    def __init__(self, member: int) -> None:
+        self.member = member
+        self.values: set[int] | None = {member}  # None: unknown
+        self.site: Rewrite | None = None  # the last store that rewrote it
+
+
+# Decorators of the methods run once an object is made (pydantic's validators).
+_AFTER_INIT = ("model_validator", "root_validator")
+
+
 class Variants:
     """Finds variants in the model and evaluates conditions per member."""
 
@@ -96,6 +133,7 @@ class Variants:
         self.by_name: Table[Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
+        self._class_stores: dict[str, dict[str, Variant]] = {}  # see _stored_variants
         # enum -> attribute read as member names -> the function converting it
         self.converted: dict[str, dict[str, str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
@@ -129,6 +167,7 @@ class Variants:
         self.settled: dict[tuple[str, int], dict[str, bool]] = {}
         self._settled_anywhere: dict[str, set[str]] = {}  # variant -> settings settled
         self._setting_cache: dict[tuple[str, int], str | None] = {}
+        self._normalised: dict[tuple[str, str, str, tuple[str, ...]], Normalisation] = {}
 
     # discovery --------------------------------------------------------------
     def _discover(self, qual: str) -> bool:
@@ -548,9 +587,28 @@ class Variants:
                     variant = self.variant_of_annotation(ann, module, None)
                     if variant is not None:
                         return variant
-        # assigned in a method (``self.algo = algo`` from an annotated parameter...)
+        # stored by a method (``self.kind = kind`` from a parameter annotated with a
+        # Literal alias, a member, a conversion), then a class it holds (an enum's)
+        for klass in self.model.mro(cls):
+            stored = self._stored_variants(klass).get(name)
+            if stored is not None:
+                return stored
         held = self.model.attribute_class(cls, name)
         return self.by_name.get(held) if held is not None else None
+
+    def _stored_variants(self, cls: str) -> dict[str, Variant]:
+        """The variant each attribute of ``cls`` is stored as by its own methods (see
+        :meth:`_function_carriers`), where one variant fits."""
+        found = self._class_stores.get(cls)
+        if found is None:
+            seen: dict[str, set[str]] = {}
+            for method in self.model.methods_of.get(cls, ()):
+                for attr, variant in self._function_carriers(method):
+                    seen.setdefault(attr, set()).add(variant.qualname)
+            found = self._class_stores[cls] = {
+                attr: self.by_name[next(iter(q))] for attr, q in seen.items() if len(q) == 1
+            }
+        return found
 
     def mentions(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -616,6 +674,12 @@ class Variants:
             and len(expr[2]) == 1
         ):
             return self.members_in(expr[2][0], fn, module, variant, depth + 1)
+        if kind == "call" and _callee_name(expr[1]) == "get_args" and len(expr[2]) == 1:
+            # ``get_args(MTPMethods)``: the literals of an alias, as members
+            literals = self._literals_of_alias(fn, module, expr[2][0])
+            if literals is None:
+                return None
+            return [i for i, v in enumerate(variant.values) for x in literals if _same(v, x)]
         if kind == "const":
             value = expr[1]
             # an enum member's value None means "not a constant"; a literal's is None
@@ -642,6 +706,18 @@ class Variants:
                 where, value = constant
                 return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _literals_of_alias(
+        self, fn: FunctionFacts | None, module: str, expr: Expr
+    ) -> list[object] | None:
+        """The literals of the ``Literal[...]`` alias ``expr`` names; None for anything else."""
+        if expr[0] not in ("name", "attr"):
+            return None
+        target = self.model.resolve_dotted(fn, module, expr)
+        value = self.model.module_assigns.get(target or "")
+        if target is None or value is None:
+            return None
+        return self._literals(value, target.rsplit(".", 1)[0])
 
     def _module_constant(
         self, fn: FunctionFacts | None, module: str, expr: Expr
@@ -990,6 +1066,148 @@ class Variants:
             return next(iter(found))
         return None
 
+    # normalisation after construction ----------------------------------------------
+    def normalisation(
+        self, owner: str, attr: str, variant: Variant, normalisers: tuple[str, ...] = ()
+    ) -> Normalisation:
+        """What constructing an ``owner`` does to the variant held in ``attr``: the members
+        rewritten into others (``if self.method in get_args(MTP) and self.method !=
+        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``), which can no
+        longer be there once the object is made.
+
+        The construction is ``__init__``, then ``__post_init__`` and the methods
+        decorated as validators run after it (found through the class's bases), with
+        the methods of ``self`` they call, and the functions of ``normalisers`` (a
+        pack's); a member is rewritten when, every store of the attribute read in the
+        order it runs, its last value is known and is not the member.
+        """
+        key = (owner, attr, variant.qualname, normalisers)
+        found = self._normalised.get(key)
+        if found is None:
+            steps = self._construction(owner, normalisers)
+            rewrites: dict[int, Rewrite] = {}
+            for member in range(len(variant.members)):
+                state = _Rewriting(member)
+                for fn in steps:
+                    self._rewrite(fn, attr, variant, state, T, 0)
+                if state.values is not None and member not in state.values and state.site:
+                    rewrites[member] = state.site
+            found = self._normalised[key] = Normalisation(owner, attr, variant, rewrites)
+        return found
+
+    def _construction(self, owner: str, normalisers: tuple[str, ...]) -> list[FunctionFacts]:
+        """The functions that run, in order, when an ``owner`` is made."""
+        model = self.model
+        out: list[FunctionFacts] = []
+        for name in ("__init__", "__post_init__"):
+            qual = model.lookup_method(owner, name)
+            if qual is not None:
+                out.append(model.functions[qual])
+        seen = {fn.qualname for fn in out}
+        for klass in model.mro(owner):
+            for fn in model.methods_of.get(klass, ()):
+                if fn.qualname not in seen and any(
+                    d.rsplit(".", 1)[-1] in _AFTER_INIT for d in fn.decorators
+                ):
+                    seen.add(fn.qualname)
+                    out.append(fn)
+        out += [model.functions[q] for q in normalisers if q in model.functions and q not in seen]
+        return out
+
+    def _rewrite(
+        self,
+        fn: FunctionFacts,
+        attr: str,
+        variant: Variant,
+        state: _Rewriting,
+        reach: Truth,
+        depth: int,
+    ) -> None:
+        """Follow, in ``fn`` (reached under ``reach``), the stores of ``attr`` and the
+        calls of methods of ``self`` that may store it, in the order they run."""
+        model = self.model
+        events: list[tuple[tuple[int, int, int, int], Expr | None, Guards, Expr]] = [
+            (store.span, store.value, store.guards, store.target)
+            for store in fn.stores
+            if store.target[0] == "attr"
+            and store.target[2] == attr
+            and store.target[1] in (("name", "self"), *(("name", p) for p, _ in fn.params))
+        ]
+        if depth < 2 and fn.cls is not None:
+            events += [
+                (call.span, None, call.guards, call.func)
+                for call in fn.calls
+                if call.func[0] == "attr" and call.func[1] == ("name", "self")
+            ]
+        for span, value, guards, target in sorted(events, key=lambda e: e[0]):
+            if state.values is None:
+                return
+            here = _and([reach, self.guards_truth(guards, fn, variant, state.member)])
+            if here is F:
+                continue
+            if value is None:  # a call of a method of ``self``
+                assert fn.cls is not None
+                for qual in model.self_methods_named(fn.cls, target[2])[:1]:
+                    callee = model.functions.get(qual)
+                    if callee is not None and callee is not fn:
+                        self._rewrite(callee, attr, variant, state, here, depth + 1)
+                continue
+            if here is UNKNOWN:
+                state.values = None
+                return
+            stored = self._stored_members(value, fn, variant, state)
+            if stored is None:
+                state.values = None
+                return
+            if here is T:
+                state.values = set(stored)
+                if state.member not in stored:
+                    state.site = Rewrite(tuple(sorted(stored)), fn.qualname, span)
+            else:  # stored only under a condition that does not depend on the variant
+                state.values |= stored
+
+    def _stored_members(
+        self, value: Expr, fn: FunctionFacts, variant: Variant, state: _Rewriting
+    ) -> set[int] | None:
+        """The members a store of ``value`` leaves in the attribute, while it holds
+        ``state``'s values; None when unknown."""
+        if value[0] == "name" and any(p == value[1] for p, _ in fn.params):
+            return {state.member}  # the setting as it is given
+        if value[0] in ("name", "attr") and self.denotes(value, fn, variant, frozenset()):
+            return set(state.values or ())  # the value it holds, as it was
+        found = self.member_of(value, fn, variant)
+        if found is not None:
+            return set(found)
+        if value[0] != "call":
+            return None
+        targets = self.model.call_targets(fn, value[1])
+        if len(targets) != 1:
+            return None
+        callee = self.model.functions[targets[0]]
+        bound = frozenset(
+            param
+            for param, arg in bind_arguments(callee, value[1], value[2])
+            if self.denotes(arg, fn, variant, frozenset())
+        )
+        if not bound:
+            return None
+        out: set[int] = set()
+        for held in state.values or ():  # what the function returns for each value held
+            for ret in callee.returns:
+                reach = self.guards_truth(ret.guards, callee, variant, held, bound)
+                if reach is F:
+                    continue
+                if reach is UNKNOWN or ret.value is None:
+                    return None
+                if ret.value[0] == "name" and ret.value[1] in bound:
+                    out.add(held)
+                    continue
+                returned = self.member_of(ret.value, callee, variant)
+                if returned is None:
+                    return None
+                out.update(returned)
+        return out
+
 
 def _member_value(value: Expr) -> bool:
     """Enum class-level assignments that are members (not methods or descriptors)."""
@@ -1000,6 +1218,11 @@ def _member_value(value: Expr) -> bool:
         name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
         return name in ("auto", "member")
     return value[0] == "seq"
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal constants of the same type (``1`` is not ``True``)."""
+    return a == b and type(a) is type(b)
 
 
 def _literal_name(value: object) -> str:

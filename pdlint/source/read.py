@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from pdlint.findings import Finding, Location
 from pdlint.source.depth import parse_module
-from pdlint.source.pieces import PIECEWISE_BYTES, parse_pieces
+from pdlint.source.pieces import PIECEWISE_BYTES, PIECEWISE_LINES, parse_pieces
 from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 # The newer-Python hint parses one statement with libcst, whose parser is
@@ -222,7 +222,8 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         message, line, column = _decode_failure(data, exc)
         return ParsedFile(display, "", None, parse_error(display, message, line, column))
-    if len(data) > PIECEWISE_BYTES and "\0" not in text:  # a NUL fails the file at once
+    large = len(data) > PIECEWISE_BYTES or data.count(b"\n") > PIECEWISE_LINES
+    if large and "\0" not in text:  # a NUL fails the file at once
         parsed = ParsedFile(display, text, None, None)
         parsed.pieces = _pieces(parsed)
         return parsed

@@ -224,6 +224,19 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "BEAM", "OFF"),
     ),
+    "literal_drafters": (
+        """
+        import sys
+        from drafter_connector.config import SpeculativeConfig
+        from drafter_connector.kv_transfer.connector import DecodeSideConnector
+        from drafter_connector.spec_decode.metadata import Request
+        connector = DecodeSideConnector(SpeculativeConfig(sys.argv[1]))
+        params = {"token_ids": [1, 2], "hidden": [0.5]}
+        connector._pending["r"] = (Request("r", [1, 2, 3]), params)
+        connector.start_load_kv({})
+        """,
+        ("eagle", "eagle3", "medusa", "mtp"),
+    ),
     "state_subclass": (
         """
         import sys
@@ -269,6 +282,39 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         serve(ServeConfig(Method[sys.argv[1]], overlap=True), [{"tokens": [1, 2]}])
         """,
         ("TREE", "OFF"),
+    ),
+    "strategy_table": (
+        # argv[1] is the algorithm; a second run of each makes an idle batch (no
+        # requests), which the idle strategy's placeholder serves
+        """
+        import sys
+        from strategy_engine.modes import SpecAlgo
+        from strategy_engine.scheduler import Scheduler
+        Scheduler(SpecAlgo[sys.argv[1]]).event_loop_disagg_decode([([], [])])
+        Scheduler(SpecAlgo[sys.argv[1]]).event_loop_disagg_decode([(["r"], [0.5])])
+        """,
+        ("NONE", "EAGLE"),
+    ),
+    "handler_local": (
+        """
+        import sys
+        from handoff_handler.handler import RequestHandler
+        from handoff_handler.modes import DisaggregationMode, DraftAlgo
+        request = {"id": "r", "prefill_result": {"hidden": [1.0]}}
+        RequestHandler(DisaggregationMode.DECODE, DraftAlgo[sys.argv[1]]).generate(request)
+        """,
+        ("NONE", "EAGLE", "MTP"),
+    ),
+    "template_workers": (
+        """
+        import sys
+        from tmpl_engine.algorithm import SpeculativeAlgorithm
+        from tmpl_engine.scheduler import DecodeScheduler
+        handoff = {"hidden": [0.5], "positions": [1, 2]}
+        scheduler = DecodeScheduler(SpeculativeAlgorithm[sys.argv[1]])
+        scheduler.event_loop_disagg_decode([([1, 2, 3], handoff)])
+        """,
+        ("EAGLE", "MTP"),
     ),
 }
 

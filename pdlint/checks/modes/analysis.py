@@ -217,9 +217,14 @@ class ModeAnalysis:
                 if not allowed(fn, call):
                     continue
                 for target in targets:
+                    when = self.graph.when.get((qual, target))
+                    if when is not None and when[0] == variant.qualname and member not in when[1]:
+                        continue  # a call that only batches of other modes take
                     key = (target, state, variant.qualname, member)
                     if key not in self._below:
-                        self._below[key] = self.graph.reach([target], allowed)
+                        self._below[key] = self.graph.reach(
+                            [target], allowed, (variant.qualname, member)
+                        )
                     below = self._below[key]
                     for sub in sorted(below):
                         callee = self.model.functions[sub]

@@ -23,7 +23,9 @@ class RelayPack:
     def of(cls, packs: Sequence[Pack]) -> RelayPack:
         """The names of all ``packs``, in order."""
         return cls(
-            tuple(p for pack in packs for p in pack.entry_points),
+            # an idle or dummy run is where a batch no handoff made enters the decode
+            # engine: an entry point too
+            tuple(p for pack in packs for p in (*pack.entry_points, *pack.idle_runs)),
             tuple(v for pack in packs for v in pack.startup_validators),
             tuple(f for pack in packs for f in pack.placeholder_factories),
         )
