@@ -551,37 +551,20 @@ class RelayAnalysis:
         """What the member reaches from the entries that reach the relay (cached)."""
         key = (relay.state, relay.function, variant.qualname, member)
         if key not in self._member_reach:
-            # Only entries whose calls reach the relay hand requests to this state.
-            entries = [e for e in self.entries if relay.function in self.reach_all(e)]
-            allowed = self.edge_filter(relay.state, variant, member)
-            self._member_reach[key] = self.graph.reach(
-                entries, allowed, (variant.qualname, member), self._within(variant)
-            )
+            self._member_reach[key] = self._reach(relay, variant, member, self.relay_entries(relay))
         return self._member_reach[key]
 
-    def _within(self, variant: Variant) -> dict[str, frozenset[int]]:
-        """The members a relayed request may have of the other variants (see
-        :meth:`_relayed_modes`)."""
-        return {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+    def relay_entries(self, relay: Relay) -> list[str]:
+        """The entries whose calls reach the relay: they hand requests to its state."""
+        return [e for e in self.entries if relay.function in self.reach_all(e)]
 
-    def _relayed_modes(self) -> dict[str, frozenset[int]]:
-        """For each enum that chooses calls (a table keyed by ``batch.mode``) and has
-        bypass members (IDLE, DUMMY), its other members: a batch the relay made holds
-        requests handed over, so it takes no call that bypass batches alone take."""
-        if self._modes is None:
-            self._modes = {}
-            for qual in sorted({when[0] for when in self.graph.when.values()}):
-                found = self.variants.by_name.get(qual)
-                if found is None or found.kind != "enum":
-                    continue
-                rest = frozenset(
-                    m
-                    for m, name in enumerate(found.members)
-                    if not any(word in name.lower() for word in BYPASS_WORDS)
-                )
-                if len(rest) < len(found.members):
-                    self._modes[qual] = rest
-        return self._modes
+    def _reach(
+        self, relay: Relay, variant: Variant, member: int, entries: list[str]
+    ) -> dict[str, tuple[str, CallFact] | None]:
+        """What the member reaches from ``entries`` with the relay state unchecked."""
+        allowed = self.edge_filter(relay.state, variant, member)
+        within = {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+        return self.graph.reach(entries, allowed, (variant.qualname, member), within)
 
     def trees(self, relay: Relay, member: int) -> EntryTrees:
         """The member's reach from each entry point that reaches the relay (cached)."""
@@ -590,12 +573,9 @@ class RelayAnalysis:
             variant = relay.builder.variant
             self._trees[key] = EntryTrees(
                 self.model,
-                self.graph,
                 self._settings,
-                lambda: [e for e in self.entries if relay.function in self.reach_all(e)],
-                self.edge_filter(relay.state, variant, member),
-                (variant, member),
-                self._within(variant),
+                lambda: self.relay_entries(relay),
+                lambda entry: self._reach(relay, variant, member, [entry]),
             )
         return self._trees[key]
 
@@ -644,6 +624,25 @@ class RelayAnalysis:
                 del notes[(finding.path[-1].function, _span(finding))]
             out.append(finding)
         return out
+
+    def _relayed_modes(self) -> dict[str, frozenset[int]]:
+        """For each enum that chooses calls (a table keyed by ``batch.mode``) and has
+        bypass members (IDLE, DUMMY), its other members: a batch the relay made holds
+        requests handed over, so it takes no call that bypass batches alone take."""
+        if self._modes is None:
+            self._modes = {}
+            for qual in sorted({when[0] for when in self.graph.when.values()}):
+                found = self.variants.by_name.get(qual)
+                if found is None or found.kind != "enum":
+                    continue
+                rest = frozenset(
+                    m
+                    for m, name in enumerate(found.members)
+                    if not any(word in name.lower() for word in BYPASS_WORDS)
+                )
+                if len(rest) < len(found.members):
+                    self._modes[qual] = rest
+        return self._modes
 
     def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
         variant = relay.builder.variant

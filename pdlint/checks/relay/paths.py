@@ -10,46 +10,36 @@ on the way (the two paths part in a function that calls towards the crash first)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from pdlint.checks.relay.loop_settings import Literal, SettingLiterals, conflicts
 from pdlint.facts.types import CallFact, Guards, Span
-from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.callgraph import call_chain
 from pdlint.model.names import Model
-from pdlint.model.variants import Variant
 
 Parents = dict[str, tuple[str, CallFact] | None]
 Place = tuple[str, Span]  # a function and a span in it
 
 
 class EntryTrees:
-    """Per-entry reach of one member (with the member's edge filter), cached."""
+    """Per-entry reach of one member of a relay, cached."""
 
     def __init__(
         self,
         model: Model,
-        graph: CallGraph,
         settings: SettingLiterals,
         entries: Callable[[], list[str]],
-        allowed: EdgeFilter,
-        member: tuple[Variant, int],
-        within: Mapping[str, frozenset[int]] | None = None,
+        reach: Callable[[str], Parents],
     ) -> None:
         self.model = model
-        self.graph = graph
         self.settings = settings
         self._entries = entries
-        self.allowed = allowed
-        self.member = member
-        self.within = within
+        self._reach = reach  # the member's reach from one entry
         self._trees: dict[str, Parents] = {}
 
     def tree(self, entry: str) -> Parents:
         if entry not in self._trees:
-            variant, member = self.member
-            self._trees[entry] = self.graph.reach(
-                [entry], self.allowed, (variant.qualname, member), self.within
-            )
+            self._trees[entry] = self._reach(entry)
         return self._trees[entry]
 
     def reaching(self, function: str) -> list[str]:
