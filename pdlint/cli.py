@@ -491,7 +491,13 @@ def graph_command(  # noqa: PLR0913
     ``check`` finds them, from the decode entry points (as ``check`` finds them, or
     --entry-point), or --all."""
     from pdlint.engine.schedule import active_packs
-    from pdlint.model.flowprogram import decode_entries, load_program, reachable, whole_program
+    from pdlint.model.flowprogram import (
+        decode_entries,
+        load_program,
+        named_entries,
+        reachable,
+        whole_program,
+    )
     from pdlint.output import graphs
     from pdlint.settings.packs import load_packs
     from pdlint.source.modules import forget_packages
@@ -521,15 +527,15 @@ def graph_command(  # noqa: PLR0913
     if not whole:
         active = active_packs(packs, set(flow.modules), explicit=settings.packs is not None)
         for pattern in given:
-            if not decode_entries(flow, [pattern]):
+            if not named_entries(flow, [pattern]):
                 click.echo(
                     f"pdlint: warning: entry point '{pattern}' matches no analysed function",
                     err=True,
                 )
         patterns = [*(e for pack in active for e in pack.entry_points), *given]
-        # as check: the named entry points, else those the names tell
-        roots = decode_entries(flow, patterns) if patterns else []
-        roots = roots or decode_entries(flow)
+        # as check: the named entry points, else those its finder finds
+        roots = named_entries(flow, patterns) if patterns else []
+        roots = roots or decode_entries(program.sources)
         if not roots:
             click.echo(
                 "pdlint: no entry point found (name one with --entry-point, or use --all)",

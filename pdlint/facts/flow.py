@@ -12,16 +12,21 @@ modules and attribute reads of modules and classes see. Temporaries are
 ``const dst value`` · ``unknown dst`` · ``copy dst src`` · ``fn dst qualname`` ·
 ``cls dst qualname`` · ``module dst dotted bound_top`` · ``from dst module name`` ·
 ``builtin dst name`` · ``self dst class kind`` (a method's receiver) ·
-``getattr dst obj attr scope`` · ``setattr obj attr src`` ·
-``getitem dst obj key`` (key None: a slice) · ``setitem obj key src`` ·
-``update dst old key src`` (a store into a local container: a new version) ·
+``getattr dst obj attr scope`` · ``setattr obj attr src scope`` ·
+``getitem dst obj key scope`` (key None: any entry) · ``setitem obj key src scope`` ·
+``slice dst obj lower upper step`` (each bound an int, None when absent, ``...``
+when not a literal) ·
+``update dst old key src scope`` (a store into a local container: a new version) ·
 ``merge dst old src`` (``old.update(src)`` on a local: a new version) ·
 ``seq dst kind site elements`` (elements: ``(node, starred)``) ·
 ``dict dst site items`` (items: ``(key node or None for **, value)``) ·
 ``elem dst src index`` · ``rest dst src start stop site`` (a starred target) ·
-``iter dst src scope`` · ``call dst func args kwargs scope deco`` ·
-``await dst src`` · ``enter dst src scope`` · ``raise src scope`` ·
+``iter dst src scope async`` · ``call dst func args kwargs scope deco`` ·
+``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
+``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
+``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
 ``binop dst left right`` · ``star module source`` (``from source import *``).
+A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
 
 from __future__ import annotations
@@ -58,13 +63,15 @@ class FunctionDef(NamedTuple):
 
 
 class ClassDef(NamedTuple):
-    """A class: the nodes of its bases, the names its body binds."""
+    """A class: the nodes of its bases, the names its body binds, the attributes
+    its methods store on their receiver (``self.x = ...``)."""
 
     qualname: str
     module: str
     bases: tuple[str, ...]
     names: tuple[str, ...]
     line: int
+    attrs: tuple[str, ...] = ()
 
 
 class ModuleFlow(NamedTuple):
@@ -96,6 +103,8 @@ class _Scope:
         self.receiver: str | None = None  # for a method: its first parameter's node
         self.dead = False
         self.created: list[tuple[str, str]] | None = None  # versions made in a try body
+        self.shared: set[str] = set()  # names a nested function declares nonlocal
+        self.attrs: set[str] = set()  # for a class body: what its methods store on self
 
     @property
     def caller(self) -> str:
@@ -193,6 +202,9 @@ class _Extractor:
         """The node holding what ``name`` may be where it is read."""
         if name in scope.globals or (scope.kind == "module" and name in self.global_names):
             return f"{self.module}|{name}"
+        if name in scope.shared and name in scope.assigned:
+            # a nested function may rebind it: every store of it may be seen here
+            return f"{scope.qualname}|{name}"
         if name in scope.env:
             return scope.env[name]
         # enclosing functions (class bodies are not enclosing scopes)
@@ -348,29 +360,53 @@ class _Extractor:
                     self.emit("elem", out, src, i - count)
                 self.assign(elt, out, scope)
         elif isinstance(target, ast.Attribute):
-            self.emit("setattr", self.expr(target.value, scope), target.attr, src)
+            self.emit("setattr", self.expr(target.value, scope), target.attr, src, scope.caller)
         elif isinstance(target, ast.Subscript):
             self.store_item(target.value, target.slice, src, scope)
         elif isinstance(target, ast.Starred):
             self.assign(target.value, src, scope)
 
     def key(self, node: ast.expr, scope: _Scope) -> str | None:
-        return None if isinstance(node, ast.Slice) else self.expr(node, scope)
+        if isinstance(node, ast.Slice):
+            return None
+        literal = _tuple_key(node)
+        if literal is None:
+            return self.expr(node, scope)
+        out = self.temp(scope)
+        self.emit("const", out, literal)  # d[("a", 1)]: one key
+        return out
+
+    def bound(self, node: ast.expr | None, scope: _Scope) -> Any:
+        """A slice bound: an int literal, None when absent, ``...`` otherwise."""
+        if node is None:
+            return None
+        literal = node
+        sign = 1
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            literal, sign = node.operand, -1
+        if (
+            isinstance(literal, ast.Constant)
+            and isinstance(literal.value, int)
+            and not isinstance(literal.value, bool)
+        ):
+            return sign * literal.value
+        self.expr(node, scope)
+        return ...
 
     def store_item(self, base: ast.expr, index: ast.expr, src: str, scope: _Scope) -> None:
         """``base[index] = src``: a new version of a local container, else a store."""
         key = self.key(index, scope)
         if isinstance(base, ast.Name) and base.id in scope.env:
             out = self.temp(scope)
-            self.emit("update", out, scope.env[base.id], key, src)
+            self.emit("update", out, scope.env[base.id], key, src, scope.caller)
             self.bind(scope, base.id, out)
         elif isinstance(base, ast.Subscript) and _rooted_local(base, scope):
             inner = self.expr(base, scope)
             out = self.temp(scope)
-            self.emit("update", out, inner, key, src)
+            self.emit("update", out, inner, key, src, scope.caller)
             self.store_item(base.value, base.slice, out, scope)
         else:
-            self.emit("setitem", self.expr(base, scope), key, src)
+            self.emit("setitem", self.expr(base, scope), key, src, scope.caller)
 
     def aug_assign(self, node: ast.AugAssign, scope: _Scope) -> None:
         value = self.expr(node.value, scope)
@@ -384,9 +420,10 @@ class _Extractor:
         if isinstance(node.target, ast.Name):
             self.bind(scope, node.target.id, out)
         elif isinstance(node.target, ast.Attribute):
-            self.emit("setattr", self.expr(node.target.value, scope), node.target.attr, out)
+            obj = self.expr(node.target.value, scope)
+            self.emit("setattr", obj, node.target.attr, out, scope.caller)
         elif isinstance(node.target, ast.Subscript):
-            self.emit("setitem", self.expr(node.target.value, scope), None, out)
+            self.emit("setitem", self.expr(node.target.value, scope), None, out, scope.caller)
 
     # control flow ----------------------------------------------------------
     def merge(self, scope: _Scope, envs: list[tuple[dict[str, str], bool]]) -> None:
@@ -424,7 +461,7 @@ class _Extractor:
 
         def head() -> None:
             out = self.temp(scope)
-            self.emit("iter", out, src, scope.caller)
+            self.emit("iter", out, src, scope.caller, isinstance(node, ast.AsyncFor))
             self.assign(node.target, out, scope)
 
         self.loop(node, scope, head, node.target)
@@ -480,11 +517,17 @@ class _Extractor:
             scope.env, scope.dead = dict(before), False
             self.merge(scope, [(before, False)] + [({n: v}, False) for n, v in created])
             scope.env = {**before, **scope.env}
+            caught = []
             if handler.type is not None:
-                self.expr(handler.type, scope)
+                kinds = handler.type
+                listed = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+                caught = [self.expr(k, scope) for k in listed]
             if handler.name:
                 out = self.temp(scope)
-                self.emit("unknown", out)
+                for kind in caught:  # an instance of a class caught
+                    self.emit("instof", out, kind)
+                if not caught:
+                    self.emit("unknown", out)
                 self.bind(scope, handler.name, out)
             self.block(handler.body, scope)
             ends.append((scope.env, scope.dead))
@@ -536,6 +579,8 @@ class _Extractor:
             decorators = node.decorator_list
         decorated = [self.expr(d, scope) for d in decorators]
         inner = _Scope(qualname, "function", scope)
+        if not isinstance(node, ast.Lambda):
+            inner.shared = _nonlocal_names(node.body)
         args = node.args
         params: list[tuple[str, str, str]] = []
         plain = [(a, POSITIONAL_ONLY) for a in args.posonlyargs] + [
@@ -569,6 +614,7 @@ class _Extractor:
                 kind = "cls" if "classmethod" in kinds or node.name in _CLASS_HOOKS else "self"
                 self.emit("self", params[0][2], scope.qualname, kind)
                 inner.cls, inner.receiver = scope.qualname, params[0][2]
+                scope.attrs |= _stored_on(node.body, params[0][0])
         generator = coroutine = False
         if isinstance(node, ast.Lambda):
             self.deferred.append((node, inner))
@@ -609,15 +655,25 @@ class _Extractor:
             qualname = f"{scope.qualname}.{node.name}"
         decorated = [self.expr(d, scope) for d in node.decorator_list]
         bases = tuple(self.expr(b, scope) for b in node.bases)
-        for kw in node.keywords:
-            self.expr(kw.value, scope)
+        keywords = tuple(
+            (kw.arg, self.expr(kw.value, scope)) for kw in node.keywords if kw.arg != "metaclass"
+        )
         body = _Scope(qualname, "class", scope)
         self.block(node.body, body)
         self.classes.append(
-            ClassDef(qualname, self.module, bases, tuple(sorted(body.assigned)), node.lineno)
+            ClassDef(
+                qualname,
+                self.module,
+                bases,
+                tuple(sorted(body.assigned)),
+                node.lineno,
+                tuple(sorted(body.attrs)),
+            )
         )
         value = self.temp(scope)
         self.emit("cls", value, qualname)
+        if bases:  # a base's __init_subclass__ runs as the class is made
+            self.emit("subclass", value, scope.caller, keywords)
         for deco in reversed(decorated):
             out = self.temp(scope)
             self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
@@ -643,12 +699,26 @@ class _Extractor:
             out = self.temp(scope)
             self.emit("getattr", out, self.expr(node.value, scope), node.attr, scope.caller)
             return out
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) in (int, float)
+        ):
+            out = self.temp(scope)
+            number: float = node.operand.value  # type: ignore[assignment]
+            self.emit("const", out, -number)  # -1: an index from the end
+            return out
         if isinstance(node, ast.Call):
             return self.call(node, scope)
         if isinstance(node, ast.Subscript):
             base = self.expr(node.value, scope)
             out = self.temp(scope)
-            self.emit("getitem", out, base, self.key(node.slice, scope))
+            if isinstance(node.slice, ast.Slice):
+                bounds = [self.bound(b, scope) for b in (node.slice.lower, node.slice.upper)]
+                self.emit("slice", out, base, *bounds, self.bound(node.slice.step, scope))
+            else:
+                self.emit("getitem", out, base, self.key(node.slice, scope), scope.caller)
             return out
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             elements = tuple(
@@ -663,7 +733,7 @@ class _Extractor:
             return out
         if isinstance(node, ast.Dict):
             items = tuple(
-                (self.expr(k, scope) if k is not None else None, self.expr(v, scope))
+                (self.key(k, scope) if k is not None else None, self.expr(v, scope))
                 for k, v in zip(node.keys, node.values, strict=True)
             )
             out = self.temp(scope)
@@ -682,11 +752,14 @@ class _Extractor:
                 yielded = self.expr(node.value, scope)
                 if isinstance(node, ast.YieldFrom):
                     each = self.temp(scope)
-                    self.emit("iter", each, yielded, scope.caller)
+                    self.emit("iter", each, yielded, scope.caller, False)
                     yielded = each
                 self.emit("copy", f"{scope.qualname}|<yield>", yielded)
             out = self.temp(scope)
-            self.emit("unknown", out)
+            if isinstance(node, ast.Yield):
+                self.emit("copy", out, f"{scope.qualname}|<sent>")
+            else:
+                self.emit("unknown", out)
             return out
         if isinstance(node, ast.NamedExpr):
             value = self.expr(node.value, scope)
@@ -742,27 +815,81 @@ class _Extractor:
                 self.emit("call", out, callee, pair, (), scope.caller, False)
                 return out
         callee = self.expr(func, scope)
+        positional: list[ast.expr] = []
+        for a in node.args:  # f(*[x, y]) is f(x, y)
+            if isinstance(a, ast.Starred) and isinstance(a.value, (ast.List, ast.Tuple)):
+                positional.extend(a.value.elts)
+            else:
+                positional.append(a)
         args = tuple(
             (self.expr(a.value, scope), True)
             if isinstance(a, ast.Starred)
             else (self.expr(a, scope), False)
-            for a in node.args
+            for a in positional
         )
         kwargs = tuple((k.arg, self.expr(k.value, scope)) for k in node.keywords)
         out = self.temp(scope)
         self.emit("call", out, callee, args, kwargs, scope.caller, False)
+        builtin = self.builtin_called(func, scope)
+        if builtin in ("eval", "exec") and node.args:
+            self.literal_code(node.args[0], builtin, out, scope)
+        elif builtin == "globals" and not node.args:
+            self.emit("module", out, self.module, False)  # the module's namespace
         if (
             isinstance(func, ast.Attribute)
             and func.attr == "update"
             and isinstance(func.value, ast.Name)
             and func.value.id in scope.env
-            and len(args) == 1
-            and not args[0][1]
+            and len(args) <= 1
+            and not any(starred for _, starred in args)
         ):
-            merged = self.temp(scope)
-            self.emit("merge", merged, scope.env[func.value.id], args[0][0])
-            self.bind(scope, func.value.id, merged)
+            sources = [node for node, _ in args]
+            if kwargs:
+                items = []
+                for key, value in kwargs:
+                    key_node = None
+                    if key is not None:
+                        key_node = self.temp(scope)
+                        self.emit("const", key_node, key)
+                    items.append((key_node, value))
+                sources.append(self.temp(scope))
+                self.emit("dict", sources[-1], self.site(), tuple(items))
+            for source in sources:
+                merged = self.temp(scope)
+                self.emit("merge", merged, scope.env[func.value.id], source)
+                self.bind(scope, func.value.id, merged)
         return out
+
+    def builtin_called(self, func: ast.expr, scope: _Scope) -> str | None:
+        """The builtin a call's callee names, when no scope rebinds that name."""
+        if not isinstance(func, ast.Name) or func.id not in BUILTIN_NAMES:
+            return None
+        name = func.id
+        if name in self.module_names or self.has_star or name in self.global_names:
+            return None
+        walk: _Scope | None = scope
+        while walk is not None:
+            if name in walk.env or name in walk.assigned:
+                return None
+            walk = walk.parent
+        return name
+
+    def literal_code(self, arg: ast.expr, mode: str, out: str, scope: _Scope) -> None:
+        """``eval``/``exec`` of a string literal: its code, run in ``scope``."""
+        if not isinstance(arg, ast.Constant) or not isinstance(arg.value, str):
+            return
+        if len(arg.value) > _MAX_CODE:
+            return
+        try:
+            tree = ast.parse(arg.value, mode="eval" if mode == "eval" else "exec")
+        except (SyntaxError, ValueError, RecursionError):
+            return
+        if isinstance(tree, ast.Expression):
+            self.emit("copy", out, self.expr(tree.body, scope))
+        else:
+            dead = scope.dead
+            self.block(tree.body, scope)  # type: ignore[attr-defined]
+            scope.dead = dead
 
     def comprehension(self, node: Any, scope: _Scope) -> str:
         """A comprehension, inline in ``scope`` (its calls are the scope's)."""
@@ -770,7 +897,7 @@ class _Extractor:
         for gen in node.generators:
             src = self.expr(gen.iter, scope)
             out = self.temp(scope)
-            self.emit("iter", out, src, scope.caller)
+            self.emit("iter", out, src, scope.caller, bool(gen.is_async))
             self.assign(gen.target, out, scope)
             for cond in gen.ifs:
                 self.expr(cond, scope)
@@ -793,6 +920,7 @@ class _Extractor:
 
 
 _CLASS_HOOKS = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
+_MAX_CODE = 4000  # longer strings given to eval or exec are not read as code
 
 
 def _receiver_name(node: str) -> str:
@@ -809,6 +937,34 @@ def _rooted_local(node: ast.expr, scope: _Scope) -> bool:
     return isinstance(node, ast.Name) and node.id in scope.env
 
 
+def _stored_on(body: list[ast.stmt], receiver: str) -> set[str]:
+    """Attributes ``body`` stores on the name ``receiver`` (``self.x = ...``)."""
+    out = set()
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.ctx, ast.Store)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == receiver
+            ):
+                out.add(node.attr)
+    return out
+
+
+def _nonlocal_names(body: list[ast.stmt]) -> set[str]:
+    """Names a ``nonlocal`` statement in ``body`` or its nested functions declares."""
+    if not any(isinstance(n, ast.Nonlocal) for stmt in body for n in ast.walk(stmt)):
+        return set()
+    return {
+        name
+        for stmt in body
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Nonlocal)
+        for name in n.names
+    }
+
+
 def _is_generator(body: list[ast.stmt]) -> bool:
     todo: list[ast.AST] = list(body)
     while todo:
@@ -819,6 +975,18 @@ def _is_generator(body: list[ast.stmt]) -> bool:
             continue
         todo.extend(ast.iter_child_nodes(node))
     return False
+
+
+def _tuple_key(node: ast.expr) -> tuple[Any, ...] | None:
+    """A tuple of constants written as a key (``d[("a", 1)]``), else None."""
+    if not isinstance(node, ast.Tuple) or not node.elts:
+        return None
+    out = []
+    for elt in node.elts:
+        if not isinstance(elt, ast.Constant) or not isinstance(elt.value, _KEY_TYPES):
+            return None
+        out.append(elt.value)
+    return tuple(out)
 
 
 def _literal_names(node: ast.expr) -> tuple[str, ...] | None:

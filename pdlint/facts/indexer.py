@@ -60,6 +60,7 @@ _BINOP = {
 }
 _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
+_CONDITIONS = frozenset({"cmp", "and", "or", "not"})  # a local assigned one is a flag
 
 
 _F = TypeVar("_F", bound=tuple[Any, ...])
@@ -425,6 +426,8 @@ class _FunctionWalker:
         self.indexes: list[IndexFact] = []
         self.grows: list[GrowFact] = []
         self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.branches: list[tuple[Expr, Span, Guards]] = []
+        self.flags: list[tuple[str, Expr, Span, Guards]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -475,6 +478,7 @@ class _FunctionWalker:
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
         body_done, _ = self.block(node.body, holds)
         else_done, _ = self.block(node.orelse, fails)
@@ -507,6 +511,7 @@ class _FunctionWalker:
     def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         self.block(node.body, (*guards, (cond, True)))
         self.block(node.orelse, guards)
         return False, guards
@@ -599,6 +604,7 @@ class _FunctionWalker:
                     self.string_compares.append((subject, strings))
             case_guards = (*guards, *((p, False) for p in previous))
             if cond is not None:
+                self.branches.append((cond, self.span(case.pattern), case_guards))
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
                 case_guards = (*case_guards, (_ir(case.guard, 0), True))
@@ -685,6 +691,8 @@ class _FunctionWalker:
         else:
             return
         kind = value_ir[0]
+        if kind in _CONDITIONS and len(names) == 1:
+            self.flags.append((names[0], value_ir, self.span(value), guards))
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
         self.binds.append(_fact(BindFact, (names, value_ir, self.span(value), guards)))
@@ -803,6 +811,7 @@ class _FunctionWalker:
                         prior = (*prior, (_ir(value, 0), not want))
                 elif kind is ast.IfExp:
                     cond = _ir(node.test, 0)
+                    self.branches.append((cond, self.span(node.test), g))
                     if node.test.__class__ in walked:
                         push((node.test, g, d))
                     if node.body.__class__ in walked:
@@ -1140,6 +1149,8 @@ class _ModuleIndexer:
                 indexes=tuple(walker.indexes),
                 grows=tuple(walker.grows),
                 asserts=tuple(walker.asserts),
+                branches=tuple(walker.branches),
+                flags=tuple(walker.flags),
             )
         )
 

@@ -69,8 +69,10 @@ class Bound(NamedTuple):
 
     ``how`` is ``value`` (the argument as is), ``element`` (an element of a
     ``*iterable`` argument), ``packed`` (one element of the callee's ``*args``
-    tuple), ``keyword`` (the value of key ``key`` of the callee's ``**kwargs``)
-    or ``mapping`` (the values of a ``**mapping`` argument).
+    tuple), ``spread`` (the elements of a ``*iterable`` argument, each one an
+    element of the callee's ``*args`` tuple), ``keyword`` (the value of key
+    ``key`` of the callee's ``**kwargs``) or ``mapping`` (the values of a
+    ``**mapping`` argument).
     """
 
     param: str
@@ -105,7 +107,7 @@ def bind_signature(
             for name, _ in slots[index:]:
                 out.append(Bound(name, arg, "element"))
             if var_pos is not None:
-                out.append(Bound(var_pos, arg, "element"))
+                out.append(Bound(var_pos, arg, "spread"))
             continue
         if star is not None:  # after a *iterable: any slot left, or *args
             for name, _ in slots[index:]:

@@ -4,41 +4,18 @@ guards, and the classes a variant picks, see :mod:`pdlint.model.callgraph`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from pdlint.facts.indexer import index_module
-from pdlint.facts.types import CallFact, FunctionFacts, ModuleFacts
+from pdlint.facts.types import CallFact, FunctionFacts
 from pdlint.model.callgraph import CallGraph
 from pdlint.model.class_factories import ClassFactories
-from pdlint.model.flowprogram import FlowSource
+from pdlint.model.flowprogram import FlowSource, check_facts
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, T, Variant, Variants
-from pdlint.source.discover import display_path
-from pdlint.source.read import parse_source, read_bytes
 
 
 class MemberError(Exception):
     """``--member`` names no member of a variant, or members of several."""
-
-
-def check_facts(sources: Iterable[FlowSource]) -> list[ModuleFacts]:
-    """The check's facts of the files (those that parse), named as the graph names them."""
-    out = []
-    for source in sources:
-        try:
-            data = read_bytes(source.path)
-        except OSError:
-            continue
-        parsed = parse_source(display_path(source.path), data)
-        try:  # a large file's pieces are parsed as they are indexed
-            facts = index_module(
-                source.path, display_path(source.path), parsed.trees(), parsed.text, source.module
-            )
-        except RecursionError:
-            continue
-        if parsed.error is None:
-            out.append(facts)
-    return out
 
 
 def find_member(model: Model, variants: Variants, spec: str) -> tuple[Variant, int]:

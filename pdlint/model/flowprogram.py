@@ -9,12 +9,17 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from pdlint.facts.flow import ModuleFlow, extract
+from pdlint.facts.indexer import index_module
+from pdlint.facts.types import ModuleFacts
+from pdlint.model.callgraph import CallGraph
+from pdlint.model.entries import heuristic_entries
+from pdlint.model.names import Model
 from pdlint.model.valueflow import FlowGraph, solve
 from pdlint.settings.config import Settings
-from pdlint.source.discover import discover
+from pdlint.source.discover import discover, display_path
 from pdlint.source.globs import name_matches
 from pdlint.source.modules import ModuleNames
-from pdlint.source.read import read_bytes
+from pdlint.source.read import parse_source, read_bytes
 
 
 class FlowSource(NamedTuple):
@@ -90,12 +95,38 @@ def load_program(paths: Sequence[str], settings: Settings | None = None) -> Flow
     return FlowProgram(solve(modules), tuple(errors), tuple(warnings), tuple(sources))
 
 
-def decode_entries(graph: FlowGraph, patterns: Sequence[str] = ()) -> list[str]:
-    """The roots as ``check`` finds them: functions matching ``patterns`` (exact,
-    glob or dotted suffix), else those named with both ``disagg`` and ``decode``."""
-    if patterns:
-        return sorted(q for q in graph.functions for p in patterns if name_matches(p, q))
-    return sorted(q for q in graph.functions if "disagg" in q.lower() and "decode" in q.lower())
+def named_entries(graph: FlowGraph, patterns: Sequence[str]) -> list[str]:
+    """The functions of ``graph`` matching ``patterns`` (exact, glob or dotted suffix)."""
+    return sorted({q for q in graph.functions for p in patterns if name_matches(p, q)})
+
+
+def check_facts(sources: Iterable[FlowSource]) -> list[ModuleFacts]:
+    """The check's facts of the files (those that parse), named as the graph names them."""
+    out = []
+    for source in sources:
+        try:
+            data = read_bytes(source.path)
+        except OSError:
+            continue
+        parsed = parse_source(display_path(source.path), data)
+        try:  # a large file's pieces are parsed as they are indexed
+            facts = index_module(
+                source.path, display_path(source.path), parsed.trees(), parsed.text, source.module
+            )
+        except RecursionError:
+            continue
+        if parsed.error is None:
+            out.append(facts)
+    return out
+
+
+def decode_entries(sources: Sequence[FlowSource]) -> list[str]:
+    """The decode entry points as ``check`` finds them when no pack or setting names
+    one: its finder (by name and by interface, never test code) on its model of the
+    files, the outermost of them (those no other entry point reaches)."""
+    model = Model(check_facts(sources))
+    entries = heuristic_entries(model)
+    return CallGraph(model, entries).roots_only(entries) if entries else []
 
 
 def reachable(graph: FlowGraph, roots: Iterable[str]) -> dict[str, set[str]]:

@@ -32,10 +32,40 @@ _NEW_CONTAINER = {
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
-_MAX_DOTS = 6
+_MAX_DOTS = 7  # an outside name is kept to this many attributes
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
+# How PyCG's format names a builtin type whose method is called (see solve).
+_TYPE_NAMES = {
+    "str": "<**PyStr**>",
+    "dict": "<**PyDict**>",
+    "list": "<**PyList**>",
+    "set": "<**PySet**>",
+    "tuple": "<**PyTuple**>",
+    "int": "<**PyNum**>",
+    "float": "<**PyNum**>",
+    "complex": "<**PyNum**>",
+    "bool": "<**PyBool**>",
+}
+_STR_TO_STR = frozenset(
+    "capitalize casefold center expandtabs format format_map join ljust lower lstrip "
+    "removeprefix removesuffix replace rjust rstrip strip swapcase title translate upper "
+    "zfill".split()
+)
+_STR_TO_LIST = frozenset({"split", "rsplit", "splitlines"})
+_CONTAINER_BASES = {
+    "dict": "dict",
+    "list": "list",
+    "set": "set",
+    "tuple": "tuple",
+    "frozenset": "set",
+    "collections.OrderedDict": "dict",
+    "collections.defaultdict": "dict",
+    "collections.UserDict": "dict",
+    "collections.UserList": "list",
+    "collections.deque": "list",
+}
 
 
 class FlowGraph(NamedTuple):
@@ -73,6 +103,8 @@ class Solver:
         self.partials: dict[str, tuple[Node, tuple[Any, ...], tuple[Any, ...]]] = {}
         self.base_nodes = {b for c in self.classes.values() for b in c.bases}
         self.mros: dict[str, tuple[list[Value], list[Node]]] = {}
+        # calls of builtin types' methods: (caller, callee, receiver), see holds_code
+        self.type_calls: set[tuple[str, str, Value]] = set()
         for node in self.base_nodes:
             self.pts.watch[node] = self._bases_grew
 
@@ -93,6 +125,9 @@ class Solver:
             self.op = index
             self.evaluate(self.ops[index])
             pts.current = None
+        for caller, callee, receiver in self.type_calls:
+            if not self.holds_code(receiver):
+                self.edges[caller].add(callee)
         call_ops = [i for i, op in enumerate(self.ops) if op[0] == "call"]
         dropped = sum(1 for i in call_ops if i not in self.resolved)
         return FlowGraph(
@@ -102,6 +137,24 @@ class Solver:
             len(call_ops),
             dropped,
         )
+
+    def holds_code(self, value: Value, depth: int = 0) -> bool:
+        """Whether a container holds functions, classes or objects of the analysed
+        code (to some depth). A call of a method of a builtin type is an edge to that
+        type's method (``<**PyDict**>.items``) when its receiver holds data only: a
+        container of code is the call graph's own data, its methods the value flow."""
+        if value[0] != "obj":
+            return False
+        if depth > 3:
+            return True
+        for key in self.pts.sets.get(("keys", value), ()):
+            for held in self.pts.sets.get(self.content(value, key[2]), ()):
+                if held[0] == "obj":
+                    if self.holds_code(held, depth + 1):
+                        return True
+                elif held[0] not in ("const", "unknown", "extres", "ext", "extattr", "member"):
+                    return True
+        return False
 
     def derive(self, *op: Any) -> None:
         """An operation found while solving (evaluated now and when its inputs grow)."""
@@ -152,15 +205,18 @@ class Solver:
                 self.getattr(value, op[3], op[1], op[4])
         elif kind == "setattr":
             for value in pts.fresh(op[1]):
-                self.setattr(value, op[2], op[3])
+                self.setattr(value, op[2], op[3], op[4])
         elif kind == "getitem":
             keys = self.keys(op[3])
             for value in pts.fresh(op[2]):
-                self.getitem(value, keys, op[1])
+                self.getitem(value, keys, op[1], op[4], op[3])
         elif kind == "setitem":
             keys = self.keys(op[2])
             for value in pts.get(op[1]):
-                self.setitem(value, keys, op[3])
+                self.setitem(value, keys, op[3], op[4], op[2])
+        elif kind == "slice":
+            for value in pts.fresh(op[2]):
+                self.slice(value, op[1], op[3:])
         elif kind == "update":
             self.update(op)
         elif kind == "merge":
@@ -176,10 +232,10 @@ class Solver:
             self.rest(op)
         elif kind == "iter":
             for value in pts.fresh(op[2]):
-                self.iterate(value, op[1], op[3])
+                self.iterate(value, op[1], op[3], op[4])
         elif kind == "next":
             for value in pts.fresh(op[2]):
-                self.next_of(value, op[1], op[3])
+                self.next_of(value, op[1], op[3], op[4])
         elif kind == "call":
             call = _Call(op[3], op[4])
             for value in pts.fresh(op[2]):
@@ -197,6 +253,17 @@ class Solver:
             for value in pts.fresh(op[1]):
                 if value[0] == "cls":
                     self.instantiate(value, _Call((), ()), None, op[2])
+        elif kind == "subclass":
+            for value in pts.fresh(op[1]):
+                if value[0] != "cls":
+                    continue
+                for found in self.class_lookup(value[1], "__init_subclass__", after=value[1]):
+                    if found[0] in ("fn", "classm"):
+                        hook = found[1] if found[0] == "classm" else found[:-1]
+                        self.call(("bound", hook, value), _Call((), op[3]), None, op[2], False)
+        elif kind == "instof":
+            for value in pts.fresh(op[2]):
+                self.instance_of(value, op[1])
         elif kind == "binop":
             for node in (op[2], op[3]):
                 for value in pts.get(node):
@@ -206,6 +273,17 @@ class Solver:
             self.deco_result(op)
         elif kind == "mapcall":
             self.map_call(op)
+        elif kind == "mapcopy":  # dict(x): x's entries, or the values of x's pairs
+            _, obj, src, caller = op
+            for value in pts.fresh(src):
+                if value[0] == "obj" and value[1] == "dict":
+                    for key in pts.get(("keys", value)):
+                        self.put(obj, key[2], self.content(value, key[2]))
+                elif value[0] == "obj":
+                    pairs = ("pairs", obj)
+                    self.derive("iter", pairs, src, caller, False)
+                    self.derive("elem", self.content(obj, ANY_KEY), pairs, 1)
+                    pts.add(("keys", obj), [("const", "key", ANY_KEY)])
         elif kind == "values":  # the values of a **mapping argument
             for value in pts.get(op[2]):
                 if value[0] == "obj":
@@ -240,9 +318,12 @@ class Solver:
         flow = self.modules.get(source)
         if flow is None:
             return
-        names = flow.public if flow.public is not None else flow.names
-        for name in names:
-            if flow.public is not None or not name.startswith("_"):
+        if flow.public is not None:  # __all__ may list submodules too
+            for name in flow.public:
+                self.module_attr(source, name, f"{module}|{name}")
+            return
+        for name in flow.names:
+            if not name.startswith("_"):
                 self.pts.flow(f"{source}|{name}", f"{module}|{name}")
 
     # classes ---------------------------------------------------------------
@@ -277,6 +358,27 @@ class Solver:
     def is_enum(self, qualname: str) -> bool:
         return any(v[0] == "ext" and v[1] in _ENUM_BASES for v in self.mro(qualname))
 
+    def members(self, qualname: str) -> list[Value]:
+        """The members of an enum class (its body's names that are not methods)."""
+        self.pts.get(("names", qualname))
+        out = []
+        for name in sorted(self.class_names.get(qualname, ())):
+            if name.startswith("_"):
+                continue
+            found = self.class_lookup(qualname, name)
+            if found and all(f[0] not in ("fn", "cls", "prop", "static", "classm") for f in found):
+                out.append(("member", qualname, name))
+        return out
+
+    def container_of(self, qualname: str) -> Value | None:
+        """The container an instance of a class extending a builtin container is
+        (one per class: its items, as ``self[key] = v`` and ``obj[key]`` use them)."""
+        for klass in self.mro(qualname):
+            kind = _CONTAINER_BASES.get(klass[1]) if klass[0] in ("builtin", "ext") else None
+            if kind is not None:
+                return ("obj", kind, f"{qualname}|items")
+        return None
+
     def class_lookup(self, qualname: str, attr: str, after: str | None = None) -> list[Value]:
         """Values of ``attr`` found on the first class of the MRO that defines it
         (``("ext", ...)`` past an outside base); nothing when none does."""
@@ -290,8 +392,18 @@ class Solver:
                 if attr in self.class_names.get(klass[1], ()):
                     return [(*v, klass[1]) for v in self.pts.get(f"{klass[1]}|{attr}")]
             elif klass[0] == "ext":
+                if self.stored_attr(order, attr):  # data of the instance, not the base's
+                    return []
                 return [("ext", f"{klass[1]}.{attr}", None)]
         return []
+
+    def stored_attr(self, order: list[Value], attr: str) -> bool:
+        """Whether a method of a class of ``order`` stores ``attr`` on its receiver."""
+        return any(
+            attr in self.classes[k[1]].attrs
+            for k in order
+            if k[0] == "cls" and k[1] in self.classes
+        )
 
     def add_class_name(self, qualname: str, attr: str) -> None:
         names = self.class_names.setdefault(qualname, set())
@@ -316,9 +428,21 @@ class Solver:
                 else:
                     pts.flow(f"{qualname}|{value[2]}", dst)
                 return
+            if attr == "__class__":
+                pts.add(dst, [("cls", qualname)])
+                return
             pts.flow(("iattr", qualname, attr), dst)
+            found_any = False
             for found in self.class_lookup(qualname, attr):
+                found_any = True
                 self.on_instance(found[:-1], value, dst, caller)
+            container = self.container_of(qualname) if not found_any else None
+            if container is not None:  # a method of the builtin container it extends
+                pts.add(dst, [("bmeth", container[1], attr, container)])
+        elif kind == "fn":
+            pts.flow(("fattr", value[1], attr), dst)
+        elif kind in ("gen", "coro"):
+            pts.add(dst, [("bmeth", "generator", attr, value)])
         elif kind == "super":
             klass = value[2]
             owner = klass[1] if klass[0] in ("inst", "cls") else None
@@ -332,10 +456,14 @@ class Solver:
         elif kind in ("ext", "extres"):
             # a name from outside, as PyCG names it (``ext.Cls.fun``), kept short:
             # attributes of an attribute of a result are unknown
+            # (a loop walking an outside object, ``node = node.parent``, would grow
+            # the name without end: an attribute met again on the way is unknown)
             dotted = f"{value[1]}.{attr}"
-            if kind == "extres" and dotted.count(".") < _MAX_DOTS:
+            if attr in value[1].split(".")[1:]:
+                pts.add(dst, [UNKNOWN])
+            elif kind == "extres" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("extattr", dotted)])
-            elif kind == "ext" and dotted.count(".") < 2 * _MAX_DOTS:
+            elif kind == "ext" and dotted.count(".") < _MAX_DOTS:
                 pts.add(dst, [("ext", dotted)])
             else:
                 pts.add(dst, [UNKNOWN])
@@ -344,7 +472,7 @@ class Solver:
         elif kind in ("obj", "const"):
             container = value[1] if kind == "obj" else value[1]
             pts.add(dst, [("bmeth", container, attr, value)])
-        elif kind in ("prop",) and attr in ("setter", "getter", "deleter"):
+        elif kind == "prop" and attr == "setter":
             pts.add(dst, [("propset", value[1])])
         elif kind == "unknown":
             pts.add(dst, [UNKNOWN])
@@ -375,10 +503,16 @@ class Solver:
         else:
             self.pts.add(dst, [found])
 
-    def setattr(self, value: Value, attr: str, src: Node) -> None:
+    def setattr(self, value: Value, attr: str, src: Node, caller: str = "") -> None:
         kind = value[0]
         if kind in ("inst", "member"):
             self.pts.flow(src, ("iattr", value[1], attr))
+            for found in self.class_lookup(value[1], attr):
+                if found[0] == "prop" and len(found) > 3:  # a property's setter
+                    call = _Call(((src, False),), ())
+                    self.call(("bound", found[2], value), call, None, caller, False)
+        elif kind == "fn":
+            self.pts.flow(src, ("fattr", value[1], attr))
         elif kind == "cls":
             self.add_class_name(value[1], attr)
             self.pts.flow(src, f"{value[1]}|{attr}")
@@ -410,7 +544,31 @@ class Solver:
         self.pts.add(("keys", obj), [("const", "key", key)])
         self.pts.add(self.content(obj, key), values)
 
-    def getitem(self, value: Value, keys: list[Value] | None, dst: Node) -> None:
+    def getitem(
+        self,
+        value: Value,
+        keys: list[Value] | None,
+        dst: Node,
+        caller: str = "",
+        key_node: Node | None = None,
+    ) -> None:
+        if value[0] == "inst":
+            args = (key_node,) if key_node is not None else ()
+            if self.call_method(value, "__getitem__", dst, caller, args):
+                return
+            container = self.container_of(value[1])
+            if container is None:
+                return
+            value = container
+        if value[0] == "cls" and keys and self.is_enum(value[1]):  # Color["RED"]
+            named = {k[2] for k in keys}
+            self.pts.add(dst, [m for m in self.members(value[1]) if m[2] in named])
+            return
+        if value[0] == "mod" and keys:  # globals()[name]
+            for key in keys:
+                if isinstance(key[2], str):
+                    self.module_attr(value[1], key[2], dst)
+            return
         if value[0] == "obj":
             if keys is None or value[1] in ("set", "iter"):
                 self.all_content(value, dst)
@@ -418,28 +576,80 @@ class Solver:
             for key in keys:
                 index = key[2]
                 if isinstance(index, int) and index < 0 and value[1] != "dict":
-                    self.all_content(value, dst)
-                    continue
+                    held = {k[2] for k in self.pts.get(("keys", value))}
+                    ints = [k for k in held if isinstance(k, int)]
+                    if ANY_KEY in held or not ints or max(ints) + 1 + index < 0:
+                        self.all_content(value, dst)
+                        continue
+                    index = max(ints) + 1 + index  # from the end of a list of known length
                 self.pts.flow(self.content(value, _key(index)), dst)
             self.pts.flow(self.content(value, ANY_KEY), dst)
-        elif value[0] == "inst":
-            self.call_method(value, "__getitem__", dst, "")
         elif value[0] in ("unknown", "extres", "ext", "extattr"):
             self.pts.add(dst, [UNKNOWN])
+        elif value[0] == "const" and value[1] == "str":
+            self.pts.add(dst, [("const", "str", None)])
 
-    def setitem(self, value: Value, keys: list[Value] | None, src: Node) -> None:
+    def setitem(
+        self,
+        value: Value,
+        keys: list[Value] | None,
+        src: Node,
+        caller: str = "",
+        key_node: Node | None = None,
+    ) -> None:
+        if value[0] == "inst":
+            args = (key_node if key_node is not None else ("nokey", src), src)
+            if self.call_method(value, "__setitem__", None, caller, args):
+                return
+            container = self.container_of(value[1])
+            if container is None:
+                return
+            value = container
         if value[0] == "obj":
             for k in _or_any(keys):
                 self.put(value, ANY_KEY if k is None else _key(k[2]), src)
+        elif value[0] == "mod" and keys and value[1] in self.modules:
+            for key in keys:
+                if isinstance(key[2], str):
+                    self.pts.flow(src, f"{value[1]}|{key[2]}")
+
+    def slice(self, value: Value, dst: Node, bounds: tuple[Any, ...]) -> None:
+        """``value[lower:upper:step]``: a new list or tuple holding the elements
+        the literal bounds select (each may be any element when they are not known)."""
+        kind = value[0]
+        if kind == "inst":
+            container = self.container_of(value[1])
+            if container is None or self.class_lookup(value[1], "__getitem__"):
+                self.call_method(value, "__getitem__", dst, "")
+                return
+            value = container
+        if kind == "const" and value[1] in ("str", "bytes"):
+            self.pts.add(dst, [(value[0], value[1], None)])
+            return
+        if value[0] != "obj" or value[1] not in ("list", "tuple"):
+            if value[0] in ("unknown", "extres", "ext", "extattr"):
+                self.pts.add(dst, [UNKNOWN])
+            return
+        new: Value = ("obj", value[1], f"{dst}")
+        self.pts.add(dst, [new])
+        keys = {k[2] for k in self.pts.get(("keys", value))}
+        ints = [k for k in keys if isinstance(k, int)]
+        if ANY_KEY in keys or ... in bounds or not all(isinstance(k, int) for k in keys):
+            self.put(new, ANY_KEY, ("sliced", dst))
+            self.all_content(value, ("sliced", dst))
+            return
+        length = max(ints) + 1 if ints else 0
+        for position, index in enumerate(range(length)[slice(*bounds)]):
+            self.put(new, position, self.content(value, index))
 
     def update(self, op: Op) -> None:
         """``old[key] = src`` on a local: a new container where ``key`` holds ``src``."""
-        _, dst, old, key_node, src = op
+        _, dst, old, key_node, src, caller = op
         keys = self.keys(key_node)
         strong = keys is not None and len(keys) == 1
         for value in self.pts.get(old):
             if value[0] != "obj":
-                self.setitem(value, keys, src)
+                self.setitem(value, keys, src, caller, key_node)
                 self.pts.add(dst, [value])
                 continue
             self.setitem(value, keys, src)  # aliases see the store too
@@ -481,7 +691,7 @@ class Solver:
             if star:
                 starred = True
                 elements_of = ("elements", site, index)
-                self.derive("iter", elements_of, node, "")
+                self.derive("iter", elements_of, node, "", False)
                 self.put(obj, ANY_KEY, elements_of)
             elif starred or kind in ("set", "iter"):
                 self.put(obj, ANY_KEY, node)
@@ -533,11 +743,16 @@ class Solver:
                     self.put(new, position, self.content(value, index))
             else:
                 self.put(new, ANY_KEY, ("elements", site, 0))
-                self.derive("iter", ("elements", site, 0), src, "")
+                self.derive("iter", ("elements", site, 0), src, "", False)
 
     # iteration -------------------------------------------------------------
-    def iterate(self, value: Value, dst: Node, caller: str) -> None:
+    def iterate(self, value: Value, dst: Node, caller: str, is_async: bool = False) -> None:
         kind = value[0]
+        if kind == "inst" and self.container_of(value[1]) is not None:
+            found = self.class_lookup(value[1], "__aiter__" if is_async else "__iter__")
+            if not any(f[0] == "fn" for f in found):
+                value = self.container_of(value[1])  # type: ignore[assignment]
+                kind = "obj"
         if kind == "obj":
             if value[1] == "dict":
                 for key in self.pts.get(("keys", value)):
@@ -547,18 +762,38 @@ class Solver:
                 self.all_content(value, dst)
         elif kind == "gen":
             self.pts.flow(self.functions[value[1]].yields, dst)
+        elif kind == "cls" and self.is_enum(value[1]):
+            self.pts.add(dst, self.members(value[1]))
         elif kind == "inst":
             iterator = ("iterator", dst, value)
-            self.call_method(value, "__iter__", iterator, caller)
-            self.derive("next", dst, iterator, caller)
+            self.call_method(value, "__aiter__" if is_async else "__iter__", iterator, caller)
+            self.derive("next", dst, iterator, caller, is_async)
         elif kind in ("unknown", "extres", "ext", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
-    def next_of(self, value: Value, dst: Node, caller: str) -> None:
-        if value[0] == "inst":
+    def next_of(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
+        if value[0] == "inst" and is_async:  # what awaiting __anext__() gives
+            step = ("anext", dst)
+            self.call_method(value, "__anext__", step, caller)
+            self.derive("await", dst, step)
+        elif value[0] == "inst":
             self.call_method(value, "__next__", dst, caller)
         else:
-            self.iterate(value, dst, caller)
+            self.iterate(value, dst, caller, is_async)
+
+    def instance_of(self, value: Value, dst: Node) -> None:
+        """An instance of ``value`` (a class, or a tuple of classes), as ``except``
+        binds it."""
+        kind = value[0]
+        if kind == "cls":
+            self.pts.add(dst, [("inst", value[1])])
+        elif kind == "obj":
+            self.all_content(value, ("caught", dst))
+            self.derive("instof", dst, ("caught", dst))
+        elif kind in ("ext", "extattr"):
+            self.pts.add(dst, [("extres", value[1])])
+        else:
+            self.pts.add(dst, [UNKNOWN])
 
     def enter(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
         if value[0] == "inst":
@@ -571,12 +806,20 @@ class Solver:
             self.pts.add(dst, [UNKNOWN])
 
     # calls -----------------------------------------------------------------
-    def call_method(self, instance: Value, name: str, dst: Node, caller: str) -> None:
+    def call_method(
+        self, instance: Value, name: str, dst: Node | None, caller: str, args: tuple[Node, ...] = ()
+    ) -> bool:
+        """Call method ``name`` of ``instance`` (a protocol's implicit call); whether
+        the classes of the analysed code define it."""
+        call = _Call(tuple((a, False) for a in args), ())
+        defined = False
         for found in self.class_lookup(instance[1], name):
             if found[0] == "fn":
-                self.call(("bound", found[:-1], instance), _Call((), ()), dst, caller, False)
+                defined = True
+                self.call(("bound", found[:-1], instance), call, dst, caller, False)
             elif found[0] == "ext" and caller:
                 self.edge(caller, found[1])
+        return defined
 
     def call(  # noqa: C901
         self, value: Value, call: _Call, dst: Node | None, caller: str, deco: bool
@@ -606,7 +849,8 @@ class Solver:
             self.call(value[1], call, dst, caller, deco)
         elif kind == "propset":
             if dst is not None:
-                self.pts.add(dst, [("prop", value[1])])
+                setters = [v for v in self.pts.get(call.args[0][0])] if call.args else []
+                self.pts.add(dst, [("prop", value[1], s) for s in setters] or [("prop", value[1])])
             self.resolved.add(self.op)
         elif kind == "partial":
             fn_node, args, kwargs = self.partials[value[1]]
@@ -615,6 +859,9 @@ class Solver:
                 self.call(target, merged, dst, caller, deco)
         elif kind == "bmeth":
             self.resolved.add(self.op)
+            type_name = _TYPE_NAMES.get(value[1])
+            if type_name is not None and caller:  # kept if it holds data (see solve)
+                self.type_calls.add((caller, f"{type_name}.{value[2]}", value[3]))
             self.call_container_method(value, call, dst, caller)
         elif deco and dst is not None:  # an unknown decorator: identity
             self.identity(call, dst)
@@ -672,11 +919,17 @@ class Solver:
             if bound.how == "value":
                 self.pts.flow(bound.arg, target)
             elif bound.how in ("element", "mapping"):
-                self.derive("iter" if bound.how == "element" else "values", target, bound.arg, "")
-            elif bound.how == "packed":
+                self.derive(
+                    "iter" if bound.how == "element" else "values", target, bound.arg, "", False
+                )
+            elif bound.how in ("packed", "spread"):
                 packed: Value = ("obj", "tuple", f"{info.qualname}|*")
                 self.pts.add(target, [packed])
-                self.put(packed, ANY_KEY, bound.arg)
+                if bound.how == "packed":
+                    self.put(packed, ANY_KEY, bound.arg)
+                else:
+                    self.derive("iter", self.content(packed, ANY_KEY), bound.arg, "", False)
+                    self.pts.add(("keys", packed), [("const", "key", ANY_KEY)])
             elif bound.how == "keyword":
                 packed = ("obj", "dict", f"{info.qualname}|**")
                 self.pts.add(target, [packed])
@@ -705,6 +958,12 @@ class Solver:
             self.pts.add(dst, [("partial", site)])
         elif name in ("dataclasses.replace", "copy.copy", "copy.deepcopy") and call.args:
             self.pts.flow(call.args[0][0], dst)
+        elif name == "importlib.import_module" and len(call.args) == 1:
+            for module in self.pts.get(call.args[0][0]):
+                if is_key(module) and isinstance(module[2], str):
+                    self.import_module(dst, module[2], False)
+                else:
+                    self.pts.add(dst, [("extres", name)])
         elif deco:
             self.identity(call, dst)
         else:
@@ -741,7 +1000,7 @@ class Solver:
             obj: Value = ("obj", _NEW_CONTAINER[name], f"{dst}")
             self.pts.add(dst, [obj])
             if args:
-                self.derive("iter", ("elt", obj, ANY_KEY), args[0], caller)
+                self.derive("iter", ("elt", obj, ANY_KEY), args[0], caller, False)
                 self.pts.add(("keys", obj), [("const", "key", ANY_KEY)])
         elif name == "dict":
             obj = ("obj", "dict", f"{dst}")
@@ -749,10 +1008,37 @@ class Solver:
             for key, node in call.kwargs:
                 if key is not None:
                     self.put(obj, key, node)
+            if args:  # a mapping, or pairs: any key may hold a pair's value
+                self.derive("mapcopy", obj, args[0], caller)
+        elif name == "type" and len(args) == 1:
+            for value in self.pts.get(args[0]):
+                if value[0] in ("inst", "member"):
+                    self.pts.add(dst, [("cls", value[1])])
+                elif value[0] == "const":
+                    self.pts.add(dst, [("builtin", value[1])])
+                elif value[0] == "obj" and value[1] != "iter":
+                    self.pts.add(dst, [("builtin", value[1])])
+                else:
+                    self.pts.add(dst, [UNKNOWN])
+        elif name == "setattr" and len(args) >= 3:
+            for attr in self.pts.get(args[1]):
+                if is_key(attr) and isinstance(attr[2], str):
+                    for value in self.pts.get(args[0]):
+                        self.setattr(value, attr[2], args[2], caller)
+            self.pts.add(dst, [UNKNOWN])
+        elif name == "property" and args:
+            setters = self.pts.get(args[1]) if len(args) > 1 else []
+            for getter in self.pts.get(args[0]):
+                props: list[Value] = [("prop", getter, s) for s in setters]
+                self.pts.add(dst, props or [("prop", getter)])
+        elif name == "__import__" and args:
+            for module in self.pts.get(args[0]):
+                if is_key(module) and isinstance(module[2], str):
+                    self.import_module(dst, module[2], True)
         elif name == "next" and args:
-            self.derive("iter", dst, args[0], caller)
+            self.derive("iter", dst, args[0], caller, False)
         elif name in ("min", "max") and args:
-            self.derive("iter", dst, args[0], caller)
+            self.derive("iter", dst, args[0], caller, False)
         elif name in ("enumerate", "zip"):
             pair: Value = ("obj", "tuple", f"{dst}|pair")
             outer: Value = ("obj", "iter", f"{dst}")
@@ -760,7 +1046,7 @@ class Solver:
             self.put_values(outer, ANY_KEY, [pair])
             for index, node in enumerate(args):
                 position = index + 1 if name == "enumerate" else index
-                self.derive("iter", self.content(pair, position), node, caller)
+                self.derive("iter", self.content(pair, position), node, caller, False)
                 self.pts.add(("keys", pair), [("const", "key", position)])
             if name == "enumerate":
                 self.put_values(pair, 0, [UNKNOWN])
@@ -785,14 +1071,15 @@ class Solver:
         for value in self.pts.get(fn_node):
             if value[0] in ("fn", "bound", "cls", "partial", "static"):
                 ret = ("mapped", result, value)
-                elements = tuple((("elements", result, i), False) for i in range(len(others)))
+                site = (result, fn_node)
+                elements = tuple((("elements", site, i), False) for i in range(len(others)))
                 for i, other in enumerate(others):
-                    self.derive("iter", elements[i][0], other, caller)
+                    self.derive("iter", elements[i][0], other, caller, False)
                 self.call(value, _Call(elements, ()), ret, caller, False)
                 if result is not None and name == "map":
                     self.put(result, ANY_KEY, ret)
             elif result is not None and name == "filter":
-                self.derive("iter", ("elt", result, ANY_KEY), fn_node, caller)
+                self.derive("iter", ("elt", result, ANY_KEY), fn_node, caller, False)
                 self.pts.add(("keys", result), [("const", "key", ANY_KEY)])
 
     def call_container_method(
@@ -800,20 +1087,42 @@ class Solver:
     ) -> None:
         _, container, name, receiver = value
         args = [node for node, _ in call.args]
+        if receiver[0] in ("gen", "coro"):
+            if name == "send" and args:
+                self.pts.flow(args[0], f"{receiver[1]}|<sent>")
+            if name in ("send", "__next__", "asend") and dst is not None:
+                self.pts.flow(self.functions[receiver[1]].yields, dst)
+            return
         if receiver[0] != "obj":
-            if dst is not None:
+            if dst is None:
+                return
+            if receiver[0] == "const" and receiver[1] == "str" and name in _STR_TO_STR:
+                self.pts.add(dst, [("const", "str", None)])
+            elif receiver[0] == "const" and receiver[1] == "str" and name in _STR_TO_LIST:
+                words: Value = ("obj", "list", f"{dst}")
+                self.pts.add(dst, [words])
+                self.put_values(words, ANY_KEY, [("const", "str", None)])
+            else:
                 self.pts.add(dst, [UNKNOWN])
             return
         if name in _ADDERS and args:
             self.put(receiver, ANY_KEY, args[-1])
+        elif name == "sort":
+            for keyword, key_fn in call.kwargs:
+                if keyword == "key":
+                    self.pts.add(("sorting", key_fn), [receiver])
+                    self.derive("mapcall", None, key_fn, (("sorting", key_fn),), caller, "key")
         elif name in _EXTENDERS and args:
-            self.derive("iter", ("elt", receiver, ANY_KEY), args[0], caller)
+            self.derive("iter", ("elt", receiver, ANY_KEY), args[0], caller, False)
             self.pts.add(("keys", receiver), [("const", "key", ANY_KEY)])
-        elif name == "update" and args:
-            for other in self.pts.get(args[0]):
+        elif name == "update" and (args or call.kwargs):
+            for other in self.pts.get(args[0]) if args else ():
                 if other[0] == "obj":
                     for key in self.pts.get(("keys", other)):
                         self.put(receiver, key[2], self.content(other, key[2]))
+            for key_name, node in call.kwargs:
+                if key_name is not None:
+                    self.put(receiver, key_name, node)
         elif name in _GETTERS and dst is not None:
             keys = self.keys(args[0]) if args else None
             self.getitem(receiver, keys, dst)

@@ -61,6 +61,25 @@ def test_graph_roots_are_checks_entry_points(tmp_path: Path) -> None:
     assert json.loads(proc.stdout)["roots"] == [f"{LOOP}.step"]
 
 
+def test_graph_roots_found_by_interface_as_check_finds_them(tmp_path: Path) -> None:
+    """connector_entry's decode side has no ``disagg``/``decode`` name: its entry
+    points are a KV connector's receiving method and the handler of a decode-mode
+    dispatch, as check finds them (the outermost: ``start_load_kv`` is reached from
+    ``receive``); the test module calling the consumer is never one."""
+    root = _copy("connector_entry", tmp_path)
+    doc = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)
+    connector = "lane_connector.connector.LaneConnector"
+    assert doc["roots"] == [
+        f"{connector}.get_num_new_matched_tokens",
+        "lane_connector.worker.Worker.receive",
+    ]
+    assert ["lane_connector.worker.Worker.receive", f"{connector}.start_load_kv"] in doc["edges"]
+    assert [f"{connector}.start_load_kv", "lane_connector.connector.Lane.step"] in doc["edges"]
+    assert not [n for n in doc["nodes"] if ".tests." in n or "run_locally" in n]
+    proc = run_pdlint("check", ".", "-v", "--no-cache", cwd=root)
+    assert "pdlint: entry points: 2" in proc.stderr, proc.stderr
+
+
 def test_member_keeps_the_edges_its_guards_let_it_take(tmp_path: Path) -> None:
     """``step`` calls ``verify`` under ``uses_draft()`` (TREE and LOOKUP): OFF's graph
     lacks that edge (and the node), the others keep it; every other edge stays."""

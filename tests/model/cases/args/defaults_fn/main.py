@@ -1,0 +1,11 @@
+def fallback():
+    pass
+
+def primary():
+    pass
+
+def run(cb=fallback):
+    cb()
+
+run()
+run(primary)

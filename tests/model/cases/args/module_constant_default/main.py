@@ -1,0 +1,9 @@
+def handler():
+    pass
+
+DEFAULT = handler
+
+def run(cb=DEFAULT):
+    cb()
+
+run()

@@ -1,0 +1,7 @@
+from typing import Callable
+
+def on_event():
+    pass
+
+handler: Callable[[], None] = on_event
+handler()

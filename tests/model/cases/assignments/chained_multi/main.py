@@ -1,0 +1,10 @@
+def one():
+    pass
+
+def two():
+    pass
+
+a = b = one
+b = two
+a()
+b()

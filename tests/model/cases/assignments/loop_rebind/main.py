@@ -1,0 +1,10 @@
+def start():
+    pass
+
+def later():
+    pass
+
+fn = start
+for _ in range(2):
+    fn()
+    fn = later

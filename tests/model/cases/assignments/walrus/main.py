@@ -1,0 +1,8 @@
+def helper():
+    pass
+
+def pick():
+    return helper
+
+if (fn := pick()):
+    fn()

@@ -1,0 +1,3 @@
+words = "alpha beta".split()
+joined = ",".join(words)
+joined.upper()

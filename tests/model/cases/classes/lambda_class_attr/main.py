@@ -1,0 +1,7 @@
+def helper():
+    pass
+
+class Action:
+    run = lambda self: helper()
+
+Action().run()

@@ -1,0 +1,9 @@
+def loader():
+    pass
+
+class Config:
+    @property
+    def hook(self):
+        return loader
+
+Config().hook()

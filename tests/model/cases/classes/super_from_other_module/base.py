@@ -1,0 +1,6 @@
+class Service:
+    def __init__(self):
+        pass
+
+    def boot(self):
+        pass

@@ -1,0 +1,9 @@
+from registry import register
+
+@register
+def alpha():
+    pass
+
+@register
+def beta():
+    pass

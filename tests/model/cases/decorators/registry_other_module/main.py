@@ -1,0 +1,5 @@
+from registry import HANDLERS
+import handlers
+
+for name, fn in HANDLERS.items():
+    fn()

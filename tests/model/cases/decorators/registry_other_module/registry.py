@@ -1,0 +1,5 @@
+HANDLERS = {}
+
+def register(fn):
+    HANDLERS[fn.__name__] = fn
+    return fn

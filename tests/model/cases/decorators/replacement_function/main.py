@@ -1,0 +1,11 @@
+def replacement():
+    pass
+
+def swap(fn):
+    return replacement
+
+@swap
+def original():
+    pass
+
+original()

@@ -1,0 +1,10 @@
+def noop(fn):
+    return fn
+
+class Calc:
+    @staticmethod
+    @noop
+    def add():
+        pass
+
+Calc.add()

@@ -1,0 +1,8 @@
+def known():
+    pass
+
+def fallback_handler():
+    pass
+
+handlers = {"a": known}
+handlers.get("b", fallback_handler)()

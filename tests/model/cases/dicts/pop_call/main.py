@@ -1,0 +1,8 @@
+def once():
+    pass
+
+def other():
+    pass
+
+pending = {"x": once, "y": other}
+pending.pop("x")()

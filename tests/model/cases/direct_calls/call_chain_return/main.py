@@ -1,0 +1,10 @@
+def inner():
+    pass
+
+def middle():
+    return inner
+
+def outer():
+    return middle
+
+outer()()()

@@ -1,0 +1,7 @@
+def compute():
+    return 1
+
+def use(x=compute()):
+    pass
+
+use()

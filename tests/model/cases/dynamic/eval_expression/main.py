@@ -1,0 +1,4 @@
+def compute():
+    return 1
+
+result = eval("compute() + 1")

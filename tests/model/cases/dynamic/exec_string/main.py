@@ -1,0 +1,4 @@
+def compute():
+    pass
+
+exec("compute()")

@@ -1,0 +1,6 @@
+class Tool:
+    def cut(self):
+        pass
+
+t = Tool()
+getattr(t, "cut")()

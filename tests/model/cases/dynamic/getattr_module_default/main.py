@@ -1,0 +1,7 @@
+import plugins
+
+def fallback():
+    pass
+
+getattr(plugins, "load")()
+getattr(plugins, "missing", fallback)()

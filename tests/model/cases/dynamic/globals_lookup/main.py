@@ -1,0 +1,4 @@
+def action():
+    pass
+
+globals()["action"]()

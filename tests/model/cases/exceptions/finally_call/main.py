@@ -1,0 +1,10 @@
+def cleanup():
+    pass
+
+def work():
+    pass
+
+try:
+    work()
+finally:
+    cleanup()

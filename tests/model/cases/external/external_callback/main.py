@@ -1,0 +1,7 @@
+import threading
+
+def work():
+    pass
+
+t = threading.Thread(target=work)
+t.start()

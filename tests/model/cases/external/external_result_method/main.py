@@ -1,0 +1,4 @@
+import logging
+
+log = logging.getLogger("x")
+log.info("hi")

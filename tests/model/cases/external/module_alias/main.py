@@ -1,0 +1,6 @@
+import json as j
+
+def dump(obj):
+    return j.dumps(obj)
+
+dump({})

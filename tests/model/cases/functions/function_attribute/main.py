@@ -1,0 +1,8 @@
+def main_fn():
+    pass
+
+def helper():
+    pass
+
+main_fn.callback = helper
+main_fn.callback()

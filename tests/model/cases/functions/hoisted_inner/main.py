@@ -1,0 +1,10 @@
+def outer():
+    def helper():
+        inner()
+
+    def inner():
+        pass
+
+    helper()
+
+outer()

@@ -1,0 +1,7 @@
+def a():
+    pass
+
+def b():
+    pass
+
+results = list(map(lambda f: f(), [a, b]))

@@ -1,0 +1,4 @@
+def chain():
+    return chain
+
+chain()()()

@@ -1,0 +1,4 @@
+def len(x):
+    return 0
+
+len([1])

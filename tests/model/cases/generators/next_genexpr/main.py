@@ -1,0 +1,5 @@
+def pick():
+    pass
+
+first = next(f for f in [pick])
+first()

@@ -1,0 +1,8 @@
+def task():
+    pass
+
+def gen():
+    yield task
+
+g = gen()
+next(g)()

@@ -1,0 +1,7 @@
+from models.base import Model as M
+
+class User(M):
+    def save(self):
+        super().save()
+
+User().save()

@@ -1,0 +1,3 @@
+class Model:
+    def save(self):
+        pass

@@ -1,0 +1,7 @@
+import pong
+
+def start():
+    pong.reply()
+
+def echo():
+    pass

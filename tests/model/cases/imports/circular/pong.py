@@ -1,0 +1,4 @@
+import ping
+
+def reply():
+    ping.echo()

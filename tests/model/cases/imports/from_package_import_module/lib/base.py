@@ -1,0 +1,6 @@
+class BaseJob:
+    def __init__(self):
+        pass
+
+    def prepare(self):
+        pass

@@ -1,0 +1,5 @@
+from lib.base import BaseJob
+
+class Job(BaseJob):
+    def run(self):
+        self.prepare()

@@ -1,0 +1,3 @@
+from lib import tasks
+
+tasks.Job().run()

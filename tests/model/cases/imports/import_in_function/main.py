@@ -1,0 +1,5 @@
+def run():
+    from helpers import work
+    work()
+
+run()

@@ -1,0 +1,1 @@
+from pkg.impl.runner import execute as run

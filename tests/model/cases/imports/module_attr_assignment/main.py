@@ -1,0 +1,5 @@
+import config
+from impl import handler
+
+config.hook = handler
+config.hook()

@@ -1,0 +1,7 @@
+def init():
+    pass
+
+init()
+
+def ready():
+    pass

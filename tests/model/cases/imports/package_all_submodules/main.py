@@ -1,0 +1,3 @@
+from tools import *
+
+hammer.hit()

@@ -1,0 +1,3 @@
+import shapes
+
+shapes.Circle().area()

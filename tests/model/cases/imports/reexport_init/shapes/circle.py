@@ -1,0 +1,6 @@
+class Circle:
+    def __init__(self):
+        pass
+
+    def area(self):
+        pass

@@ -1,0 +1,6 @@
+from ..util.helpers import assist
+from . import config
+
+def start():
+    assist()
+    config.load()

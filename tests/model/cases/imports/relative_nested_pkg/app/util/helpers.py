@@ -1,0 +1,2 @@
+def assist():
+    pass

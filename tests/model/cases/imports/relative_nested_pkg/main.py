@@ -1,0 +1,3 @@
+from app.core.engine import start
+
+start()

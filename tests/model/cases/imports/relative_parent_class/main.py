@@ -1,0 +1,3 @@
+from shop.cart import Cart
+
+Cart().total()

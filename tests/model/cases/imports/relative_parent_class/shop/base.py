@@ -1,0 +1,6 @@
+class Model:
+    def __init__(self):
+        pass
+
+    def save(self):
+        pass

@@ -1,0 +1,5 @@
+from .base import Model
+
+class Cart(Model):
+    def total(self):
+        self.save()

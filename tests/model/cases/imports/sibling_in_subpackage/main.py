@@ -1,0 +1,3 @@
+from pkg.sub import a
+
+a.run()

@@ -1,0 +1,4 @@
+from . import b
+
+def run():
+    b.helper()

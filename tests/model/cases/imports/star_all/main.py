@@ -1,0 +1,2 @@
+from tools import *
+visible()

@@ -1,0 +1,7 @@
+__all__ = ["visible"]
+
+def visible():
+    pass
+
+def other():
+    pass

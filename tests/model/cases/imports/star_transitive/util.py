@@ -1,0 +1,4 @@
+from other import deep
+
+def help_me():
+    deep()

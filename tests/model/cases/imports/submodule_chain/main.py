@@ -1,0 +1,5 @@
+import pkg.sub.leaf as leaf
+import pkg.sub.leaf
+
+leaf.go()
+pkg.sub.leaf.go()

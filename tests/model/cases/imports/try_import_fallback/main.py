@@ -1,0 +1,6 @@
+try:
+    from fastlib import speed
+except ImportError:
+    from slowlib import speed
+
+speed()

@@ -1,0 +1,8 @@
+def handler():
+    pass
+
+def run(on_done):
+    on_done()
+
+options = {"on_done": handler}
+run(**options)

@@ -1,0 +1,7 @@
+def notify():
+    pass
+
+def configure(**opts):
+    opts["hook"]()
+
+configure(hook=notify)

@@ -1,0 +1,7 @@
+def mk(fn):
+    return lambda x=fn: x()
+
+def target():
+    pass
+
+mk(target)()

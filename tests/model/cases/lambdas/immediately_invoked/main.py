@@ -1,0 +1,4 @@
+def target():
+    pass
+
+(lambda: target())()

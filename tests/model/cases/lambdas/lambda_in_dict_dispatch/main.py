@@ -1,0 +1,8 @@
+def add():
+    pass
+
+def sub():
+    pass
+
+ops = {"+": lambda: add(), "-": lambda: sub()}
+ops["-"]()

@@ -1,0 +1,5 @@
+def base():
+    pass
+
+outer = lambda: (lambda: base())
+outer()()

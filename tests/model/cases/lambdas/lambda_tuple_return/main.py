@@ -1,0 +1,9 @@
+def a():
+    pass
+
+def b():
+    pass
+
+pair = lambda: (a, b)
+first, second = pair()
+second()

@@ -1,0 +1,8 @@
+def helper():
+    pass
+
+class Tools:
+    tool = staticmethod(lambda: helper())
+
+Tools.tool()
+Tools().tool()

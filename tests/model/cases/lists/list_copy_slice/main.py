@@ -1,0 +1,6 @@
+def keep():
+    pass
+
+original = [keep]
+clone = original[:]
+clone[0]()

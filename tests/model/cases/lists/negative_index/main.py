@@ -1,0 +1,8 @@
+def a():
+    pass
+
+def b():
+    pass
+
+ls = [a, b]
+ls[-1]()

@@ -1,0 +1,8 @@
+def a():
+    pass
+
+def b():
+    pass
+
+grid = [[a], [b]]
+grid[1][0]()

@@ -1,0 +1,5 @@
+def only():
+    pass
+
+stack = [only]
+stack.pop()()

@@ -1,0 +1,12 @@
+def yes():
+    pass
+
+def no():
+    pass
+
+def choose(flag):
+    if flag:
+        return yes
+    return no
+
+choose(True)()

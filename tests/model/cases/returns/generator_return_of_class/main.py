@@ -1,0 +1,8 @@
+class A:
+    def go(self):
+        pass
+
+def factory():
+    return A
+
+factory()().go()

@@ -1,0 +1,4 @@
+from models import Server
+
+def make():
+    return Server()

@@ -1,0 +1,3 @@
+from factory import make
+
+make().serve()

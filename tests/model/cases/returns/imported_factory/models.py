@@ -1,0 +1,6 @@
+class Server:
+    def __init__(self):
+        pass
+
+    def serve(self):
+        pass

@@ -1,0 +1,9 @@
+class Outer:
+    class Helper:
+        def work(self):
+            pass
+
+    def helper(self):
+        return Outer.Helper()
+
+Outer().helper().work()

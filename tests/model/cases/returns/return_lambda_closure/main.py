@@ -1,0 +1,8 @@
+def target():
+    pass
+
+def make():
+    fn = target
+    return lambda: fn()
+
+make()()

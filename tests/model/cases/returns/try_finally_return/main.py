@@ -1,0 +1,10 @@
+def target():
+    pass
+
+def get():
+    try:
+        return target
+    finally:
+        pass
+
+get()()

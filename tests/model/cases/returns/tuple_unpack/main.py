@@ -1,0 +1,11 @@
+def left():
+    pass
+
+def right():
+    pass
+
+def pair():
+    return left, right
+
+l, r = pair()
+r()

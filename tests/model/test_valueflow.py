@@ -1,0 +1,58 @@
+"""The value-flow solver's bounds: what keeps a whole release practical."""
+
+from __future__ import annotations
+
+from pdlint.facts.flow import extract
+from pdlint.model.valueflow import solve
+
+
+def test_a_walk_over_an_outside_object_stays_small() -> None:
+    """A loop walking an outside object (``node = node.parent``) names each
+    attribute once: the names stop where an attribute comes again, instead of
+    growing one attribute per round up to the cap (and combining every
+    attribute of the loop)."""
+    code = (
+        "import ext\n\n"
+        "def walk(flag):\n"
+        "    node = ext.root\n"
+        "    while node:\n"
+        "        node = node.parent\n"
+        "    node.visit()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.walk"] == {"ext.root.visit", "ext.root.parent.visit"}
+
+
+def test_two_attributes_walked_give_their_orders_only() -> None:
+    code = (
+        "import ext\n\n"
+        "def walk(flag):\n"
+        "    node = ext.root\n"
+        "    while node:\n"
+        "        node = node.left if flag else node.right\n"
+        "    node.visit()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.walk"] == {
+        "ext.root.visit",
+        "ext.root.left.visit",
+        "ext.root.right.visit",
+        "ext.root.left.right.visit",
+        "ext.root.right.left.visit",
+    }
+
+
+def test_data_stored_on_self_is_not_the_outside_base_s() -> None:
+    """``self.root`` of a class extending an outside class is what the methods
+    store there, not an attribute of that base (``abc.ABC.root``)."""
+    code = (
+        "from abc import ABC\n\n"
+        "class Tree(ABC):\n"
+        "    def __init__(self):\n"
+        "        self.root = None\n\n"
+        "    def show(self):\n"
+        "        self.root.render()\n"
+        "        self.redraw()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.Tree.show"] == {"abc.ABC.redraw"}
