@@ -128,15 +128,21 @@ def test_a_pack_that_is_a_blocking_kernel_file(relay_gap):
 @linux
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
 def test_a_shipped_cache_of_special_files(relay_gap, kind):
-    first = run_pdlint("check", ".", cwd=relay_gap)
+    own = {"PDLINT_CACHE_DIR": ""}  # the project's .pdlint_cache, not the tests' folder
+    first = run_pdlint("check", ".", cwd=relay_gap, env=own)
     assert first.returncode == 1
     # every file of the cache (index, packs, the file stats and run records)
-    for path in (relay_gap / ".pdlint_cache").glob("v*/**/*"):
-        if path.is_file() and path.name not in ("CACHEDIR.TAG", ".gitignore"):
-            path.unlink()
-            os.mkfifo(path) if kind == "fifo" else path.symlink_to(kind)
+    files = [
+        path
+        for path in (relay_gap / ".pdlint_cache").glob("v*/**/*")
+        if path.is_file() and path.name not in ("CACHEDIR.TAG", ".gitignore")
+    ]
+    assert len(files) >= 3
+    for path in files:
+        path.unlink()
+        os.mkfifo(path) if kind == "fifo" else path.symlink_to(kind)
 
-    res = run_pdlint("check", ".", cwd=relay_gap, timeout=60)
+    res = run_pdlint("check", ".", cwd=relay_gap, env=own, timeout=60)
 
     assert res.returncode == 1, res.stderr
     assert res.stdout == first.stdout
