@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 from large_inputs import short_lines, small_functions, source_over
+from pdlint_helpers import REPO
 
-from pdlint.source.pieces import PIECEWISE_BYTES
+from pdlint.engine.workers import FACTS_PER_BYTE
+from pdlint.source.pieces import PIECEWISE_BYTES, PIECEWISE_LINES
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="wait4's maxrss")
 
@@ -158,3 +160,11 @@ def test_a_document_in_the_language_server(tmp_path: Path):
     used, diagnostics = server_peak(tmp_path, text)
     assert any("too large" in d["message"] for d in diagnostics), diagnostics
     assert used - quiet <= ROOM + PER_BYTE * len(text), (used - quiet) / len(text)
+
+
+def test_the_guarantees_state_these_bounds():
+    text = (REPO / "docs" / "guarantees.md").read_text(encoding="utf-8")
+    assert f"at most {ROOM // MB} MB + {PER_BYTE} times the size of such a file" in text
+    assert f"{ROOM // MB} MB + {ANALYSED_PER_BYTE} times the size of a large file" in text
+    assert f"at most {FACTS_PER_BYTE:g} bytes per byte of it pickled" in text
+    assert f"over {PIECEWISE_BYTES // 1000} KB or {PIECEWISE_LINES:,} lines" in text
