@@ -146,3 +146,29 @@ def test_a_shipped_cache_of_special_files(relay_gap, kind):
 
     assert res.returncode == 1, res.stderr
     assert res.stdout == first.stdout
+
+
+@linux
+@pytest.mark.parametrize("role", ["configuration", "pack", "baseline", "pyproject.toml"])
+def test_settings_that_never_end_are_capped(relay_gap, role):
+    """A configuration, pack, baseline or pyproject.toml that is a link to a kernel
+    file stat calls regular and that never ends: an error naming it, not a run that
+    reads until memory runs out."""
+    endless = "/proc/self/pagemap"
+    args = []
+    if role == "configuration":
+        (relay_gap / "pdlint.toml").symlink_to(endless)
+        args = ["--config", "pdlint.toml"]
+    elif role == "pack":
+        (relay_gap / "pack.toml").symlink_to(endless)
+        (relay_gap / "pyproject.toml").write_text('[tool.pdlint]\npacks = ["pack.toml"]\n')
+    elif role == "baseline":
+        (relay_gap / "baseline.json").symlink_to(endless)
+        args = ["--baseline", "baseline.json"]
+    else:
+        (relay_gap / "pyproject.toml").symlink_to(endless)
+
+    res = run_pdlint("check", ".", "--no-cache", *args, cwd=relay_gap, timeout=60)
+
+    assert res.returncode == 2, res.stderr
+    assert "larger than 64 MB" in res.stderr and "Traceback" not in res.stderr, res.stderr
