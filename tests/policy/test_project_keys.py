@@ -18,15 +18,13 @@ from pdlint_helpers import run_pdlint
 PKG = "relay_gap_engine"
 
 
-@pytest.fixture(params=["[tool.pdlint]", "a pyproject.toml without it", "a .git", "nothing"])
+@pytest.fixture(params=["[tool.pdlint]", "a pyproject.toml without it", "nothing"])
 def project(relay_gap: Path, request: pytest.FixtureRequest) -> Path:
     """relay_gap with a PDL900 more, marked as a project each way pdlint knows one."""
     if request.param == "[tool.pdlint]":
         (relay_gap / "pyproject.toml").write_text("[tool.pdlint]\n")
     elif request.param == "a pyproject.toml without it":
         (relay_gap / "pyproject.toml").write_text("[project]\nname = 'engine'\n")
-    elif request.param == "a .git":
-        (relay_gap / ".git").mkdir()
     (relay_gap / PKG / "bad.py").write_text("def broken(:\n")  # a PDL900, keyed by its file
     return relay_gap
 
