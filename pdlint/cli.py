@@ -38,6 +38,19 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(v.strip() for item in values for v in item.split(",") if v.strip())
 
 
+def _cli_packs(items: tuple[str, ...]) -> tuple[str, ...]:
+    """``--packs``: a file there is relative to the current directory, as a shell user
+    expects (the configuration's ``packs`` are relative to the project root, which
+    need not be the current directory)."""
+    from pdlint.settings.packs import bundled
+
+    names = bundled()
+    return tuple(
+        os.path.abspath(p) if p not in names and not os.path.isabs(p) and os.path.isfile(p) else p
+        for p in items
+    )
+
+
 def _per_file(values: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     out = []
     for item in values:
@@ -211,7 +224,7 @@ def check(  # noqa: PLR0913
         if exit_zero:
             changes["exit_zero"] = True
         if packs:
-            changes["packs"] = _split(packs)
+            changes["packs"] = _cli_packs(_split(packs))
         if entry_points:
             changes["entry_points"] = settings.entry_points + _split(entry_points)
         if no_cache:

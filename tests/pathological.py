@@ -232,3 +232,28 @@ def _call_from_prepare_decode(pkg: Path, import_line: str, instead: bool = False
         + "            prepare_cyclic(self)\n",
     )
     batch.write_text(text)
+
+
+def text_scan_shapes(scale: float = 1) -> dict[str, str]:
+    """Files each of which made a text scan quadratic (issue 35, point 4), by name;
+    ``scale`` multiplies their repetitions. Each is under 1 MB and holds what the
+    relay check's text query asks of a file (``raise`` and ``'decode'``), so that
+    every scan reads it."""
+
+    def times(n: int) -> int:
+        return int(n * scale)
+
+    return {
+        "continuations": "d = 1\n"
+        + "match, \\\n" * times(20_000)
+        + "x = 1\nm = 'decode'\nraise E\n",
+        "brackets": "m = 'decode'\n"
+        + "if (\n" * times(20_000)
+        + ")\n" * times(20_000)
+        + "m = 'decode'\nraise E\n",
+        "unclosed": "m = 'decode'\n" + "if (\n" * times(20_000) + "'decode'\nraise E\n",
+        "imports": "m = 'decode'\nraise E\n" + "ximport (\n" * times(90_000),
+        "star_word": "raise E\nm = 'decode'\n" + "disagg" * times(100_000) + "\n",
+        "headers": "m = 'decode'\nraise E\n" + "class A([\n" * times(50_000),
+        "asserts": "x = 1" + "; assert (" * times(50_000) + "\nm = 'decode'\nraise E\n",
+    }

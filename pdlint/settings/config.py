@@ -270,6 +270,8 @@ def resolve_settings(paths: list[str], config: str | None, base: Settings = Sett
     first = next((p for p in paths if p != "-"), ".")
     pyproject = find_pyproject(Path(first))
     if pyproject is None:
-        return replace(base, root=str(Path.cwd()))
+        # the project's folder, not the current directory: a finding's baseline key
+        # and fingerprint are the same from a subfolder or the parent
+        return replace(base, root=project_root(first))
     settings = load_config_file(pyproject, base)
     return replace(settings, root=str(pyproject.resolve().parent))

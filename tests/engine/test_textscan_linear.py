@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pathological import text_scan_shapes as shapes
 from pdlint_helpers import copy_relay_gap, run_pdlint
 
 from pdlint.engine.run import LAZY_THRESHOLD
@@ -22,30 +23,6 @@ from pdlint.engine.textscan import in_condition, scan_source
 
 PKG = "relay_gap_engine"
 HOSTILE = f"{PKG}/hostile.py"
-
-
-def shapes(scale: float = 1) -> dict[str, str]:
-    """The hostile files by name; ``scale`` multiplies their repetitions. Each is
-    under 1 MB and holds what the relay check's text query asks of a file
-    (``raise`` and ``'decode'``), so that every scan reads it."""
-
-    def times(n: int) -> int:
-        return int(n * scale)
-
-    return {
-        "continuations": "d = 1\n"
-        + "match, \\\n" * times(20_000)
-        + "x = 1\nm = 'decode'\nraise E\n",
-        "brackets": "m = 'decode'\n"
-        + "if (\n" * times(20_000)
-        + ")\n" * times(20_000)
-        + "m = 'decode'\nraise E\n",
-        "unclosed": "m = 'decode'\n" + "if (\n" * times(20_000) + "'decode'\nraise E\n",
-        "imports": "m = 'decode'\nraise E\n" + "ximport (\n" * times(90_000),
-        "star_word": "raise E\nm = 'decode'\n" + "disagg" * times(100_000) + "\n",
-        "headers": "m = 'decode'\nraise E\n" + "class A([\n" * times(50_000),
-        "asserts": "x = 1" + "; assert (" * times(50_000) + "\nm = 'decode'\nraise E\n",
-    }
 
 
 SHAPES = shapes()

@@ -1,9 +1,10 @@
 """A finding's identity does not depend on the directory pdlint runs in (issue 35).
 
 Baselines and SARIF's logical fingerprints name a finding's file relative to the
-project root (the folder of the pyproject.toml with ``[tool.pdlint]``), so a
-baseline written at the root matches every finding from a subfolder or from
-the parent, and SARIF fingerprints are the same from each.
+project root (the folder of the pyproject.toml with ``[tool.pdlint]``; without
+one, the nearest folder with a pyproject.toml or a ``.git``, else the analysed
+folder), so a baseline written at the root matches every finding from a
+subfolder or from the parent, and SARIF fingerprints are the same from each.
 """
 
 from __future__ import annotations
@@ -17,9 +18,13 @@ from pdlint_helpers import run_pdlint
 PKG = "relay_gap_engine"
 
 
-@pytest.fixture
-def project(relay_gap: Path) -> Path:
-    (relay_gap / "pyproject.toml").write_text("[tool.pdlint]\n")
+@pytest.fixture(params=["[tool.pdlint]", "a pyproject.toml without it", "nothing"])
+def project(relay_gap: Path, request: pytest.FixtureRequest) -> Path:
+    """relay_gap with a PDL900 more, marked as a project each way pdlint knows one."""
+    if request.param == "[tool.pdlint]":
+        (relay_gap / "pyproject.toml").write_text("[tool.pdlint]\n")
+    elif request.param == "a pyproject.toml without it":
+        (relay_gap / "pyproject.toml").write_text("[project]\nname = 'engine'\n")
     (relay_gap / PKG / "bad.py").write_text("def broken(:\n")  # a PDL900, keyed by its file
     return relay_gap
 

@@ -128,15 +128,47 @@ def test_a_pack_that_is_a_blocking_kernel_file(relay_gap):
 @linux
 @pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
 def test_a_shipped_cache_of_special_files(relay_gap, kind):
-    first = run_pdlint("check", ".", cwd=relay_gap)
+    own = {"PDLINT_CACHE_DIR": ""}  # the project's .pdlint_cache, not the tests' folder
+    first = run_pdlint("check", ".", cwd=relay_gap, env=own)
     assert first.returncode == 1
     # every file of the cache (index, packs, the file stats and run records)
-    for path in (relay_gap / ".pdlint_cache").glob("v*/**/*"):
-        if path.is_file() and path.name not in ("CACHEDIR.TAG", ".gitignore"):
-            path.unlink()
-            os.mkfifo(path) if kind == "fifo" else path.symlink_to(kind)
+    files = [
+        path
+        for path in (relay_gap / ".pdlint_cache").glob("v*/**/*")
+        if path.is_file() and path.name not in ("CACHEDIR.TAG", ".gitignore")
+    ]
+    assert len(files) >= 3
+    for path in files:
+        path.unlink()
+        os.mkfifo(path) if kind == "fifo" else path.symlink_to(kind)
 
-    res = run_pdlint("check", ".", cwd=relay_gap, timeout=60)
+    res = run_pdlint("check", ".", cwd=relay_gap, env=own, timeout=60)
 
     assert res.returncode == 1, res.stderr
     assert res.stdout == first.stdout
+
+
+@linux
+@pytest.mark.parametrize("role", ["configuration", "pack", "baseline", "pyproject.toml"])
+def test_settings_that_never_end_are_capped(relay_gap, role):
+    """A configuration, pack, baseline or pyproject.toml that is a link to a kernel
+    file stat calls regular and that never ends: an error naming it, not a run that
+    reads until memory runs out."""
+    endless = "/proc/self/pagemap"
+    args = []
+    if role == "configuration":
+        (relay_gap / "pdlint.toml").symlink_to(endless)
+        args = ["--config", "pdlint.toml"]
+    elif role == "pack":
+        (relay_gap / "pack.toml").symlink_to(endless)
+        (relay_gap / "pyproject.toml").write_text('[tool.pdlint]\npacks = ["pack.toml"]\n')
+    elif role == "baseline":
+        (relay_gap / "baseline.json").symlink_to(endless)
+        args = ["--baseline", "baseline.json"]
+    else:
+        (relay_gap / "pyproject.toml").symlink_to(endless)
+
+    res = run_pdlint("check", ".", "--no-cache", *args, cwd=relay_gap, timeout=60)
+
+    assert res.returncode == 2, res.stderr
+    assert "larger than 64 MB" in res.stderr and "Traceback" not in res.stderr, res.stderr

@@ -10,7 +10,7 @@ line) up to a few hundred, and compared with the whole file's facts and errors.
 from __future__ import annotations
 
 import pytest
-from pdlint_helpers import FIXTURES
+from large_inputs import fixture_sources
 
 from pdlint.facts.indexer import index_module
 from pdlint.source.pieces import PIECEWISE_BYTES, PIECEWISE_LINES, parse_pieces
@@ -97,19 +97,6 @@ class Later(Decorated):
 '''
 
 SIZES = (1, 7, 40, 150, 600)
-
-
-def fixture_sources() -> str:
-    """The fixtures' Python files, one after the other (real shapes, our own code)."""
-    texts = []
-    for path in sorted(FIXTURES.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        try:
-            _parse(text)
-        except (SyntaxError, ValueError):
-            continue  # the fixtures of unparseable files
-        texts.append(text if text.endswith("\n") else text + "\n")
-    return "".join(texts)
 
 
 def facts_whole(text: str):
