@@ -1038,3 +1038,71 @@ def test_predicates_read_as_properties(tmp_path: Path) -> None:
         },
     )
     assert found == ["PDL001 eng/drafting.py:18 LOOKUP,CHAIN", "PDL101 eng/loop.py:30 LOOKUP"]
+
+
+def test_constructor_arguments_are_named_by_the_attributes_they_fill(tmp_path: Path) -> None:
+    # the mode is a positional argument stored under another name, through the base
+    # constructor; the idle batch is made by a factory classmethod (cls(...)) and the
+    # other by a second one: only the idle batch is reported, where it has no draft
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/batch.py": """
+                import enum
+
+
+                class Phase(enum.Enum):
+                    RUN = 1
+                    IDLE = 2
+
+
+                class Base:
+                    def __init__(self, phase: Phase, algo):
+                        self.forward_phase = phase
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Batch(Base):
+                    def __init__(self, phase, algo, rows):
+                        super().__init__(phase, algo)
+                        self.rows = rows
+
+                    @classmethod
+                    def idle(cls, algo):
+                        return cls(Phase.IDLE, algo, [])
+
+                    @classmethod
+                    def running(cls, algo, rows):
+                        return cls(Phase.RUN, algo, rows)
+            """,
+            "eng/loop.py": """
+                from eng.batch import Batch, Phase
+                from eng.drafting import Algo
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        if not handoffs:
+                            b = Batch.idle(self.algo)
+                            self.forward(b)
+                            return
+                        b = Batch.running(self.algo, handoffs)
+                        d = self.algo.draft_for(handoffs)
+                        if d is not None:
+                            b.draft = d
+                        self.forward(b)
+
+                    def forward(self, b: Batch):
+                        if b.algo is Algo.TREE:
+                            return b.draft.tokens
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL102 eng/loop.py:22 IDLE"]

@@ -139,10 +139,8 @@ class ModeAnalysis:
         that returns one (its keywords); () for any other call."""
         attrs = self.mode_attrs()
         keyed = any(key in attrs for key, _ in call.kwargs)
-        called = None
-        if call.func[0] in ("name", "attr"):
-            called = self.model.resolve_dotted(fn, self.model.module_of(fn), call.func)
-        if not keyed and (not call.args or called is None or called not in self.model.classes):
+        called = self.model.constructed_class(fn, call.func)
+        if not keyed and (not call.args or called is None):
             return ()  # positional arguments bind a mode only in a constructor
         made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
         if made is None:
