@@ -1106,3 +1106,58 @@ def test_constructor_arguments_are_named_by_the_attributes_they_fill(tmp_path: P
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL102 eng/loop.py:22 IDLE"]
+
+
+def test_builder_on_a_parameter_compared_with_members(tmp_path: Path) -> None:
+    # the builder's parameter has no annotation and its enum is imported inside it:
+    # the members it is compared with make it a builder
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                import enum
+
+
+                class Head(enum.Enum):
+                    WIDE = 1
+                    NARROW = 2
+                    NONE = 3
+            """,
+            "eng/build.py": """
+                def head_state(head, payload):
+                    from eng import kinds
+
+                    if head in (kinds.Head.WIDE,):
+                        return list(payload)
+                    return None
+            """,
+            "eng/loop.py": """
+                from eng.build import head_state
+                from eng.kinds import Head
+
+
+                class Batch:
+                    def __init__(self):
+                        self.state = None
+
+
+                class Loop:
+                    def __init__(self, head: Head):
+                        self.head = head
+
+                    def event_loop_disagg_decode(self, payload):
+                        b = Batch()
+                        s = head_state(self.head, payload)
+                        if s is not None:
+                            b.state = s
+                        if self.head is not Head.NONE:
+                            return b.state[0]
+                        return None
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/build.py:1 NARROW,NONE",
+        "PDL101 eng/loop.py:20 NARROW",
+    ]
