@@ -910,6 +910,9 @@ class Model:
                     out.update(self.types_of(fn, value, depth + 1))
             if local:
                 return frozenset(out)
+            outer = self.closure_scope(fn, name)
+            if outer is not None:  # a variable of the function ``fn`` is nested in
+                return self.types_of(outer, expr, depth + 1)
             return self._constant_instances(fn, module, expr, depth)
         if kind == "annotated":
             return self.annotation_classes(expr[1], module, fn)
@@ -1201,6 +1204,20 @@ class Model:
             for key, value in self._bind_generic(head, passed, depth + 1).items():
                 out.setdefault(key, value)
         return out
+
+    def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
+        """The function enclosing ``fn`` (a nested function, a lambda) whose variable
+        ``name`` is, when ``fn`` neither takes nor assigns it."""
+        if any(p == name for p, _ in fn.params) or any(n == name for n, _ in fn.assigns):
+            return None
+        scope = self.functions.get(fn.qualname.rsplit(".", 1)[0])
+        for _ in range(8):
+            if scope is None:
+                return None
+            if any(p == name for p, _ in scope.params) or any(n == name for n, _ in scope.assigns):
+                return scope
+            scope = self.functions.get(scope.qualname.rsplit(".", 1)[0])
+        return None
 
     def _constant_instances(
         self, fn: FunctionFacts, module: str, expr: Expr, depth: int

@@ -1161,3 +1161,46 @@ def test_builder_on_a_parameter_compared_with_members(tmp_path: Path) -> None:
         "PDL001 eng/build.py:1 NARROW,NONE",
         "PDL101 eng/loop.py:20 NARROW",
     ]
+
+
+def test_nested_functions_read_their_enclosing_variables(tmp_path: Path) -> None:
+    # the relay and the consumer are nested functions using the batch of the
+    # function they are written in (a closure), one of them a lambda
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+                    def tokens(self):
+                        return self.draft.tokens
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoff):
+                        batch = Batch()
+
+                        def fill():
+                            d = self.algo.draft_for(handoff)
+                            if d is not None:
+                                batch.draft = d
+
+                        fill()
+                        if self.algo.is_lookup():
+                            read = lambda: batch.tokens()
+                            return read()
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:9 LOOKUP"]
