@@ -1642,6 +1642,9 @@ class Model:
                             where = self.module_of(method)
                             found = self.entries(method, where, store.value, depth + 1)
                             out.extend(_scoped(method.qualname, where, e) for e in found)
+                # what its methods add (``self._hooks.append(hook)``)
+                for _, value, adder in self.attribute_elements(klass).get(container[2], ()):
+                    out.append(_scoped(adder, self.function_module[adder], (None, value)))
             return out
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)

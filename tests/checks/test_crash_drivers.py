@@ -340,6 +340,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("DECODE",),
     ),
+    "hook_list": (
+        """
+        import sys
+        from hooks_engine.algos import DraftAlgo
+        from hooks_engine.engine import DecodeEngine
+        payload = {"draft_logits": [1.0], "hidden": [0.5]}
+        DecodeEngine(DraftAlgo[sys.argv[1]]).disagg_decode_step(["r"], payload)
+        """,
+        ("NONE", "MEDUSA", "EAGLE"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

@@ -1204,3 +1204,63 @@ def test_nested_functions_read_their_enclosing_variables(tmp_path: Path) -> None
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:9 LOOKUP"]
+
+
+def test_lists_filled_under_variant_tests_carry_their_members(tmp_path: Path) -> None:
+    # stage objects appended per algorithm and a literal list made under a test:
+    # iterating the list reaches each stage's method for the members that add it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/stages.py": """
+                class Verify:
+                    def run(self, b):
+                        return b.draft.tokens
+
+
+                class Count:
+                    def run(self, b):
+                        return 1
+
+
+                class Probe:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.stages import Count, Probe, Verify
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        if algo is Algo.CHAIN:
+                            self.stages = [Probe()]
+                        else:
+                            self.stages = [Count()]
+                        if algo in (Algo.TREE, Algo.LOOKUP):
+                            self.stages.append(Verify())
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        for stage in self.stages:
+                            stage.run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/stages.py:13 CHAIN",
+        "PDL101 eng/stages.py:3 LOOKUP",
+    ]
