@@ -296,8 +296,7 @@ class ClassFactories:
         up in place or through a local (``step = TABLE.get(v)``, then ``step(...)``)."""
         members_of: dict[str, set[int]] = {}
         if func[0] != "attr":
-            lookup = self._lookup(fn, func)
-            found = self._table_entries(fn, *lookup) if lookup is not None else None
+            found = self._chosen_entries(fn, func)
             if found is None:
                 return []
             variant = found[0]
@@ -333,11 +332,8 @@ class ClassFactories:
     ) -> tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None:
         if func[0] != "attr":
             return None
-        lookup = self._lookup(fn, func[1])
-        if lookup is not None:
-            entries = self._table_entries(fn, *lookup)
-            if entries is None:
-                return None
+        entries = self._chosen_entries(fn, func[1])
+        if entries is not None:
             by_class: dict[str, set[int]] = {}
             for value, members in entries[1]:
                 for cls in self.model.instance_classes(fn, value):
@@ -355,6 +351,63 @@ class ClassFactories:
             choice = self.attrs.get((klass, receiver[2]))
             if choice is not None:
                 return (choice.variant.qualname, choice.options)
+        return None
+
+    def _chosen_entries(
+        self, fn: FunctionFacts, expr: Expr
+    ) -> tuple[str, list[tuple[Expr, frozenset[int]]]] | None:
+        """``(variant, [(value, members), ...])`` when ``expr`` is an entry of a
+        container a variant fills: a table keyed by members (:meth:`_table_entries`),
+        or an element of an attribute's list added to under tests of the variant
+        (:meth:`_added_entries`)."""
+        lookup = self._lookup(fn, expr)
+        if lookup is not None:
+            return self._table_entries(fn, *lookup)
+        held = assigned_values(fn, expr[1]) if expr[0] == "name" else []
+        if len(held) == 1 and held[0][0] == "elem":  # ``for hook in self._hooks``
+            return self._added_entries(fn, held[0][1])
+        return None
+
+    def _added_entries(
+        self, fn: FunctionFacts, container: Expr
+    ) -> tuple[str, list[tuple[Expr, frozenset[int]]]] | None:
+        """The elements of ``self.<attr>`` (a list of hooks, of workers), each with the
+        members whose tests reach where it is added (``if algo.uses_x():
+        self._hooks.append(hook)``) or stored in a literal; None when no test of a
+        variant chooses them."""
+        if container[0] != "attr" or container[1] != SELF or fn.cls is None:
+            return None
+        name = container[2]
+        added: list[tuple[FunctionFacts, Expr, Guards]] = []
+        for klass in self.model.mro(self.model.self_class(fn) or fn.cls):
+            for method in self.model.methods_of.get(klass, ()):
+                for call in method.calls:
+                    func = call.func
+                    if (
+                        func[0] == "attr"
+                        and func[2] in ("append", "appendleft", "add", "insert")
+                        and func[1] == ("attr", SELF, name)
+                        and call.args
+                    ):
+                        added.append((method, call.args[-1], call.guards))
+                for store in method.stores:
+                    if store.target == ("attr", SELF, name) and store.value[0] == "seq":
+                        added.extend((method, v, store.guards) for v in store.value[1])
+        if not any(guards for _, _, guards in added):
+            return None
+        for variant in self._tested_variants(added):
+            out: list[tuple[Expr, frozenset[int]]] = []
+            for method, value, guards in added:
+                members = set()
+                for member in range(len(variant.members)):
+                    truth = self.variants.guards_truth(guards, method, variant, member)
+                    if truth is UNKNOWN:
+                        return None
+                    if truth is not F:
+                        members.add(member)
+                where = self.model.module_of(method)
+                out.append((("scoped", method.qualname, where, value), frozenset(members)))
+            return (variant.qualname, out)
         return None
 
     def _lookup(

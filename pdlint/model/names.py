@@ -277,6 +277,7 @@ class Model:
         self._resolving = 0  # calls being resolved (see _at_top)
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
         self._type_param_cache: dict[str, tuple[str, ...]] = {}
+        self._stored_cache: dict[str, dict[str, tuple[str, ...]]] = {}  # constructors
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -667,14 +668,20 @@ class Model:
     def constructor_arguments(
         self, cls: str, args: Sequence[Expr], kwargs: Sequence[tuple[str, Expr]]
     ) -> tuple[tuple[str, Expr], ...]:
-        """(parameter, argument) for each argument of ``cls(*args, **kwargs)``: bound to
-        the ``__init__`` found over the MRO; with none (a dataclass, a named tuple:
-        the constructor is generated), to the fields the classes annotate, bases
-        first, in order."""
+        """(field, argument) for each argument of ``cls(*args, **kwargs)``: bound to
+        the ``__init__`` found over the MRO, each parameter named as the attributes
+        it is stored in (``self.forward_mode = mode``, also through
+        ``super().__init__(mode)``), else as itself; with no ``__init__`` (a
+        dataclass, a named tuple: the constructor is generated), to the fields the
+        classes annotate, bases first, in order."""
         init = self.lookup_method(cls, "__init__")
         if init is not None:
-            return bind_arguments(
+            pairs = bind_arguments(
                 self.functions[init], ("name", cls), args, kwargs, skip_receiver_always=True
+            )
+            stored = self._stored_parameters(init, 0)
+            return tuple(
+                (field, arg) for param, arg in pairs for field in stored.get(param, (param,))
             )
         fields: dict[str, None] = {}
         for klass in reversed(self.mro(cls)):
@@ -684,6 +691,46 @@ class Model:
         signature = [(name, ORDINARY) for name in fields]
         bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
         return tuple((b.param, b.arg) for b in bound)
+
+    def _stored_parameters(self, init: str, depth: int) -> dict[str, tuple[str, ...]]:
+        """Parameter of the constructor ``init`` -> the attributes of ``self`` it is
+        stored in, by the constructor or by the base constructor it passes it to."""
+        found = self._stored_cache.get(init)
+        if found is not None:
+            return found
+        fn = self.functions[init]
+        params = {p for p, _ in fn.params[1:]}
+        out: dict[str, list[str]] = {}
+        for store in fn.stores:
+            target, value = store.target, store.value
+            if target[0] == "attr" and target[1] == ("name", "self") and value[0] == "name":
+                if value[1] in params:
+                    out.setdefault(value[1], []).append(target[2])
+        own = fn.cls
+        for call in fn.calls if own is not None and depth < 8 else ():
+            func = call.func
+            if func[0] != "attr" or func[2] != "__init__":
+                continue
+            base = None
+            if own is not None and func[1][0] == "call" and func[1][1] == ("name", "super"):
+                above = [k for k in self.mro(own)[1:] if f"{k}.__init__" in self.functions]
+                base = f"{above[0]}.__init__" if above else None
+                args = call.args
+            elif func[1][0] in _DOTTED and call.args and call.args[0] == ("name", "self"):
+                owner = self.resolve_dotted(fn, self.module_of(fn), func[1])
+                base = f"{owner}.__init__" if owner in self.classes else None
+                args = call.args[1:]
+            if base is None or base not in self.functions:
+                continue
+            inner = self._stored_parameters(base, depth + 1)
+            for param, arg in bind_arguments(
+                self.functions[base], func, args, call.kwargs, skip_receiver_always=True
+            ):
+                if arg[0] == "name" and arg[1] in params:
+                    out.setdefault(arg[1], []).extend(inner.get(param, ()))
+        result = {p: tuple(dict.fromkeys(a)) for p, a in out.items() if a}
+        self._stored_cache[init] = result
+        return result
 
     def attribute_aliases(self, cls: str | None, attr: str) -> frozenset[str]:
         """``attr`` and the names that read the same value on an object of ``cls``
@@ -863,6 +910,9 @@ class Model:
                     out.update(self.types_of(fn, value, depth + 1))
             if local:
                 return frozenset(out)
+            outer = self.closure_scope(fn, name)
+            if outer is not None:  # a variable of the function ``fn`` is nested in
+                return self.types_of(outer, expr, depth + 1)
             return self._constant_instances(fn, module, expr, depth)
         if kind == "annotated":
             return self.annotation_classes(expr[1], module, fn)
@@ -1155,6 +1205,20 @@ class Model:
                 out.setdefault(key, value)
         return out
 
+    def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
+        """The function enclosing ``fn`` (a nested function, a lambda) whose variable
+        ``name`` is, when ``fn`` neither takes nor assigns it."""
+        if any(p == name for p, _ in fn.params) or any(n == name for n, _ in fn.assigns):
+            return None
+        scope = self.functions.get(fn.qualname.rsplit(".", 1)[0])
+        for _ in range(8):
+            if scope is None:
+                return None
+            if any(p == name for p, _ in scope.params) or any(n == name for n, _ in scope.assigns):
+                return scope
+            scope = self.functions.get(scope.qualname.rsplit(".", 1)[0])
+        return None
+
     def _constant_instances(
         self, fn: FunctionFacts, module: str, expr: Expr, depth: int
     ) -> frozenset[str]:
@@ -1325,10 +1389,26 @@ class Model:
             self._call_cache[key] = out
         return out
 
+    def constructed_class(self, fn: FunctionFacts, func: Expr) -> str | None:
+        """The class a call of ``func`` in ``fn`` constructs when it names one: a class
+        by its name, or ``cls(...)`` in a class's method (a factory classmethod)."""
+        if (
+            func == ("name", "cls")
+            and fn.cls is not None
+            and self.resolve_name(fn, "", "cls") is None
+        ):
+            return self.self_class(fn)
+        if func[0] not in _DOTTED:
+            return None
+        named = self.resolve_dotted(fn, self.module_of(fn), func)
+        return named if named is not None and named in self.classes else None
+
     def _call_targets(self, fn: FunctionFacts, func: Expr) -> tuple[str, ...]:
         module = self.module_of(fn)
         if func[0] == "name":
             target = self.resolve_name(fn, module, func[1])
+            if target is None and func[1] == "cls":
+                return self._callable(self.constructed_class(fn, func))
             if target is None:
                 return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
@@ -1562,6 +1642,9 @@ class Model:
                             where = self.module_of(method)
                             found = self.entries(method, where, store.value, depth + 1)
                             out.extend(_scoped(method.qualname, where, e) for e in found)
+                # what its methods add (``self._hooks.append(hook)``)
+                for _, value, adder in self.attribute_elements(klass).get(container[2], ()):
+                    out.append(_scoped(adder, self.function_module[adder], (None, value)))
             return out
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
+from pdlint.facts.exprs import nodes
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import (
@@ -527,6 +528,30 @@ class Variants:
                     return found
             return None
         return self.carriers.get(attr)
+
+    def member_params(self, fn: FunctionFacts) -> list[tuple[Variant, str]]:
+        """Parameters with no annotation compared with the members of one enum where
+        ``fn`` branches or returns (``algo is Algo.EAGLE``, ``kind in (Kind.A,
+        Kind.B)``). (One annotated otherwise, ``status: Optional[int]`` compared with
+        an ``IntEnum``'s members, is a value the function maps, not a variant.)"""
+        module = self.model.module_of(fn)
+        params = {p for p, ann in fn.params if ann is None}
+        found: dict[str, set[str]] = {}
+        conditions = {id(e): e for r in fn.returns for e, _ in r.guards}
+        for node in (n for e in conditions.values() for n in nodes(e)):
+            if node[0] != "cmp" or len(node[2]) != 1:
+                continue
+            for side, other in ((node[1], node[3][0]), (node[3][0], node[1])):
+                if side[0] != "name" or side[1] not in params:
+                    continue
+                for named in other[1] if other[0] == "seq" else (other,):
+                    if named[0] != "attr" or named[1][0] not in ("name", "attr"):
+                        continue
+                    owner = self.model.resolve_dotted(fn, module, named[1])
+                    variant = self.by_name.get(owner) if owner is not None else None
+                    if variant is not None and variant.kind == "enum":
+                        found.setdefault(side[1], set()).add(variant.qualname)
+        return [(self.by_name[next(iter(q))], p) for p, q in sorted(found.items()) if len(q) == 1]
 
     def string_params(self, fn: FunctionFacts) -> list[tuple[Variant, str]]:
         """Parameters compared against strings that all belong to one string variant."""

@@ -342,6 +342,42 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("NONE", "EAGLE", "EAGLE3"),
     ),
+    "idle_argument": (
+        # argv[1] is the batch's mode: an idle step has no requests (size 0); each
+        # tree algorithm runs with both backends
+        """
+        import sys
+        from runner_engine.enums import SpecAlgorithm
+        from runner_engine.runner import ModelRunner
+        size = 0 if sys.argv[1] == "IDLE" else 2
+        for algo in (SpecAlgorithm.EAGLE, SpecAlgorithm.STANDALONE):
+            ModelRunner(algo, "triton").event_loop_disagg_decode([size])
+            ModelRunner(algo, "flash").event_loop_disagg_decode([size])
+        """,
+        ("DECODE",),
+    ),
+    "dummy_factory": (
+        # argv[1] is the batch's mode: a dummy batch, or a relayed one per algorithm
+        """
+        import sys
+        from dummy_engine.worker import Worker
+        for name in ("off", "eagle", "medusa"):
+            if sys.argv[1] == "DUMMY" and name != "off":
+                Worker(name).execute_dummy_batch()
+            Worker(name).relay_disagg_decode(["r"], [1, 2])
+        """,
+        ("DECODE",),
+    ),
+    "hook_list": (
+        """
+        import sys
+        from hooks_engine.algos import DraftAlgo
+        from hooks_engine.engine import DecodeEngine
+        payload = {"draft_logits": [1.0], "hidden": [0.5]}
+        DecodeEngine(DraftAlgo[sys.argv[1]]).disagg_decode_step(["r"], payload)
+        """,
+        ("NONE", "MEDUSA", "EAGLE"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

@@ -1038,3 +1038,229 @@ def test_predicates_read_as_properties(tmp_path: Path) -> None:
         },
     )
     assert found == ["PDL001 eng/drafting.py:18 LOOKUP,CHAIN", "PDL101 eng/loop.py:30 LOOKUP"]
+
+
+def test_constructor_arguments_are_named_by_the_attributes_they_fill(tmp_path: Path) -> None:
+    # the mode is a positional argument stored under another name, through the base
+    # constructor; the idle batch is made by a factory classmethod (cls(...)) and the
+    # other by a second one: only the idle batch is reported, where it has no draft
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/batch.py": """
+                import enum
+
+
+                class Phase(enum.Enum):
+                    RUN = 1
+                    IDLE = 2
+
+
+                class Base:
+                    def __init__(self, phase: Phase, algo):
+                        self.forward_phase = phase
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Batch(Base):
+                    def __init__(self, phase, algo, rows):
+                        super().__init__(phase, algo)
+                        self.rows = rows
+
+                    @classmethod
+                    def idle(cls, algo):
+                        return cls(Phase.IDLE, algo, [])
+
+                    @classmethod
+                    def running(cls, algo, rows):
+                        return cls(Phase.RUN, algo, rows)
+            """,
+            "eng/loop.py": """
+                from eng.batch import Batch, Phase
+                from eng.drafting import Algo
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        if not handoffs:
+                            b = Batch.idle(self.algo)
+                            self.forward(b)
+                            return
+                        b = Batch.running(self.algo, handoffs)
+                        d = self.algo.draft_for(handoffs)
+                        if d is not None:
+                            b.draft = d
+                        self.forward(b)
+
+                    def forward(self, b: Batch):
+                        if b.algo is Algo.TREE:
+                            return b.draft.tokens
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL102 eng/loop.py:22 IDLE"]
+
+
+def test_builder_on_a_parameter_compared_with_members(tmp_path: Path) -> None:
+    # the builder's parameter has no annotation and its enum is imported inside it:
+    # the members it is compared with make it a builder
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                import enum
+
+
+                class Head(enum.Enum):
+                    WIDE = 1
+                    NARROW = 2
+                    NONE = 3
+            """,
+            "eng/build.py": """
+                def head_state(head, payload):
+                    from eng import kinds
+
+                    if head in (kinds.Head.WIDE,):
+                        return list(payload)
+                    return None
+            """,
+            "eng/loop.py": """
+                from eng.build import head_state
+                from eng.kinds import Head
+
+
+                class Batch:
+                    def __init__(self):
+                        self.state = None
+
+
+                class Loop:
+                    def __init__(self, head: Head):
+                        self.head = head
+
+                    def event_loop_disagg_decode(self, payload):
+                        b = Batch()
+                        s = head_state(self.head, payload)
+                        if s is not None:
+                            b.state = s
+                        if self.head is not Head.NONE:
+                            return b.state[0]
+                        return None
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/build.py:1 NARROW,NONE",
+        "PDL101 eng/loop.py:20 NARROW",
+    ]
+
+
+def test_nested_functions_read_their_enclosing_variables(tmp_path: Path) -> None:
+    # the relay and the consumer are nested functions using the batch of the
+    # function they are written in (a closure), one of them a lambda
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+                    def tokens(self):
+                        return self.draft.tokens
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoff):
+                        batch = Batch()
+
+                        def fill():
+                            d = self.algo.draft_for(handoff)
+                            if d is not None:
+                                batch.draft = d
+
+                        fill()
+                        if self.algo.is_lookup():
+                            read = lambda: batch.tokens()
+                            return read()
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:9 LOOKUP"]
+
+
+def test_lists_filled_under_variant_tests_carry_their_members(tmp_path: Path) -> None:
+    # stage objects appended per algorithm and a literal list made under a test:
+    # iterating the list reaches each stage's method for the members that add it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/stages.py": """
+                class Verify:
+                    def run(self, b):
+                        return b.draft.tokens
+
+
+                class Count:
+                    def run(self, b):
+                        return 1
+
+
+                class Probe:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.stages import Count, Probe, Verify
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        if algo is Algo.CHAIN:
+                            self.stages = [Probe()]
+                        else:
+                            self.stages = [Count()]
+                        if algo in (Algo.TREE, Algo.LOOKUP):
+                            self.stages.append(Verify())
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        for stage in self.stages:
+                            stage.run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/stages.py:13 CHAIN",
+        "PDL101 eng/stages.py:3 LOOKUP",
+    ]

@@ -129,10 +129,8 @@ class ModeAnalysis:
         that returns one (its keywords); () for any other call."""
         attrs = self.mode_attrs()
         keyed = any(key in attrs for key, _ in call.kwargs)
-        called = None
-        if call.func[0] in ("name", "attr"):
-            called = self.model.resolve_dotted(fn, self.model.module_of(fn), call.func)
-        if not keyed and (not call.args or called is None or called not in self.model.classes):
+        called = self.model.constructed_class(fn, call.func)
+        if not keyed and (not call.args or called is None):
             return ()  # positional arguments bind a mode only in a constructor
         made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
         if made is None:
@@ -160,7 +158,9 @@ class ModeAnalysis:
             relay_entries = [e for e in entries if relay.function in self.relay.reach_all(e)]
             findings: list[Finding] = []
             for origin in self.origins(reachable, batch_cls):
-                findings.extend(self._bypass(relay, origin, relay_entries, batch_cls))
+                # every entry: an idle or dummy run need not reach the relay to
+                # run the relay's consumers on a batch of the relay's class
+                findings.extend(self._bypass(relay, origin, entries, batch_cls))
             for placeholder in self.placeholders(reachable, relay.state):
                 findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
             for finding in findings:
@@ -208,8 +208,8 @@ class ModeAnalysis:
                             deref.span,
                         )
             for call in sorted(fn.calls, key=lambda c: c.span):
-                if call.span <= after:
-                    continue
+                if call.span <= after and not _encloses(call.span, after):
+                    continue  # (a call the batch is made in runs after it is made)
                 targets = self.model.call_targets(fn, call.func)
                 if any(relay.function in self.relay.reach_all(t) for t in targets):
                     relayed = True  # the relay may build the state for this batch
@@ -454,3 +454,9 @@ def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
 def _returns_value(fn: FunctionFacts) -> bool:
     """``fn`` hands a value back to its caller (the batch it made, maybe)."""
     return any(r.value is not None and r.value[0] != "const" for r in fn.returns)
+
+
+def _encloses(outer: Span, inner: Span) -> bool:
+    """Whether the code at ``outer`` holds the code at ``inner`` (another span):
+    ``run(Batch(mode=Mode.IDLE))`` holds the batch's construction."""
+    return outer != inner and outer[:2] <= inner[:2] and outer[2:] >= inner[2:]

@@ -101,7 +101,7 @@ class RelayAnalysis:
             variant = self.variants.variant_of_annotation(ann, module, fn)
             if variant is not None and all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({name})))
-        for variant, param in self.variants.string_params(fn):
+        for variant, param in [*self.variants.member_params(fn), *self.variants.string_params(fn)]:
             if all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({param})))
         walked: set[int] = set()  # a condition guarding several returns: once
