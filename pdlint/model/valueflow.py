@@ -38,6 +38,12 @@ _MAX_DOTS = 7  # an outside name is kept to this many attributes
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
+# The attributes of builtin values (a name not among them reads nothing).
+_BUILTIN_ATTRS = {
+    t.__name__: frozenset(dir(t))
+    for t in (list, dict, set, tuple, str, int, float, complex, bool, bytes, type(None))
+}
+_BUILTIN_ATTRS["iter"] = frozenset({"__next__", "__iter__", "send", "close", "throw"})
 # How PyCG's format names a builtin type whose method is called (see solve).
 _TYPE_NAMES = {
     "str": "<**PyStr**>",
@@ -517,10 +523,11 @@ class Solver:
                 pts.add(dst, [UNKNOWN])
         elif kind == "extattr":
             pts.add(dst, [UNKNOWN])
-        elif kind == "obj":
-            pts.add(dst, [("bmeth", value[1], attr, value)])
-        elif kind == "const":  # a method of the type: which constant does not matter
-            pts.add(dst, [("bmeth", value[1], attr, (kind, value[1], None))])
+        elif kind in ("obj", "const"):
+            if attr not in _BUILTIN_ATTRS.get(value[1], ()):
+                return  # no such attribute: an error at run time, or a value of another kind
+            receiver = value if kind == "obj" else (kind, value[1], None)  # the type's method
+            pts.add(dst, [("bmeth", value[1], attr, receiver)])
         elif kind == "prop" and attr == "setter":
             pts.add(dst, [("propset", value[1])])
         elif kind == "unknown":

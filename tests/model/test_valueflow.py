@@ -123,3 +123,11 @@ def test_annotations_say_what_flows_where_nothing_does() -> None:
     assert edges["main.Worker.loop"] == {"main.Req.finish", "main.Batch.run"}
     assert edges["main.use"] == {"main.Worker.make", "main.Batch.run"}
     assert edges["main.given"] == {"main.Other.run"}
+
+
+def test_an_attribute_a_builtin_value_lacks_reads_nothing() -> None:
+    """A tuple has no ``shape``: reading it gives no method of the tuple type (a
+    parameter holding tuples and tensors alike would name every pair)."""
+    code = "def f(t):\n    t.shape()\n    t.count(1)\n\nf((1, 2))\n"
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.f"] == {"<**PyTuple**>.count"}
