@@ -11,7 +11,7 @@ import gc
 import os
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ParamSpec, TypeVar
 
@@ -28,7 +28,7 @@ from pdlint.settings.config import Settings, project_root
 from pdlint.settings.packs import load_packs
 from pdlint.source.discover import SourceFile, discover, display_path, not_a_file
 from pdlint.source.modules import forget_packages
-from pdlint.source.read import decode_source, split_lines
+from pdlint.source.read import decode_source, source_lines
 from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 __all__ = ["FactsMemo", "IndexOutcome", "Result", "analyze", "running_checks"]
@@ -39,7 +39,7 @@ class Result:
     """What a run found, after policy, with what is needed to render it."""
 
     findings: list[Finding]
-    sources: dict[str, list[str]]
+    sources: dict[str, Sequence[str]]
     files: int
     warnings: list[str] = field(default_factory=list)
     stats: Counter[str] = field(default_factory=Counter)
@@ -243,9 +243,9 @@ def _overlay_texts(files: list[SourceFile], overlays: Mapping[str, str]) -> list
 
 def _lines_of(
     wanted: set[str], texts: Mapping[str, bytes], paths: Mapping[str, str]
-) -> dict[str, list[str]]:
+) -> dict[str, Sequence[str]]:
     """Source lines of the files that have findings (for noqa and ``full``)."""
-    out: dict[str, list[str]] = {}
+    out: dict[str, Sequence[str]] = {}
     for display in sorted(wanted):
         data = texts.get(display)
         if data is None and display in paths and not_a_file(paths[display]) is None:
@@ -254,7 +254,7 @@ def _lines_of(
             except OSError:
                 data = b""
         try:
-            out[display] = split_lines(decode_source(data or b""))
+            out[display] = source_lines(decode_source(data or b""))
         except (SyntaxError, LookupError, UnicodeDecodeError):
             out[display] = []
     return out

@@ -25,24 +25,35 @@ CHUNK = 64 * 1024
 
 _HEADER = re.compile(rb"Content-Length:[ \t]*(\d{1,20})[ \t]*\r?\n", re.IGNORECASE)
 _END = re.compile(rb"\r?\n\r?\n")
+# How far back of what arrived last a body is searched again for a header (one
+# longer than this, parted by the seam, is found once the body is whole).
+_SEAM = 4096
 _HEADER_LINES = re.compile(rb"(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n]*\r?\n)*")
 
 
 class FrameReader:
-    """Split a byte stream into JSON-RPC message bodies, dropping what is not one."""
+    """Split a byte stream into JSON-RPC message bodies, dropping what is not one.
+
+    The bytes wait in one buffer, grown in place; a body still arriving is searched
+    for the next header only in what arrived since the last look (from a little
+    before, for a header parted by the seam), so a frame of N bytes costs time and
+    memory linear in N, however small the chunks it comes in.
+    """
 
     def __init__(self, read: Callable[[], Awaitable[bytes]], warn: Callable[[str], None]) -> None:
         self._read = read
         self._warn = warn
-        self._buffer = b""
+        self._buffer = bytearray()
         self._eof = False
+        self._checked = 0  # the buffer's bytes the pending body was searched up to
 
     def _drop(self, count: int, why: str) -> None:
-        dropped = self._buffer[:count]
+        dropped = bytes(self._buffer[:count])
         # Other headers (Content-Type) before Content-Length are no fault.
         if count and not _HEADER_LINES.fullmatch(dropped) and dropped.strip():
             self._warn(f"dropped {count} bytes from the client: {why}")
-        self._buffer = self._buffer[count:]
+        del self._buffer[:count]
+        self._checked = 0
 
     async def _more(self) -> bool:
         if self._eof:
@@ -90,16 +101,22 @@ class FrameReader:
             if length > MAX_FRAME:
                 self._drop(end.end(), f"a frame of {length} bytes (more than {MAX_FRAME})")
                 continue
-            body = self._buffer[end.end() : end.end() + length]
-            following = _HEADER.search(body)
+            first, stop = end.end(), end.end() + length
+            arrived = min(stop, len(self._buffer))
+            # a whole body is searched whole, once
+            since = first if arrived == stop else max(first, self._checked - _SEAM)
+            following = _HEADER.search(self._buffer, since, arrived)
             if following is not None:
                 # The next frame's header inside this body: its length was wrong.
-                cut = body.rfind(b"\n", 0, following.start()) + 1
-                self._drop(end.end() + cut, "a frame whose Content-Length is wrong")
+                cut = self._buffer.rfind(b"\n", first, following.start()) + 1
+                self._drop(cut if cut else first, "a frame whose Content-Length is wrong")
                 continue
-            if len(body) < length:
+            if arrived < stop:
+                self._checked = arrived
                 return None
-            self._buffer = self._buffer[end.end() + length :]
+            body = bytes(self._buffer[first:stop])
+            del self._buffer[:stop]
+            self._checked = 0
             return body
 
 

@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -45,7 +45,8 @@ from pdlint.lsp_progress import AnalysisProgress, Sender, supported
 from pdlint.policy.selection import NOQA_RE, noqa_codes
 from pdlint.settings.config import ConfigError, Settings, resolve_settings
 from pdlint.source.discover import DiscoveryError, would_walk
-from pdlint.source.read import decode_source, split_lines
+from pdlint.source.read import decode_source, source_lines
+from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 DEBOUNCE = 0.3  # seconds of quiet after an edit before the analysis runs
 SOURCE = "pdlint"
@@ -103,6 +104,8 @@ def analyse_project(root: str, is_file: bool, overlays: dict[str, str]) -> tuple
     else:
         result = _analyse_folder(root, settings, overlays, memo, progress)
     memo.sweep()
+    # the server has the lines of its buffers: not sent back (a large one is large)
+    result.sources = {d: ls for d, ls in result.sources.items() if _real(d) not in overlays}
     return result, memo.stored - before
 
 
@@ -215,7 +218,7 @@ def _units(codec: PositionCodec, line: str, column: int) -> int:
     return int(codec.client_num_units(line[:column]))
 
 
-def to_range(location: Location, lines: list[str], codec: PositionCodec) -> types.Range:
+def to_range(location: Location, lines: Sequence[str], codec: PositionCodec) -> types.Range:
     """A 1-based pdlint span as an LSP range in the client's position encoding."""
 
     def position(line: int, column: int) -> types.Position:
@@ -236,20 +239,20 @@ class Converter:
         self.result = result
         self.snapshot = snapshot
         self.codec = codec
-        self._lines: dict[str, list[str]] = {}
+        self._lines: dict[str, Sequence[str]] = {}
 
-    def lines(self, display: str) -> list[str]:
+    def lines(self, display: str) -> Sequence[str]:
         if display not in self._lines:
             real = _real(display)
             text = self.snapshot.overlays.get(real)
             if text is not None:
-                self._lines[display] = split_lines(text)
+                self._lines[display] = source_lines(text)
             elif display in self.result.sources:
                 self._lines[display] = self.result.sources[display]
             else:
                 try:
-                    with open(display, "rb") as handle:
-                        self._lines[display] = split_lines(decode_source(handle.read()))
+                    data = read_limited(display, SOURCE_LIMIT)
+                    self._lines[display] = source_lines(decode_source(data))
                 except (OSError, SyntaxError, LookupError, UnicodeDecodeError):
                     self._lines[display] = []
         return self._lines[display]

@@ -92,6 +92,7 @@ def aside(work: Callable[[], T]) -> Aside[T] | None:
         read, write = os.pipe()
     except OSError:
         return None
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -101,6 +102,13 @@ def aside(work: Callable[[], T]) -> Aside[T] | None:
     if pid == 0:  # the child: never returns
         status = 1
         try:
+            # it holds the run's stdout too: a killed run must not leave it open
+            # (``pdlint check . | cat`` would wait for the child's whole check)
+            from pdlint.engine.workers import killed_with_parent
+
+            killed_with_parent()
+            if os.getppid() != parent:  # the run died before the death signal was set
+                os._exit(1)
             os.close(read)
             payload = pickle.dumps(("done", work()), pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write, "wb") as pipe:

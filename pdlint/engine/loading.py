@@ -20,8 +20,8 @@ from pdlint.engine.files import SourceEntry
 from pdlint.engine.workers import (
     Workers,
     error_result,
+    index_job,
     index_payload,
-    index_result,
     job_of,
     payload_of,
     result_of,
@@ -196,7 +196,7 @@ class Loader:
         if cached is not None:
             return cached[1]
         start = time.perf_counter()
-        payload = payload_of(index_result(job_of(entry)))
+        payload = index_payload(job_of(entry))
         self.parsed += 1
         self.parsed_files.append(entry.source.display)
         digest = self._store_facts(entry, payload)
@@ -258,8 +258,10 @@ class Loader:
             and isinstance(result[1], ModuleFacts)
         ):
             # passed the checksum but does not decode (another pdlint wrote it): index again
-            result = index_result(job_of(entry))
-            self._store_facts(entry, payload_of(result))
+            payload = index_payload(job_of(entry))
+            self._store_facts(entry, payload)
+            result = result_of(payload)
+            assert result is not None  # made now, it decodes
             if result[0] == "error":
                 _, message, line, column = result
                 assert isinstance(message, str) and isinstance(line, int)
@@ -286,7 +288,7 @@ class Loader:
         pool = self.workers.pool_for(sum(len(job[2]) for job in jobs), len(jobs))
         if pool is None:
             for entry, job in zip(rest, jobs, strict=True):
-                yield entry, index_result(job)
+                yield entry, index_job(job)
         else:
             # large files first, so that no worker is left with a big one at the end
             for i in sorted(range(len(jobs)), key=lambda i: -len(jobs[i][2])):

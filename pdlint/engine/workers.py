@@ -8,6 +8,7 @@ pickled with its facts packed (:func:`payload_of`).
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 import signal
@@ -19,11 +20,12 @@ from typing import TYPE_CHECKING
 
 from pdlint.engine.files import SourceEntry
 from pdlint.engine.textscan import FileScan, WordGroups, scan_source
-from pdlint.facts.indexer import index_module
+from pdlint.facts.indexer import index_module, index_pieces, joined
 from pdlint.facts.types import ModuleFacts, packed, unpacked
 from pdlint.findings import Finding
 from pdlint.settings.config import ConfigError
-from pdlint.source.read import parse_source
+from pdlint.source.pieces import PIECEWISE_BYTES
+from pdlint.source.read import ParsedFile, parse_source
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -34,6 +36,16 @@ if TYPE_CHECKING:
 PARALLEL_BYTES = 400_000
 
 IndexJob = tuple[str, str, bytes, str]  # path, display path, bytes, module name
+
+# A file over PIECEWISE_BYTES (larger than any source file of the serving engines)
+# is analysed while its facts, pickled, take at most this many bytes per byte of
+# it: source code's take 1 to 2 (their objects in memory about eight times that),
+# while a file of nothing but tiny definitions or statements takes 5, which the
+# analysis would hold forty times over.
+FACTS_PER_BYTE = 2.5
+_TOO_DEEP = ("error", "cannot index: too deeply nested", 1, 1)
+_PIECES = "facts in pieces"  # the header of a payload pickled a piece at a time
+_END = "end"  # and its last pickle
 
 
 def worker_count() -> int | None:
@@ -51,19 +63,90 @@ def job_of(entry: SourceEntry) -> IndexJob:
     return (entry.source.path, entry.source.display, entry.data or b"", entry.module)
 
 
-def index_result(job: IndexJob) -> tuple[object, ...]:
-    """Parse and index one file: ``("facts", ModuleFacts)`` or ``("error", msg, line, col)``."""
+def index_job(job: IndexJob) -> bytes | tuple[object, ...]:
+    """Parse and index one file: ``("facts", ModuleFacts)`` or ``("error", msg, line,
+    col)``; for a file parsed in pieces, already pickled (:func:`index_payload`)."""
     path, display, data, module = job
     parsed = parse_source(display, data)
-    if parsed.error is not None:
+    if parsed.pieces is not None:
+        return _pieces_payload(parsed, path, module, len(data))
+    if parsed.tree is None:
         return error_result(parsed.error)
-    try:  # a large file's pieces are parsed as they are indexed
-        facts = index_module(path, display, parsed.trees(), parsed.text, module)
+    try:
+        facts = index_module(path, display, parsed.tree, parsed.text, module)
     except RecursionError:
-        return ("error", "cannot index: too deeply nested", 1, 1)
-    if parsed.error is not None:  # a piece did not parse: the facts so far go
-        return error_result(parsed.error)
+        return _TOO_DEEP
     return ("facts", facts)
+
+
+def index_result(job: IndexJob) -> tuple[object, ...]:
+    """:func:`index_job`, not pickled."""
+    result = index_job(job)
+    if isinstance(result, bytes):
+        decoded = result_of(result)
+        assert decoded is not None  # made here, it decodes
+        return decoded
+    return result
+
+
+def index_payload(job: IndexJob) -> bytes:
+    """:func:`index_job`, pickled (what a worker process sends back and the fact
+    cache keeps; :func:`result_of` reads it)."""
+    result = index_job(job)
+    return result if isinstance(result, bytes) else payload_of(result)
+
+
+def _pieces_payload(parsed: ParsedFile, path: str, module: str, size: int) -> bytes:
+    """The payload of a file parsed in pieces, its facts pickled a piece at a time as
+    they are made (a pickle of all at once would hold a second copy of them in its
+    memo), within the budget of :data:`FACTS_PER_BYTE` when it is over
+    :data:`~pdlint.source.pieces.PIECEWISE_BYTES`. A file that goes over it is
+    parsed to its end without being indexed: its syntax error, if it has one, is its
+    PDL900, as for any file."""
+    assert parsed.pieces is not None
+    out = io.BytesIO()
+    out.write(pickle.dumps((_PIECES, parsed.display, module), pickle.HIGHEST_PROTOCOL))
+    facts = index_pieces(path, parsed.display, parsed.pieces, parsed.text, module)
+    within = True
+    try:
+        for piece in facts:
+            # a pickle each: the next piece shares nothing with this one but names
+            out.write(pickle.dumps(packed(piece)[2:], pickle.HIGHEST_PROTOCOL))
+            if size > PIECEWISE_BYTES and out.tell() > FACTS_PER_BYTE * size:
+                within = False
+                break
+    except RecursionError:
+        return payload_of(_TOO_DEEP)
+    finally:
+        facts.close()
+    if not within:
+        out = io.BytesIO()  # the facts so far go
+        for _ in parsed.pieces:  # parsed for a syntax error, each tree dropped
+            pass
+    if parsed.error is not None:
+        return payload_of(error_result(parsed.error))
+    if not within:
+        return payload_of(("error", _too_dense(size), 1, 1))
+    out.write(pickle.dumps(_END, pickle.HIGHEST_PROTOCOL))
+    return out.getvalue()
+
+
+def _too_dense(size: int) -> str:
+    return (
+        f"cannot analyse: too large ({size / 1e6:.1f} MB; a file over {PIECEWISE_BYTES // 1000} KB"
+        f" is analysed while its facts take at most {FACTS_PER_BYTE:g} times its size pickled,"
+        " and this one's take more); exclude it"
+    )
+
+
+def _joined(payload: bytes, display: str, module: str) -> ModuleFacts:
+    """The facts of a payload :func:`_pieces_payload` made (a wrong one raises)."""
+    stream = io.BytesIO(payload)
+    pickle.load(stream)  # the header, read already
+    parts = []
+    while (part := pickle.load(stream)) != _END:
+        parts.append(unpacked((display, module, *part)))
+    return joined(display, module, parts)
 
 
 def die_with_parent(parent: int, from_main_thread: bool) -> None:
@@ -118,11 +201,6 @@ def scan_chunk(job: tuple[list[bytes], WordGroups]) -> list[FileScan]:
     return [scan_source(data, groups) for data in datas]
 
 
-def index_payload(job: IndexJob) -> bytes:
-    """:func:`index_result`, pickled (what a worker process sends back)."""
-    return payload_of(index_result(job))
-
-
 def payload_of(result: tuple[object, ...]) -> bytes:
     """An indexing result as the fact cache holds it: pickled, its facts packed
     (:func:`pdlint.facts.types.packed`); :func:`result_of` reads it back."""
@@ -136,9 +214,13 @@ def result_of(payload: bytes) -> tuple[object, ...] | None:
     """The indexing result :func:`payload_of` gave ``payload`` of; None when it
     does not decode (see :meth:`pdlint.engine.loading.Loader.decode`)."""
     try:
-        result = pickle.loads(payload)
+        result = pickle.loads(payload)  # the first pickle of a file's in pieces
         if isinstance(result, tuple) and len(result) == 2 and result[0] == "facts":
             return ("facts", unpacked(result[1]))
+        if isinstance(result, tuple) and len(result) == 3 and result[0] == _PIECES:
+            display, module = result[1], result[2]
+            assert isinstance(display, str) and isinstance(module, str)
+            return ("facts", _joined(payload, display, module))
     except Exception:
         return None
     return result if isinstance(result, tuple) else None

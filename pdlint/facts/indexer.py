@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
+from itertools import chain
 from typing import Any, TypeVar
 
 from pdlint.facts.types import (
@@ -29,7 +30,7 @@ from pdlint.facts.types import (
     StoreFact,
 )
 from pdlint.source.modules import module_name
-from pdlint.source.read import split_lines
+from pdlint.source.read import source_lines
 
 _TRY_NODES: tuple[type, ...] = (ast.Try, *([ast.TryStar] if hasattr(ast, "TryStar") else []))
 MAX_DEPTH = 150  # expressions nested deeper are kept as OTHER
@@ -59,6 +60,7 @@ _BINOP = {
 }
 _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
+_CONDITIONS = frozenset({"cmp", "and", "or", "not"})  # a local assigned one is a flag
 
 
 _F = TypeVar("_F", bound=tuple[Any, ...])
@@ -106,16 +108,33 @@ def _ascii_span(node: ast.AST) -> Span:
 
 
 class _Lines:
-    """Converts ast's UTF-8 byte columns to 1-based character columns."""
+    """Converts ast's UTF-8 byte columns to 1-based character columns, and the line
+    numbers of a piece's tree to the file's (see :mod:`pdlint.source.pieces`)."""
 
     def __init__(self, text: str) -> None:
         # Only lines with non-ASCII characters need converting (most files have none).
         self.wide: dict[int, str] = {}
         if not text.isascii():
-            for number, line in enumerate(split_lines(text), start=1):
+            for number, line in enumerate(source_lines(text), start=1):
                 if not line.isascii():
                     self.wide[number] = line
         self.span: Callable[[ast.AST], Span] = self._wide_span if self.wide else _ascii_span
+        self.before = 0  # lines of the file before the tree being indexed
+
+    def shift(self, before: int) -> None:
+        """Index a piece's tree, whose line 1 is the file's line ``before + 1``."""
+        self.before = before
+        if before:
+            self.span = self._shifted_span
+        else:
+            self.span = self._wide_span if self.wide else _ascii_span
+
+    def _shifted_span(self, node: ast.AST) -> Span:
+        line, col, end_line, end_col = _ascii_span(node)
+        line, end_line = line + self.before, end_line + self.before
+        if line in self.wide or end_line in self.wide:
+            return (line, self.col(line, col - 1), end_line, self.col(end_line, end_col - 1))
+        return (line, col, end_line, end_col)
 
     def col(self, line: int, byte_col: int) -> int:
         text = self.wide.get(line)
@@ -144,6 +163,8 @@ CallParts = tuple[Expr, tuple[Expr, ...], tuple[tuple[str, Expr], ...]]
 # and by its call IR alike: converted at any depth up to MAX_DEPTH they are the
 # same tuples (what they hold is memoized), so they are converted once.
 _calls: dict[ast.Call, CallParts] = {}
+# The lines of the file before the piece being indexed (see pdlint.source.pieces).
+_before = 0
 
 
 def to_expr(node: ast.AST | None, depth: int = 0) -> Expr:
@@ -185,13 +206,13 @@ def _ir(node: ast.AST | None, depth: int) -> Expr:
 
 def _start_module() -> None:
     """Put empty memos in place (they only hold within one module)."""
-    global _indexing, _memo, _names, _calls
-    _indexing, _memo, _names, _calls = True, {}, {}, {}
+    global _indexing, _memo, _names, _calls, _before
+    _indexing, _memo, _names, _calls, _before = True, {}, {}, {}, 0
 
 
 def _end_module() -> None:
-    global _indexing, _memo, _names, _calls
-    _indexing, _memo, _names, _calls = False, {}, {}, {}
+    global _indexing, _memo, _names, _calls, _before
+    _indexing, _memo, _names, _calls, _before = False, {}, {}, {}, 0
 
 
 def _call(node: ast.Call, d: int) -> Expr:
@@ -308,7 +329,7 @@ def lambda_name(line: int, col: int) -> str:
 
 
 def _lambda(node: ast.Lambda, d: int) -> Expr:
-    return ("lambda", node.lineno, node.col_offset)
+    return ("lambda", node.lineno + _before, node.col_offset)
 
 
 _CONSTANT_TYPES = frozenset({str, int, float, bool})
@@ -344,7 +365,18 @@ def annotation_expr(node: ast.AST | None) -> Expr | None:
             node = ast.parse(node.value, mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
+        return _unshifted(node)  # its lines are the string's, in any piece
     return to_expr(node)
+
+
+def _unshifted(node: ast.AST) -> Expr:
+    """:func:`to_expr` of a tree of its own (not a piece's: no lines before it)."""
+    global _before
+    before, _before = _before, 0
+    try:
+        return to_expr(node)
+    finally:
+        _before = before
 
 
 def string_annotation_expr(source: str) -> Expr | None:
@@ -394,6 +426,8 @@ class _FunctionWalker:
         self.indexes: list[IndexFact] = []
         self.grows: list[GrowFact] = []
         self.asserts: list[tuple[Expr, Span, Guards]] = []
+        self.branches: list[tuple[Expr, Span, Guards]] = []
+        self.flags: list[tuple[str, Expr, Span, Guards]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -444,6 +478,7 @@ class _FunctionWalker:
     def if_(self, node: ast.If, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         holds, fails = (*guards, (cond, True)), (*guards, (cond, False))
         body_done, _ = self.block(node.body, holds)
         else_done, _ = self.block(node.orelse, fails)
@@ -476,6 +511,7 @@ class _FunctionWalker:
     def while_(self, node: ast.While, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.test, guards)
         cond = _ir(node.test, 0)
+        self.branches.append((cond, self.span(node.test), guards))
         self.block(node.body, (*guards, (cond, True)))
         self.block(node.orelse, guards)
         return False, guards
@@ -568,6 +604,7 @@ class _FunctionWalker:
                     self.string_compares.append((subject, strings))
             case_guards = (*guards, *((p, False) for p in previous))
             if cond is not None:
+                self.branches.append((cond, self.span(case.pattern), case_guards))
                 case_guards = (*case_guards, (cond, True))
             if case.guard is not None:
                 case_guards = (*case_guards, (_ir(case.guard, 0), True))
@@ -654,6 +691,8 @@ class _FunctionWalker:
         else:
             return
         kind = value_ir[0]
+        if kind in _CONDITIONS and len(names) == 1:
+            self.flags.append((names[0], value_ir, self.span(value), guards))
         if kind in _NOT_COUNTS or (kind == "const" and not isinstance(value_ir[1], int)):
             return  # never a count, an offset or a list
         self.binds.append(_fact(BindFact, (names, value_ir, self.span(value), guards)))
@@ -772,6 +811,7 @@ class _FunctionWalker:
                         prior = (*prior, (_ir(value, 0), not want))
                 elif kind is ast.IfExp:
                     cond = _ir(node.test, 0)
+                    self.branches.append((cond, self.span(node.test), g))
                     if node.test.__class__ in walked:
                         push((node.test, g, d))
                     if node.body.__class__ in walked:
@@ -943,6 +983,17 @@ class _ModuleIndexer:
         self.functions: list[FunctionFacts] = []
         self._lambdas: set[tuple[int, int]] = set()  # indexed already (line, column)
 
+    def facts(self) -> ModuleFacts:
+        """The facts collected so far."""
+        return ModuleFacts(
+            path=self.path,
+            module=self.module,
+            imports=tuple(self.imports),
+            assigns=tuple(self.assigns),
+            classes=tuple(self.classes),
+            functions=tuple(self.functions),
+        )
+
     def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
         pairs = []
         if isinstance(node, ast.Import):
@@ -999,7 +1050,7 @@ class _ModuleIndexer:
 
     def lambda_(self, node: ast.Lambda, prefix: str, cls: str | None) -> None:
         """Index a lambda as a function whose body returns its expression."""
-        where = (node.lineno, node.col_offset)
+        where = (node.lineno + self.lines.before, node.col_offset)
         if where in self._lambdas:
             return
         self._lambdas.add(where)
@@ -1029,7 +1080,7 @@ class _ModuleIndexer:
                         )
                     )
         span = self.lines.span(node)
-        line = node.lineno
+        line = node.lineno + self.lines.before
         self.classes.append(
             ClassFacts(
                 qualname,
@@ -1074,7 +1125,7 @@ class _ModuleIndexer:
                 for a in every
             ]
         )
-        line = node.lineno
+        line = node.lineno + self.lines.before
         col = self.lines.col(line, node.col_offset)
         self.functions.append(
             FunctionFacts(  # one per function: by name
@@ -1098,6 +1149,8 @@ class _ModuleIndexer:
                 indexes=tuple(walker.indexes),
                 grows=tuple(walker.grows),
                 asserts=tuple(walker.asserts),
+                branches=tuple(walker.branches),
+                flags=tuple(walker.flags),
             )
         )
 
@@ -1105,32 +1158,70 @@ class _ModuleIndexer:
 def index_module(
     path: str,
     display: str,
-    tree: ast.Module | Iterable[ast.Module],
+    tree: ast.Module | Iterable[tuple[int, ast.Module]],
     text: str,
     module: str | None = None,
 ) -> ModuleFacts:
     """Facts of one parsed module (``path`` on disk, ``display`` for output), named
     ``module`` (by default from its path, see :mod:`pdlint.source.modules`); ``tree``
-    may be the trees of its pieces in turn (see :mod:`pdlint.source.pieces`)."""
-    if module is None:
-        module = module_name(path)
-    is_package = os.path.basename(path).startswith("__init__.")
-    indexer = _ModuleIndexer(display, module, is_package, text)
+    may be the trees of its pieces in turn, each with the count of the lines before
+    it (see :mod:`pdlint.source.pieces`)."""
+    module = module_name(path) if module is None else module
+    if isinstance(tree, ast.Module):
+        indexer = _ModuleIndexer(display, module, _is_package(path), text)
+        _start_module()
+        try:
+            indexer.body(tree.body, module, None)
+        finally:
+            _end_module()
+        return indexer.facts()
+    return joined(display, module, list(index_pieces(path, display, tree, text, module)))
+
+
+def index_pieces(
+    path: str,
+    display: str,
+    trees: Iterable[tuple[int, ast.Module]],
+    text: str,
+    module: str | None = None,
+) -> Generator[ModuleFacts, None, None]:
+    """The facts of a module parsed a piece at a time (see :mod:`pdlint.source.pieces`),
+    a piece's at a time: what its statements define, in order (:func:`joined` makes
+    the module's facts of them). Nothing of a piece is kept once its facts are given,
+    so a caller that stores them elsewhere holds one piece's facts at a time. No other
+    module may be indexed before the last piece's facts are taken."""
+    module = module_name(path) if module is None else module
+    indexer = _ModuleIndexer(display, module, _is_package(path), text)
     _start_module()
+    global _before
     try:
-        for piece in (tree,) if isinstance(tree, ast.Module) else tree:
+        for before, piece in trees:
+            indexer.lines.shift(before)
+            _before = before
             indexer.body(piece.body, module, None)
             # the memos hold the piece's nodes, which no later piece shares: they go
             _memo.clear()
             _calls.clear()
             del piece
+            yield indexer.facts()
+            indexer.imports, indexer.assigns, indexer.classes, indexer.functions = [], [], [], []
     finally:
         _end_module()
+
+
+def joined(display: str, module: str, parts: Iterable[ModuleFacts]) -> ModuleFacts:
+    """The facts of the module ``module`` (``display`` for output) of its pieces'
+    facts (:func:`index_pieces`), in order."""
+    parts = list(parts)
     return ModuleFacts(
         path=display,
         module=module,
-        imports=tuple(indexer.imports),
-        assigns=tuple(indexer.assigns),
-        classes=tuple(indexer.classes),
-        functions=tuple(indexer.functions),
+        imports=tuple(chain.from_iterable(p.imports for p in parts)),
+        assigns=tuple(chain.from_iterable(p.assigns for p in parts)),
+        classes=tuple(chain.from_iterable(p.classes for p in parts)),
+        functions=tuple(chain.from_iterable(p.functions for p in parts)),
     )
+
+
+def _is_package(path: str) -> bool:
+    return os.path.basename(path).startswith("__init__.")

@@ -128,6 +128,12 @@ class FunctionFacts(NamedTuple):
     indexes: tuple[IndexFact, ...] = ()
     grows: tuple[GrowFact, ...] = ()
     asserts: tuple[tuple[Expr, Span, Guards], ...] = ()  # (test, span, guards)
+    # the condition of each branch (``if``, ``elif``, ``while``, a ``case`` pattern, the
+    # test of ``a if c else b``), where the condition is written, and the guards it runs under
+    branches: tuple[tuple[Expr, Span, Guards], ...] = ()
+    # a local assigned a condition (``limit = load_async and self.use_tree_head``):
+    # (name, condition, span, guards)
+    flags: tuple[tuple[str, Expr, Span, Guards], ...] = ()
 
 
 class ClassFacts(NamedTuple):

@@ -11,7 +11,7 @@ graph's edges, call sites, callers, reach and ancestors.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from pdlint.facts.globs import literal_pieces
@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 EdgeFilter = Callable[[FunctionFacts, CallFact], bool]
 # Targets of a call on an attribute whose class a variant picks: (callee, variant, members).
 ChosenTargets = Callable[[FunctionFacts, Expr], list[tuple[str, str, frozenset[int]]]]
+# The classes the receiver of a method call may be when a variant chooses them:
+# (variant, ((class, members), ...)), or None.
+ChosenReceivers = Callable[
+    [FunctionFacts, Expr], tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None
+]
 # A callee, the call sites that reach it, and the members that take it (if a variant picks it)
 Edge = tuple[str, list[CallFact], tuple[str, frozenset[int]] | None]
 # (id of a call site, callee) -> (the call site, what it passes for each parameter)
@@ -63,6 +68,7 @@ class CallGraph:
         chosen: ChosenTargets | None = None,
         passed: PassedMemo | None = None,
         prefetched: set[str] | None = None,
+        receivers: ChosenReceivers | None = None,
     ) -> None:
         self.model = model
         # what each call passes for its callees' parameters (see _passed): shared by
@@ -85,6 +91,9 @@ class CallGraph:
         # the functions callers pass for it (``get_batch=self.make_batch``).
         self._bound: dict[tuple[str, str], set[str]] = {}
         self._param_calls: dict[tuple[str, str], list[CallFact]] = {}
+        # (caller, callee) -> (variant, class -> members) for a method called on an
+        # object a variant chooses (see _tag_self_calls)
+        self._receiver_classes: dict[tuple[str, str], tuple[str, dict[str, frozenset[int]]]] = {}
         self._queue = deque(sorted(set(roots)))
         for root in self._queue:
             self._edges[root] = {}
@@ -114,6 +123,8 @@ class CallGraph:
                         self.when[(caller, target)] = (variant, members)
                         self._bind(fn, call, target)
                         targets = {*targets, target}
+                    if targets and receivers is not None:
+                        self._note_receivers(caller, call, targets, receivers(fn, call.func))
                 if not targets:
                     targets = model.call_targets(fn, call.func)
                 if not targets and call.func[0] == "name" and call.func[1] in params:
@@ -130,6 +141,97 @@ class CallGraph:
                         continue
                     self._edge(caller, target, call)
                     self._bind(fn, call, target)
+        if self._receiver_classes:
+            self._tag_self_calls(set(roots))
+
+    def _note_receivers(
+        self,
+        caller: str,
+        call: CallFact,
+        targets: Iterable[str],
+        found: tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None,
+    ) -> None:
+        """Record, for each method a chosen call reaches, the classes it is reached on."""
+        if found is None or call.func[0] != "attr":
+            return
+        variant, options = found
+        for target in targets:
+            on = {
+                cls: members
+                for cls, members in options
+                if target in self.model.methods_named(cls, call.func[2])
+            }
+            before = self._receiver_classes.get((caller, target))
+            if before is not None:
+                if before[0] != variant:
+                    continue
+                on = {
+                    c: on.get(c, frozenset()) | before[1].get(c, frozenset())
+                    for c in {*on, *before[1]}
+                }
+            self._receiver_classes[(caller, target)] = (variant, on)
+
+    def _tag_self_calls(self, roots: set[str]) -> None:
+        """``self.hook()`` in a method reached only on objects a variant chooses (a
+        worker class per algorithm): the override of each class is reached only by
+        the members that give that class, also through the base class's template
+        method (``decode_step`` calling ``self._prepare``) and the methods it calls
+        on ``self`` in turn."""
+        known: dict[str, tuple[str, dict[str, frozenset[int]]]] = {}
+        for _ in range(20):  # a chain of self calls settles in as many rounds as it is long
+            changed = False
+            for callee, callers in self._callers.items():
+                if callee in roots:
+                    continue
+                found = self._self_classes(callee, callers, known)
+                if found is not None and known.get(callee) != found:
+                    known[callee] = found
+                    changed = True
+            if not changed:
+                break
+        lookup = self.model.lookup_method
+        for caller, (variant, classes) in known.items():
+            for callee, sites in self._edges[caller].items():
+                if (caller, callee) in self.when or not all(_on_self(s.func) for s in sites):
+                    continue
+                members: frozenset[int] = frozenset()
+                for cls, taking in classes.items():
+                    if any(lookup(cls, s.func[2]) == callee for s in sites):
+                        members |= taking
+                self.when[(caller, callee)] = (variant, members)
+
+    def _self_classes(
+        self,
+        callee: str,
+        callers: Iterable[str],
+        known: dict[str, tuple[str, dict[str, frozenset[int]]]],
+    ) -> tuple[str, dict[str, frozenset[int]]] | None:
+        """The classes ``self`` may be in ``callee``, each with its members, when every
+        call reaching it is on an object a variant chooses (or on ``self`` in a method
+        where that is known); None when some call may be on another object."""
+        variant: str | None = None
+        out: dict[str, frozenset[int]] = {}
+        for caller in callers:
+            found = self._receiver_classes.get((caller, callee))
+            if found is None:
+                sites = self._edges[caller][callee]
+                above = known.get(caller)
+                if above is None or not all(_on_self(s.func) for s in sites):
+                    return None
+                found = (
+                    above[0],
+                    {
+                        cls: members
+                        for cls, members in above[1].items()
+                        if any(self.model.lookup_method(cls, s.func[2]) == callee for s in sites)
+                    },
+                )
+            if variant is not None and found[0] != variant:
+                return None
+            variant = found[0]
+            for cls, members in found[1].items():
+                out[cls] = out.get(cls, frozenset()) | members
+        return (variant, out) if variant is not None else None
 
     def _edge(self, caller: str, target: str, call: CallFact) -> None:
         callees = self._edges[caller]
@@ -247,11 +349,14 @@ class CallGraph:
         entries: list[str],
         allowed: EdgeFilter,
         member: tuple[str, int] | None = None,
+        within: Mapping[str, frozenset[int]] | None = None,
     ) -> dict[str, tuple[str, CallFact] | None]:
         """Breadth-first reach over allowed call sites: node -> (caller, site).
 
         With ``member`` (variant, member), edges that only other members of that
-        variant take (a class the variant picks) are not walked.
+        variant take (a class the variant picks) are not walked; with ``within``
+        (variant -> the members the walk may have), nor are edges that only other
+        members of one of those variants take.
         """
         parent: dict[str, tuple[str, CallFact] | None] = {
             e: None for e in entries if e in self._edges
@@ -264,9 +369,12 @@ class CallGraph:
             for callee, sites, when in edges:
                 if callee in parent:
                     continue
-                if when is not None and member is not None and when[0] == member[0]:
-                    if member[1] not in when[1]:
+                if when is not None:
+                    if member is not None and when[0] == member[0] and member[1] not in when[1]:
                         continue
+                    if within is not None and when[0] in within:
+                        if not within[when[0]] & when[1]:
+                            continue
                 for site in sites:
                     if allowed(fn, site):
                         parent[callee] = (caller, site)
@@ -290,6 +398,11 @@ class CallGraph:
                 for caller, callees in self._edges.items()
             }
         return self._out
+
+
+def _on_self(func: Expr) -> bool:
+    """A call of a method on ``self`` (``self.name(...)``)."""
+    return func[0] == "attr" and func[1] == ("name", "self")
 
 
 def call_chain(

@@ -18,6 +18,9 @@ from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
+# the variants whose tests choose a class or a table entry: an enum's members, and a
+# Literal alias's strings (vLLM names its speculative methods so)
+_CHOOSING = ("enum", "literal")
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,11 @@ class ClassFactories:
         self._factories: dict[str, tuple[Variant, dict[int, frozenset[str]]] | None] = {}
         self.attrs: dict[tuple[str, str], Choice] = {}
         self._classes_done: set[str] = set()
+        # (function, id of a call's callee) -> (the callee, what :meth:`receivers` found)
+        self._receivers: dict[
+            tuple[str, int],
+            tuple[Expr, tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None],
+        ] = {}
 
     def factory(self, qual: str) -> tuple[Variant, dict[int, frozenset[str]]] | None:
         """Per member, the classes an enum method returns (when it returns classes)."""
@@ -105,8 +113,7 @@ class ClassFactories:
                 if len(made) != 1 or made[0][0] != "call" or made[0][1][0] != "attr":
                     continue
                 func = made[0][1]
-                receiver = func[1]
-                held = self.variants.attr_variant(fn, receiver) if receiver[0] == "attr" else None
+                held = self._held_variant(fn, func[1])
                 if held is None or held.kind != "enum":
                     continue
                 method = f"{held.qualname}.{func[2]}"
@@ -125,6 +132,17 @@ class ClassFactories:
             if choice is not None and (fn.cls or "", name) not in self.attrs:
                 self._add_alias(fn, name, choice)
         self._find_branch_stores(owner)
+
+    def _held_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
+        """The variant ``expr`` holds in ``fn``: an attribute holding one, or a parameter
+        annotated with one (``algo.worker_class()`` in ``__init__(self, algo: Algo)``)."""
+        if expr[0] == "attr":
+            return self.variants.attr_variant(fn, expr)
+        if expr[0] == "name":
+            ann = dict(fn.params).get(expr[1])
+            if ann is not None:
+                return self.variants.variant_of_annotation(ann, self.model.module_of(fn), fn)
+        return None
 
     def _find_branch_stores(self, owner: str) -> None:
         """``if kind is K.A: self.a = A() elif ...: self.a = B()``: an attribute the
@@ -196,20 +214,14 @@ class ClassFactories:
         return [(value, ())]
 
     def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
-        """The enum variants the guards of the stores test (parameters annotated with
+        """The enum and Literal variants the guards of the stores test (parameters annotated with
         one, attributes holding one), in the order they first occur."""
         out: list[Variant] = []
         for fn, _, guards in stores:
-            module = self.model.module_of(fn)
-            params = dict(fn.params)
             for expr, _ in guards:
                 for node in nodes(expr):
-                    variant = None
-                    if node[0] == "name" and params.get(node[1]) is not None:
-                        variant = self.variants.variant_of_annotation(params[node[1]], module, fn)
-                    elif node[0] == "attr":
-                        variant = self.variants.attr_variant(fn, node)
-                    if variant is not None and variant.kind == "enum" and variant not in out:
+                    variant = self._held_variant(fn, node)
+                    if variant is not None and variant.kind in _CHOOSING and variant not in out:
                         out.append(variant)
         return out
 
@@ -279,49 +291,104 @@ class ClassFactories:
 
     def targets(self, fn: FunctionFacts, func: Expr) -> list[tuple[str, str, frozenset[int]]]:
         """``(method, variant, members)`` for ``x.<attr>.<method>(...)`` on a chosen
-        attribute, and for ``TABLE[v](...)`` on a dispatch table keyed by members."""
-        if func[0] == "subscript":
-            return self._table_targets(fn, func)
-        if func[0] != "attr" or func[1][0] != "attr":
-            return []
+        attribute, and for a dispatch table keyed by members: ``TABLE[v](...)`` (its
+        callables) and ``TABLE[v].<method>(...)`` (the methods of its objects), looked
+        up in place or through a local (``step = TABLE.get(v)``, then ``step(...)``)."""
+        members_of: dict[str, set[int]] = {}
+        if func[0] != "attr":
+            lookup = self._lookup(fn, func)
+            found = self._table_entries(fn, *lookup) if lookup is not None else None
+            if found is None:
+                return []
+            variant = found[0]
+            for value, members in found[1]:
+                for target in self.model.callables_of(fn, value):
+                    members_of.setdefault(target, set()).update(members)
+        else:
+            chosen = self.receivers(fn, func)
+            if chosen is None:
+                return []
+            variant = chosen[0]
+            for cls, members in chosen[1]:
+                for method in self.model.methods_named(cls, func[2]):
+                    members_of.setdefault(method, set()).update(members)
+        return [(t, variant, frozenset(m)) for t, m in sorted(members_of.items())]
+
+    def receivers(
+        self, fn: FunctionFacts, func: Expr
+    ) -> tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None:
+        """``(variant, ((class, members), ...))``: the classes the receiver of a method
+        call ``func`` may be, each with the members that give it that class, when a
+        variant chooses it (a chosen attribute, a table of objects keyed by members)."""
+        key = (fn.qualname, id(func))
+        kept = self._receivers.get(key)
+        if kept is not None and kept[0] is func:
+            return kept[1]
+        found = self._find_receivers(fn, func)
+        self._receivers[key] = (func, found)
+        return found
+
+    def _find_receivers(
+        self, fn: FunctionFacts, func: Expr
+    ) -> tuple[str, tuple[tuple[str, frozenset[int]], ...]] | None:
+        if func[0] != "attr":
+            return None
+        lookup = self._lookup(fn, func[1])
+        if lookup is not None:
+            entries = self._table_entries(fn, *lookup)
+            if entries is None:
+                return None
+            by_class: dict[str, set[int]] = {}
+            for value, members in entries[1]:
+                for cls in self.model.instance_classes(fn, value):
+                    by_class.setdefault(cls, set()).update(members)
+            options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
+            return (entries[0], options) if options else None
+        if func[1][0] != "attr":
+            return None
         receiver = func[1]
         owner = self.model.type_of(fn, receiver[1])
         if owner is None:
-            return []
-        choice: Choice | None = None
+            return None
         for klass in self.model.mro(owner):
             self._find_attrs(klass)
             choice = self.attrs.get((klass, receiver[2]))
             if choice is not None:
-                break
-        if choice is None:
-            return []
-        members_of: dict[str, set[int]] = {}
-        for cls, members in choice.options:
-            for method in self.model.methods_named(cls, func[2]):
-                members_of.setdefault(method, set()).update(members)
-        return [(m, choice.variant.qualname, frozenset(s)) for m, s in sorted(members_of.items())]
+                return (choice.variant.qualname, choice.options)
+        return None
 
-    def _table_targets(
-        self, fn: FunctionFacts, func: Expr
-    ) -> list[tuple[str, str, frozenset[int]]]:
-        """``HANDLERS[self.kind](...)``: each callable of the table, for the members
-        its key names (a table with a key that names no member is left to the
-        model, which calls every value)."""
-        key = func[2]
-        variant = None
-        if key[0] == "attr":
-            variant = self.variants.attr_variant(fn, key)
-        elif key[0] == "name":
-            ann = dict(fn.params).get(key[1])
-            module = self.model.module_of(fn)
-            variant = self.variants.variant_of_annotation(ann, module, fn) if ann else None
-        if variant is None or variant.kind != "enum":
-            return []
-        members_of: dict[str, set[int]] = {}
-        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), func[1]):
+    def _lookup(
+        self, fn: FunctionFacts, expr: Expr, depth: int = 0
+    ) -> tuple[Expr, Expr, Expr | None] | None:
+        """(table, key, default) when ``expr`` looks a key up in a table: ``T[k]``,
+        ``T.get(k)`` or ``T.get(k, default)``, or a local assigned once from one."""
+        kind = expr[0]
+        if kind == "subscript":
+            return (expr[1], expr[2], None)
+        if kind == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]:
+            default = expr[2][1] if len(expr[2]) > 1 else None
+            return (expr[1][1], expr[2][0], default)
+        if kind == "name" and depth < 4 and all(p != expr[1] for p, _ in fn.params):
+            held = assigned_values(fn, expr[1])
+            if len(held) == 1 and held[0] != expr:
+                return self._lookup(fn, held[0], depth + 1)
+        return None
+
+    def _table_entries(
+        self, fn: FunctionFacts, table: Expr, key: Expr, default: Expr | None
+    ) -> tuple[str, list[tuple[Expr, frozenset[int]]]] | None:
+        """``(variant, [(value, members), ...])`` for a lookup in a table keyed by the
+        members of a variant: each value with the members its key names, and a default
+        given to ``get`` with the members no key names. None for a table with a key
+        that names no member (left to the model, which reaches every value)."""
+        variant = self._held_variant(fn, key)
+        if variant is None or variant.kind not in _CHOOSING:
+            return None
+        out: list[tuple[Expr, frozenset[int]]] = []
+        keyed: set[int] = set()
+        for entry_key, value in self.model.entries(fn, self.model.module_of(fn), table):
             if entry_key is None:
-                return []
+                return None
             where: FunctionFacts | None = fn
             module, written = self.model.module_of(fn), entry_key
             while written[0] == "scoped":
@@ -329,7 +396,10 @@ class ClassFactories:
                 module, written = written[2], written[3]
             members = self.variants.members_in(written, where, module, variant, 0)
             if members is None:
-                return []
-            for target in self.model.callables_of(fn, value):
-                members_of.setdefault(target, set()).update(members)
-        return [(t, variant.qualname, frozenset(m)) for t, m in sorted(members_of.items())]
+                return None
+            keyed.update(members)
+            out.append((value, frozenset(members)))
+        rest = frozenset(range(len(variant.members))) - keyed
+        if default is not None and rest:
+            out.append((default, rest))
+        return (variant.qualname, out)

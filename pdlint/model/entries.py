@@ -112,7 +112,9 @@ def idle_runs(model: Model) -> list[str]:
     """Idle and dummy runs (``execute_dummy_batch``, ``_dummy_run``): batches that no
     handoff produced."""
     out = set()
-    for piece in ("dummy", "idle"):
+    # the pieces every name :data:`_IDLE_RUN` matches holds: a file defining only
+    # ``get_dummy_inputs`` is not parsed for it
+    for piece in ("dummy_run", "dummy_batch", "idle_run", "idle_batch"):
         for _, fn in _functions(model, model.load_defining((piece,), ignore_case=True)):
             if _IDLE_RUN.fullmatch(fn.name.lower()):
                 out.add(fn.qualname)

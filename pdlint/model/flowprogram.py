@@ -109,16 +109,14 @@ def check_facts(sources: Iterable[FlowSource]) -> list[ModuleFacts]:
         except OSError:
             continue
         parsed = parse_source(display_path(source.path), data)
-        if parsed.tree is None:
-            continue
-        try:
-            out.append(
-                index_module(
-                    source.path, display_path(source.path), parsed.tree, parsed.text, source.module
-                )
+        try:  # a large file's pieces are parsed as they are indexed
+            facts = index_module(
+                source.path, display_path(source.path), parsed.trees(), parsed.text, source.module
             )
         except RecursionError:
             continue
+        if parsed.error is None:
+            out.append(facts)
     return out
 
 

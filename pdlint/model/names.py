@@ -45,6 +45,8 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
+# container literals stored in an attribute: what its elements are read from
+_CONTAINERS = frozenset({"dict", "seq"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
@@ -100,6 +102,10 @@ def _scoped(
         None if key is None else ("scoped", function, module, key),
         ("scoped", function, module, value),
     )
+
+
+# type variable (qualified) -> (annotation it is bound to, its module, its function)
+Bindings = dict[str, tuple[Expr, str, FunctionFacts | None]]
 
 
 def _one(classes: frozenset[str]) -> str | None:
@@ -270,6 +276,7 @@ class Model:
         self._cuts = 0
         self._resolving = 0  # calls being resolved (see _at_top)
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
+        self._type_param_cache: dict[str, tuple[str, ...]] = {}
         self._probed: set[str] = set()
         self._attempted: set[str] = set()  # modules asked of the source (loaded or not)
         self._deferring = False
@@ -630,7 +637,7 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        if store.value[0] in _STORED_VALUES:
+                        if store.value[0] in _STORED_VALUES or store.value[0] in _CONTAINERS:
                             table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
                 if is_property(fn) and fn.params:
                     table.setdefault(fn.name, []).append(("property", fn.qualname))
@@ -703,32 +710,43 @@ class Model:
 
     # types ------------------------------------------------------------------
     def annotation_classes(
-        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+        self,
+        ann: Expr | None,
+        module: str,
+        fn: FunctionFacts | None = None,
+        bindings: Bindings | None = None,
     ) -> frozenset[str]:
         """The classes an annotation names: each part of a union (``X | Y``,
-        ``Union``, ``Optional``) that is a class, or a generic class's own name."""
+        ``Union``, ``Optional``) that is a class, or a generic class's own name; a
+        type variable bound in ``bindings`` (see :meth:`type_bindings`) names what
+        it is bound to."""
         if ann is None:
             return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn)
+            return self.annotation_classes(string_annotation_expr(ann[1]), module, fn, bindings)
         if kind == "union":
-            return self.annotation_classes(ann[1], module, fn) | self.annotation_classes(
-                ann[2], module, fn
+            return self.annotation_classes(ann[1], module, fn, bindings) | self.annotation_classes(
+                ann[2], module, fn, bindings
             )
         if kind == "subscript":
             head = self._annotation_head(ann, module, fn)
             if head == "Optional":
-                return self.annotation_classes(ann[2], module, fn)
+                return self.annotation_classes(ann[2], module, fn, bindings)
             if head == "Union":
                 inner = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
-                return frozenset(c for p in inner for c in self.annotation_classes(p, module, fn))
+                return frozenset(
+                    c for p in inner for c in self.annotation_classes(p, module, fn, bindings)
+                )
             resolved = self.resolve_dotted(fn, module, ann[1]) if ann[1][0] in _DOTTED else None
             return frozenset((resolved,)) if resolved and resolved in self.classes else _NO_CLASSES
         if kind in _DOTTED:
             resolved = self.resolve_dotted(fn, module, ann)
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            bound = bindings.get(resolved) if bindings and resolved is not None else None
+            if bound is not None:
+                return self.annotation_classes(bound[0], bound[1], bound[2])
         return _NO_CLASSES
 
     def annotation_class(
@@ -751,7 +769,11 @@ class Model:
         return ""
 
     def element_annotation_classes(
-        self, ann: Expr | None, module: str, fn: FunctionFacts | None = None
+        self,
+        ann: Expr | None,
+        module: str,
+        fn: FunctionFacts | None = None,
+        bindings: Bindings | None = None,
     ) -> frozenset[str]:
         """The classes of the elements of a container annotation (``list[T]``,
         ``Sequence[T]``, ``deque[T]``, ``tuple[T, ...]``, ``Optional[list[T]]``; a
@@ -760,23 +782,25 @@ class Model:
             return _NO_CLASSES
         kind = ann[0]
         if kind == "const" and isinstance(ann[1], str):
-            return self.element_annotation_classes(string_annotation_expr(ann[1]), module, fn)
+            return self.element_annotation_classes(
+                string_annotation_expr(ann[1]), module, fn, bindings
+            )
         if kind == "union":
             return self.element_annotation_classes(
-                ann[1], module, fn
-            ) | self.element_annotation_classes(ann[2], module, fn)
+                ann[1], module, fn, bindings
+            ) | self.element_annotation_classes(ann[2], module, fn, bindings)
         if kind != "subscript":
             return _NO_CLASSES
         head = self._annotation_head(ann, module, fn)
         params: tuple[Expr, ...] = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
         if head in ("Optional", "Union"):
             return frozenset(
-                c for p in params for c in self.element_annotation_classes(p, module, fn)
+                c for p in params for c in self.element_annotation_classes(p, module, fn, bindings)
             )
         if head in _SEQUENCES and params:
-            return self.annotation_classes(params[0], module, fn)
+            return self.annotation_classes(params[0], module, fn, bindings)
         if head in _MAPPINGS and len(params) == 2:
-            return self.annotation_classes(params[1], module, fn)
+            return self.annotation_classes(params[1], module, fn, bindings)
         return _NO_CLASSES
 
     def module_of(self, fn: FunctionFacts) -> str:
@@ -832,10 +856,14 @@ class Model:
                 if pname == name:
                     return self.annotation_classes(ann, module, fn)
             out: set[str] = set()
-            for local, value in fn.assigns:
-                if local == name and value != expr:
+            local = False
+            for held, value in fn.assigns:
+                if held == name and value != expr:
+                    local = True
                     out.update(self.types_of(fn, value, depth + 1))
-            return frozenset(out)
+            if local:
+                return frozenset(out)
+            return self._constant_instances(fn, module, expr, depth)
         if kind == "annotated":
             return self.annotation_classes(expr[1], module, fn)
         if kind == "await":
@@ -843,11 +871,12 @@ class Model:
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
         if kind == "attr":
-            return frozenset(
+            found = frozenset(
                 found
                 for base in self.types_of(fn, expr[1], depth + 1)
                 for found in self.attribute_classes(base, expr[2], depth)
             )
+            return found or self._constant_instances(fn, module, expr, depth)
         if kind == "call":
             func = expr[1]
             if func == ("name", "cls") and fn.cls is not None:
@@ -865,8 +894,11 @@ class Model:
                 for c in self.return_classes(target, fn, func, depth)
             )
             if not found and func[0] == "attr" and func[2] in _TAKERS:
-                # ``queue.popleft()``, ``table.get(key)``: an element of a container
-                return self.element_classes(fn, func[1], depth)
+                # ``queue.popleft()``, ``table.get(key)``: an element of a container,
+                # or the default given (``table.get(key, fallback)``)
+                found = self.element_classes(fn, func[1], depth)
+                if func[2] in ("get", "pop", "setdefault") and len(expr[2]) == 2:
+                    found |= self.types_of(fn, expr[2][1], depth + 1)
             return found
         if kind == "subscript" and expr[1][0] in _DOTTED:
             named = self.resolve_dotted(fn, module, expr[1])
@@ -925,24 +957,34 @@ class Model:
             return _NO_CLASSES
         module = self.module_of(fn)
         kind = expr[0]
-        if kind == "seq":
-            return frozenset(c for e in expr[1] for c in self.types_of(fn, e, depth + 1))
+        if kind in ("seq", "dict"):
+            values = expr[1] if kind == "seq" else expr[2]
+            return frozenset(c for e in values for c in self.types_of(fn, e, depth + 1))
         if kind == "ifexp":
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "call":
+            return self._returned_element_classes(fn, expr[1], depth)
+        out: set[str] = set()
         if kind == "name":
             for pname, ann in fn.params:
                 if pname == expr[1]:
                     return self.element_annotation_classes(ann, module, fn)
-            out: set[str] = set()
-            for local, value in fn.assigns:
-                if local != expr[1] or value == expr:
+            local = False
+            for name, value in fn.assigns:
+                if name != expr[1] or value == expr:
                     continue
+                local = True
                 if value[0] == "annotated":
                     out.update(self.element_annotation_classes(value[1], module, fn))
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
+            if local:
+                return frozenset(out)
+            # a module-level table (``STRATEGIES[mode]``): what its entries hold
+            for _, value in self.entries(fn, module, expr, depth + 1):
+                out.update(self.instance_classes(fn, value, module, depth + 1))
             return frozenset(out)
         if kind == "attr":
             return frozenset(
@@ -951,6 +993,199 @@ class Model:
                 for found in self.attribute_element_classes(base, expr[2], depth)
             )
         return _NO_CLASSES
+
+    def _returned_element_classes(
+        self, fn: FunctionFacts, func: Expr, depth: int
+    ) -> frozenset[str]:
+        """The classes of the elements of what a call of ``func`` returns: its
+        container annotation (``-> list[Batch]``, ``-> Iterator[Batch]``), else the
+        containers it returns."""
+        out: set[str] = set()
+        for target in self.call_targets(fn, func):
+            callee = self.functions[target]
+            where = self.module_of(callee)
+            bindings = self.call_bindings(fn, func, callee)
+            declared = self.element_annotation_classes(
+                callee.returns_annotation, where, callee, bindings
+            )
+            if declared:
+                out.update(declared)
+                continue
+            for ret in callee.returns:
+                if ret.value is not None and ret.value != ("const", None):
+                    out.update(self.element_classes(callee, ret.value, depth + 1))
+        return frozenset(out)
+
+    def call_bindings(
+        self, caller: FunctionFacts, func: Expr, callee: FunctionFacts
+    ) -> Bindings | None:
+        """What the type variables of ``callee``'s generic class are bound to in a call
+        ``receiver.method(...)`` (``pool.drain()`` with ``pool: Pool[Batch]``, or a
+        receiver of a class deriving ``Pool[Batch]``); None when none is."""
+        if func[0] != "attr" or callee.cls is None or not self._generic(callee.cls):
+            return None
+        return self.type_bindings(caller, func[1]) or None
+
+    def type_bindings(self, fn: FunctionFacts, expr: Expr) -> Bindings:
+        """The type variables bound for the value of ``expr`` in ``fn``: by its declared
+        annotation (``Pool[Batch]``) and by the bases of its classes (``class
+        BatchPool(Pool[Batch])``), through the bases of the generic classes in turn."""
+        out: dict[str, tuple[Expr, str, FunctionFacts | None]] = {}
+        declared = self._declared_annotation(fn, expr)
+        if declared is not None:
+            ann, module, where = declared
+            if ann[0] == "subscript" and ann[1][0] in _DOTTED:
+                head = self.resolve_dotted(where, module, ann[1])
+                if head is not None and head in self.classes:
+                    args = ann[2][1] if ann[2][0] == "seq" else (ann[2],)
+                    out.update(self._bind_generic(head, [(a, module, where) for a in args], 0))
+        for cls in sorted(self.types_of(fn, expr)):
+            for key, value in self._bind_generic(cls, [], 0).items():
+                out.setdefault(key, value)
+        return out
+
+    def _declared_annotation(
+        self, fn: FunctionFacts, expr: Expr
+    ) -> tuple[Expr, str, FunctionFacts | None] | None:
+        """(annotation, its module, its function) ``expr`` is declared with: a
+        parameter's, an annotated local's, an attribute's (in its class body or where a
+        method stores it), Optional unwrapped."""
+        found: tuple[Expr, str, FunctionFacts | None] | None = None
+        module = self.module_of(fn)
+        if expr[0] == "name":
+            for pname, ann in fn.params:
+                if pname == expr[1] and ann is not None:
+                    found = (ann, module, fn)
+            for name, value in fn.assigns if found is None else ():
+                if name == expr[1] and value[0] == "annotated":
+                    found = (value[1], module, fn)
+        elif expr[0] == "attr":
+            for cls in sorted(self.types_of(fn, expr[1])):
+                for klass in self.mro(cls):
+                    facts = self.classes.get(klass)
+                    for name, ann in facts.annotations if facts is not None else ():
+                        if name == expr[2] and found is None:
+                            found = (ann, self.class_module[klass], None)
+                    for method in self.methods_of.get(klass, ()):
+                        for store in method.stores:
+                            if (
+                                found is None
+                                and store.annotation is not None
+                                and store.target == ("attr", ("name", "self"), expr[2])
+                            ):
+                                found = (store.annotation, self.module_of(method), method)
+        if found is None:
+            return None
+        ann, module, where = found
+        for _ in range(4):  # a string, Optional[...], X | None
+            if ann[0] == "const" and isinstance(ann[1], str):
+                parsed = string_annotation_expr(ann[1])
+                if parsed is None:
+                    return None
+                ann = parsed
+            elif ann[0] == "union":
+                ann = ann[2] if ann[1] == ("const", None) else ann[1]
+            elif ann[0] == "subscript" and self._annotation_head(ann, module, where) == "Optional":
+                ann = ann[2]
+            else:
+                break
+        return (ann, module, where)
+
+    def _type_params(self, cls: str) -> tuple[str, ...]:
+        """The type variables a generic class declares, in order: those of its
+        ``Generic[...]`` (or ``Protocol[...]``) base, else those its bases name."""
+        found = self._type_param_cache.get(cls)
+        if found is not None:
+            return found
+        facts = self.classes.get(cls)
+        module = self.class_module.get(cls, "")
+        listed: list[str] = []
+        declared: list[str] | None = None
+        for base in facts.bases if facts is not None else ():
+            if base[0] != "subscript":
+                continue
+            args = base[2][1] if base[2][0] == "seq" else (base[2],)
+            names = [t for a in args if (t := self._type_variable(a, module)) is not None]
+            head = self.resolve_dotted(None, module, base[1]) if base[1][0] in _DOTTED else None
+            if head is not None and head.rsplit(".", 1)[-1] in ("Generic", "Protocol"):
+                declared = names
+            listed.extend(n for n in names if n not in listed)
+        found = tuple(listed if declared is None else declared)
+        self._type_param_cache[cls] = found
+        return found
+
+    def _type_variable(self, expr: Expr, module: str) -> str | None:
+        """The qualified name of the type variable ``expr`` names (``T = TypeVar("T")``)."""
+        if expr[0] not in _DOTTED:
+            return None
+        target = self.resolve_dotted(None, module, expr)
+        value = self.module_assigns.get(target) if target is not None else None
+        if value is None or value[0] != "call" or value[1][0] not in _DOTTED:
+            return None
+        made = value[1][1] if value[1][0] == "name" else value[1][2]
+        return target if made == "TypeVar" else None
+
+    def _generic(self, cls: str) -> bool:
+        """Whether ``cls`` or a class it inherits declares type variables."""
+        return any(self._type_params(klass) for klass in self.mro(cls))
+
+    def _bind_generic(
+        self, cls: str, args: list[tuple[Expr, str, FunctionFacts | None]], depth: int
+    ) -> dict[str, tuple[Expr, str, FunctionFacts | None]]:
+        """Type variable -> (annotation, module, function) for ``cls[args...]``, and for
+        the generic bases it derives with arguments (``Pool[T]``, ``Pool[Batch]``)."""
+        out = dict(zip(self._type_params(cls), args, strict=False))
+        facts = self.classes.get(cls)
+        if facts is None or depth > 8:
+            return out
+        module = self.class_module[cls]
+        for base in facts.bases:
+            if base[0] != "subscript" or base[1][0] not in _DOTTED:
+                continue
+            head = self.resolve_dotted(None, module, base[1])
+            if head is None or head not in self.classes:
+                continue
+            given = base[2][1] if base[2][0] == "seq" else (base[2],)
+            passed = []
+            for arg in given:
+                variable = self._type_variable(arg, module)
+                bound = out.get(variable) if variable is not None else None
+                passed.append(bound if bound is not None else (arg, module, None))
+            for key, value in self._bind_generic(head, passed, depth + 1).items():
+                out.setdefault(key, value)
+        return out
+
+    def _constant_instances(
+        self, fn: FunctionFacts, module: str, expr: Expr, depth: int
+    ) -> frozenset[str]:
+        """The classes of the object a module-level name holds (``ENGINE = Engine()``,
+        read as ``ENGINE`` or ``engines.ENGINE``)."""
+        target = self.resolve_dotted(fn, module, expr)
+        if target is None or target in self.functions or target in self.classes:
+            return _NO_CLASSES
+        value = self.module_assigns.get(target)
+        if value is None:
+            return _NO_CLASSES
+        return self.instance_classes(None, value, target.rsplit(".", 1)[0], depth + 1)
+
+    def instance_classes(
+        self, fn: FunctionFacts | None, expr: Expr, module: str = "", depth: int = 0
+    ) -> frozenset[str]:
+        """The classes the value of ``expr`` may be an instance of, read in ``fn``
+        (None: at the top of ``module``), or in the scope that wrote it (a table's
+        entry from :meth:`entries`)."""
+        while expr[0] == "scoped":
+            fn = self.functions.get(expr[1]) if expr[1] else None
+            module, expr = expr[2], expr[3]
+        if fn is not None:
+            return self.types_of(fn, expr, depth)
+        if expr[0] == "call":  # ``Strategy()`` at the top of a module
+            return self.held_classes(None, expr[1], depth + 1, module)
+        target = self.resolve_dotted(None, module, expr) if expr[0] in _DOTTED else None
+        value = self.module_assigns.get(target) if target is not None else None
+        if target is None or value is None or depth > 8:
+            return _NO_CLASSES
+        return self.instance_classes(None, value, target.rsplit(".", 1)[0], depth + 1)
 
     def attribute_classes(self, cls: str, attr: str, depth: int = 0) -> frozenset[str]:
         """The classes ``obj.attr`` may be for ``obj`` of class ``cls``: what the
@@ -1056,7 +1291,8 @@ class Model:
         fn = self.functions[target]
         if fn.name == "__init__" and fn.cls:
             return frozenset((fn.cls,))
-        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn)
+        bindings = self.call_bindings(caller, func, fn)
+        declared = self.annotation_classes(fn.returns_annotation, self.module_of(fn), fn, bindings)
         if declared:
             return declared
         # inferred from what it returns (factory classmethods: ``return cls(...)``)

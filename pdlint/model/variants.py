@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards
+from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import (
     _LITERAL_NAMES,
@@ -56,6 +56,11 @@ class Variant:
             out.setdefault(member, []).append(i)
         object.__setattr__(self, "positions", out)
 
+    def __hash__(self) -> int:
+        # equal variants have equal names: hashing every member made each lookup of a
+        # key holding a variant cost the enum's size (quadratic over its members)
+        return hash((self.qualname, self.kind))
+
     @property
     def name(self) -> str:
         if self.kind == "string":
@@ -85,6 +90,45 @@ def _not(value: Truth) -> Truth:
     return F if value is T else T if value is F else value
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """A member the construction of its holder rewrites: what it becomes, where."""
+
+    into: tuple[int, ...]  # the members the store gives it (none: a value of no member)
+    function: str  # the function of the last store that rewrites it
+    span: Span
+
+
+@dataclass(frozen=True)
+class Normalisation:
+    """The members of a variant held in ``owner.attr`` that constructing an ``owner``
+    rewrites into others: no ``owner`` holds them once made."""
+
+    owner: str
+    attr: str
+    variant: Variant
+    rewrites: dict[int, Rewrite]
+    functions: tuple[str, ...] = ()  # the functions read: the construction, in order
+
+    def live(self) -> list[int]:
+        """The members an ``owner`` may hold once made."""
+        return [m for m in range(len(self.variant.members)) if m not in self.rewrites]
+
+
+class _Rewriting:
+    """The values an attribute may hold for one member while its construction is read."""
+
+    def __init__(self, member: int, read: dict[str, None]) -> None:
+        self.member = member
+        self.read = read  # the functions read so far, in order
+        self.values: set[int] | None = {member}  # None: unknown
+        self.site: Rewrite | None = None  # the last store that rewrote it
+
+
+# Decorators of the methods run once an object is made (pydantic's validators).
+_AFTER_INIT = ("model_validator", "root_validator")
+
+
 class Variants:
     """Finds variants in the model and evaluates conditions per member."""
 
@@ -96,6 +140,7 @@ class Variants:
         self.by_name: Table[Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
         self.carrier_names: dict[str, set[str]] = {}
+        self._class_stores: dict[str, dict[str, Variant]] = {}  # see _stored_variants
         # enum -> attribute read as member names -> the function converting it
         self.converted: dict[str, dict[str, str]] = {}
         self._attr_cache: dict[tuple[str, int], Variant | None] = {}
@@ -129,6 +174,7 @@ class Variants:
         self.settled: dict[tuple[str, int], dict[str, bool]] = {}
         self._settled_anywhere: dict[str, set[str]] = {}  # variant -> settings settled
         self._setting_cache: dict[tuple[str, int], str | None] = {}
+        self._normalised: dict[tuple[str, str, str, tuple[str, ...]], Normalisation] = {}
 
     # discovery --------------------------------------------------------------
     def _discover(self, qual: str) -> bool:
@@ -250,27 +296,43 @@ class Variants:
             self.by_name[qual] = Variant(qual, "literal", names, tuple(literals))
         return self.by_name[qual]
 
-    def _find_carriers(self) -> dict[str, Variant]:
+    def _find_carriers(self, only: set[str] | None = None) -> dict[str, Variant]:
         """Attribute names that hold a variant, where exactly one variant fits (the
-        classes and functions not read by an earlier call add to :attr:`carrier_names`)."""
+        classes and functions not read by an earlier call add to :attr:`carrier_names`;
+        ``only``: the classes of those names and their methods, no other)."""
         seen = self.carrier_names
         model = self.model
         done_classes, done_functions = self._read_for_carriers
-        classes = [
-            (model.class_module[c], f) for c, f in model.classes.items() if c not in done_classes
-        ]
-        done_classes.update(model.classes)
+        wanted = [c for c in model.classes if c not in done_classes and (only is None or c in only)]
+        classes = [(model.class_module[c], model.classes[c]) for c in wanted]
+        done_classes.update(wanted)
         for found in model.batched(classes, self._class_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
-        functions = [f for q, f in model.functions.items() if q not in done_functions]
-        done_functions.update(model.functions)
+        functions = [
+            f
+            for q, f in model.functions.items()
+            if q not in done_functions and (only is None or f.cls in only)
+        ]
+        done_functions.update(f.qualname for f in functions)
         for found in model.batched(functions, self._function_carriers):
             for name, variant in found:
                 seen.setdefault(name, set()).add(variant.qualname)
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def learn_classes(self, classes: set[str]) -> None:
+        """Read the carriers of ``classes`` and their methods, if loaded since (a lazy
+        model that loaded them for a check), forgetting the answers given without them."""
+        before = {name: set(quals) for name, quals in self.carrier_names.items()}
+        self.carriers = {**self.carriers, **self._find_carriers(classes)}
+        if self.carrier_names != before:
+            self._attr_cache.clear()
+            self._mentions.clear()
+            self._pred_cache.clear()
+            self._guard_memo.clear()
+            self._member_free.clear()
 
     def _load_validators(self) -> bool:
         """Load, in a lazy model, the files that can test a setting string the program
@@ -548,9 +610,28 @@ class Variants:
                     variant = self.variant_of_annotation(ann, module, None)
                     if variant is not None:
                         return variant
-        # assigned in a method (``self.algo = algo`` from an annotated parameter...)
+        # stored by a method (``self.kind = kind`` from a parameter annotated with a
+        # Literal alias, a member, a conversion), then a class it holds (an enum's)
+        for klass in self.model.mro(cls):
+            stored = self._stored_variants(klass).get(name)
+            if stored is not None:
+                return stored
         held = self.model.attribute_class(cls, name)
         return self.by_name.get(held) if held is not None else None
+
+    def _stored_variants(self, cls: str) -> dict[str, Variant]:
+        """The variant each attribute of ``cls`` is stored as by its own methods (see
+        :meth:`_function_carriers`), where one variant fits."""
+        found = self._class_stores.get(cls)
+        if found is None:
+            seen: dict[str, set[str]] = {}
+            for method in self.model.methods_of.get(cls, ()):
+                for attr, variant in self._function_carriers(method):
+                    seen.setdefault(attr, set()).add(variant.qualname)
+            found = self._class_stores[cls] = {
+                attr: self.by_name[next(iter(q))] for attr, q in seen.items() if len(q) == 1
+            }
+        return found
 
     def mentions(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -616,6 +697,12 @@ class Variants:
             and len(expr[2]) == 1
         ):
             return self.members_in(expr[2][0], fn, module, variant, depth + 1)
+        if kind == "call" and _callee_name(expr[1]) == "get_args" and len(expr[2]) == 1:
+            # ``get_args(MTPMethods)``: the literals of an alias, as members
+            literals = self._literals_of_alias(fn, module, expr[2][0])
+            if literals is None:
+                return None
+            return [i for i, v in enumerate(variant.values) for x in literals if _same(v, x)]
         if kind == "const":
             value = expr[1]
             # an enum member's value None means "not a constant"; a literal's is None
@@ -642,6 +729,18 @@ class Variants:
                 where, value = constant
                 return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _literals_of_alias(
+        self, fn: FunctionFacts | None, module: str, expr: Expr
+    ) -> list[object] | None:
+        """The literals of the ``Literal[...]`` alias ``expr`` names; None for anything else."""
+        if expr[0] not in ("name", "attr"):
+            return None
+        target = self.model.resolve_dotted(fn, module, expr)
+        value = self.model.module_assigns.get(target or "")
+        if target is None or value is None:
+            return None
+        return self._literals(value, target.rsplit(".", 1)[0])
 
     def _module_constant(
         self, fn: FunctionFacts | None, module: str, expr: Expr
@@ -730,8 +829,10 @@ class Variants:
                     return T if settled[key] else F
         if kind == "cmp":
             return self._compare(expr, fn, variant, member, bound)
-        if kind == "call":
-            result = self._call_truth(expr, fn, variant, member, bound, d)
+        if kind == "call" or (kind == "attr" and self._reads_property(expr, fn, variant, bound)):
+            # a property read (``algo.drafts``, ``cfg.uses_tree``) is a call of it
+            call = expr if kind == "call" else ("call", expr, (), ())
+            result = self._call_truth(call, fn, variant, member, bound, d)
             if result is not None:
                 return result
         if kind == "name":
@@ -792,6 +893,18 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _reads_property(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> bool:
+        """Whether ``X.name`` reads a ``@property`` (of the variant's class when X
+        holds a member, else of X's class)."""
+        if self.denotes(expr[1], fn, variant, bound):
+            found = self.model.functions.get(f"{variant.qualname}.{expr[2]}")
+        else:
+            targets = self.model.call_targets(fn, expr)
+            found = self.model.functions[targets[0]] if len(targets) == 1 else None
+        return found is not None and is_property(found)
 
     def _call_truth(
         self,
@@ -990,6 +1103,239 @@ class Variants:
             return next(iter(found))
         return None
 
+    # normalisation after construction ----------------------------------------------
+    def normalisation(
+        self, owner: str, attr: str, variant: Variant, normalisers: tuple[str, ...] = ()
+    ) -> Normalisation:
+        """What constructing an ``owner`` does to the variant held in ``attr``: the members
+        rewritten into others (``if self.method in get_args(MTP) and self.method !=
+        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``), which can no
+        longer be there once the object is made.
+
+        The construction is ``__init__``, then ``__post_init__`` and the methods
+        decorated as validators run after it (found through the class's bases), with
+        the methods of ``self`` they call, and the functions of ``normalisers`` (a
+        pack's); a member is rewritten when, every store of the attribute read in the
+        order it runs, its last value is known and is not the member.
+        """
+        key = (owner, attr, variant.qualname, normalisers)
+        found = self._normalised.get(key)
+        if found is None:
+            steps = self.construction(owner, normalisers)
+            rewrites: dict[int, Rewrite] = {}
+            read: dict[str, None] = {}
+            for member in range(len(variant.members)):
+                state = _Rewriting(member, read)
+                for fn in steps:
+                    self._rewrite(fn, attr, variant, state, T, 0)
+                if state.values is not None and member not in state.values and state.site:
+                    rewrites[member] = state.site
+            if rewrites and self._stored_elsewhere(owner, attr, read):
+                rewrites = {}  # state the object changes later, not a setting made once
+            found = Normalisation(owner, attr, variant, rewrites, tuple(read))
+            self._normalised[key] = found
+        return found
+
+    def construction(self, owner: str, normalisers: tuple[str, ...]) -> list[FunctionFacts]:
+        """The functions that run, in order, when an ``owner`` is made (not the methods
+        of ``self`` they call)."""
+        model = self.model
+        out: list[FunctionFacts] = []
+        for name in ("__init__", "__post_init__"):
+            qual = model.lookup_method(owner, name)
+            if qual is not None:
+                out.append(model.functions[qual])
+        seen = {fn.qualname for fn in out}
+        for klass in model.mro(owner):
+            for fn in model.methods_of.get(klass, ()):
+                if fn.qualname not in seen and any(
+                    d.rsplit(".", 1)[-1] in _AFTER_INIT for d in fn.decorators
+                ):
+                    seen.add(fn.qualname)
+                    out.append(fn)
+        out += [model.functions[q] for q in normalisers if q in model.functions and q not in seen]
+        return out
+
+    def _stored_elsewhere(self, owner: str, attr: str, read: dict[str, None]) -> bool:
+        """Whether a method of ``owner`` (or of a class related to it) other than those
+        its construction runs stores ``self.attr``."""
+        model = self.model
+        target = ("attr", ("name", "self"), attr)
+        return any(
+            store.target == target and method.qualname not in read
+            for klass in (*model.mro(owner), *model.descendants(owner)[:50])
+            for method in model.methods_of.get(klass, ())
+            for store in method.stores
+        )
+
+    def with_construction_strings(
+        self, owner: str, attr: str, normalisers: tuple[str, ...]
+    ) -> Variant | None:
+        """The string variant of ``owner.attr`` with the strings its construction
+        compares it with (``self.mode == "nextn"``, ``get_args(Alias)``), which a lazy
+        model may not have loaded elsewhere; None when it is compared with none. An
+        attribute holding an Enum or a Literal keeps that variant."""
+        declared = self.class_attr_variant(owner, attr)
+        if declared is not None:
+            return declared
+        strings: set[str] = set()
+        target = ("attr", ("name", "self"), attr)
+        for fn in self.construction(owner, normalisers):
+            for subject, found in fn.string_compares:
+                if subject[2:] == (attr,) and subject[0] == "attr":
+                    strings.update(found)
+            for node in (
+                n for cond, _ in (g for st in fn.stores for g in st.guards) for n in _walk(cond)
+            ):
+                if node[0] == "cmp" and target in (node[1], *node[3]):
+                    for side in node[3]:
+                        if side[0] == "call" and _callee_name(side[1]) == "get_args":
+                            module = self.model.module_of(fn)
+                            literals = (
+                                self._literals_of_alias(fn, module, side[2][0]) if side[2] else None
+                            )
+                            strings.update(v for v in literals or () if isinstance(v, str))
+        key = f"str:{owner}.{attr}"
+        known = self.by_name.get(key)
+        members = set(known.members if known is not None else ()) | strings
+        if len(members) < 2:
+            return known
+        if known is None or members != set(known.members):
+            ordered = tuple(sorted(members))
+            self.by_name[key] = Variant(key, "string", ordered, ordered)
+            self._string_names.add(attr)
+            self._attr_cache.clear()
+            self._mentions.clear()
+            self._pred_cache.clear()
+            self._guard_memo.clear()
+            self._member_free.clear()
+            self._normalised.clear()
+        return self.by_name[key]
+
+    def may_rewrite(self, owner: str, attr: str, normalisers: tuple[str, ...]) -> bool:
+        """Whether making an ``owner`` may rewrite ``attr`` once given, read without the
+        variant: a store of it under a test of itself, or of what a function returns
+        for it (``self.algo = resolve(self.algo)``)."""
+        todo = [(fn, 0) for fn in self.construction(owner, normalisers)]
+        seen: set[str] = set()
+        while todo:
+            fn, depth = todo.pop()
+            if fn.qualname in seen:
+                continue
+            seen.add(fn.qualname)
+            for store in fn.stores:
+                target = store.target
+                if target[0] != "attr" or target[2] != attr:
+                    continue
+                if _reads_itself(target, store.guards, store.value):
+                    return True
+            cls = fn.cls
+            for call in fn.calls if depth < 2 and cls is not None else ():
+                if cls is not None and call.func[0] == "attr" and call.func[1] == ("name", "self"):
+                    for qual in self.model.self_methods_named(cls, call.func[2])[:1]:
+                        todo.append((self.model.functions[qual], depth + 1))
+        return False
+
+    def _rewrite(
+        self,
+        fn: FunctionFacts,
+        attr: str,
+        variant: Variant,
+        state: _Rewriting,
+        reach: Truth,
+        depth: int,
+    ) -> None:
+        """Follow, in ``fn`` (reached under ``reach``), the stores of ``attr`` and the
+        calls of methods of ``self`` that may store it, in the order they run."""
+        model = self.model
+        state.read[fn.qualname] = None
+        events: list[tuple[tuple[int, int, int, int], Expr | None, Guards, Expr]] = [
+            (store.span, store.value, store.guards, store.target)
+            for store in fn.stores
+            if store.target[0] == "attr"
+            and store.target[2] == attr
+            and store.target[1] in (("name", "self"), *(("name", p) for p, _ in fn.params))
+        ]
+        if depth < 2 and fn.cls is not None:
+            events += [
+                (call.span, None, call.guards, call.func)
+                for call in fn.calls
+                if call.func[0] == "attr" and call.func[1] == ("name", "self")
+            ]
+        for span, value, guards, target in sorted(events, key=lambda e: e[0]):
+            if state.values is None:
+                return
+            here = _and([reach, self.guards_truth(guards, fn, variant, state.member)])
+            if here is F:
+                continue
+            if value is None:  # a call of a method of ``self``
+                assert fn.cls is not None
+                for qual in model.self_methods_named(fn.cls, target[2])[:1]:
+                    callee = model.functions.get(qual)
+                    if callee is not None and callee is not fn:
+                        self._rewrite(callee, attr, variant, state, here, depth + 1)
+                continue
+            if here is UNKNOWN:
+                state.values = None
+                return
+            stored = self._stored_members(value, fn, variant, state)
+            if stored is None:
+                state.values = None
+                return
+            if here is T:
+                if state.member not in stored and not _reads_itself(target, guards, value):
+                    # a value set whatever was given (``self.state = State.NEW``): the
+                    # attribute is initialised, not a given setting rewritten
+                    state.values = None
+                    return
+                state.values = set(stored)
+                if state.member not in stored:
+                    state.site = Rewrite(tuple(sorted(stored)), fn.qualname, span)
+            else:  # stored only under a condition that does not depend on the variant
+                state.values |= stored
+
+    def _stored_members(
+        self, value: Expr, fn: FunctionFacts, variant: Variant, state: _Rewriting
+    ) -> set[int] | None:
+        """The members a store of ``value`` leaves in the attribute, while it holds
+        ``state``'s values; None when unknown."""
+        if value[0] == "name" and any(p == value[1] for p, _ in fn.params):
+            return {state.member}  # the setting as it is given
+        if value[0] in ("name", "attr") and self.denotes(value, fn, variant, frozenset()):
+            return set(state.values or ())  # the value it holds, as it was
+        found = self.member_of(value, fn, variant)
+        if found is not None:
+            return set(found)
+        if value[0] != "call":
+            return None
+        targets = self.model.call_targets(fn, value[1])
+        if len(targets) != 1:
+            return None
+        callee = self.model.functions[targets[0]]
+        bound = frozenset(
+            param
+            for param, arg in bind_arguments(callee, value[1], value[2])
+            if self.denotes(arg, fn, variant, frozenset())
+        )
+        if not bound:
+            return None
+        out: set[int] = set()
+        for held in state.values or ():  # what the function returns for each value held
+            for ret in callee.returns:
+                reach = self.guards_truth(ret.guards, callee, variant, held, bound)
+                if reach is F:
+                    continue
+                if reach is UNKNOWN or ret.value is None:
+                    return None
+                if ret.value[0] == "name" and ret.value[1] in bound:
+                    out.add(held)
+                    continue
+                returned = self.member_of(ret.value, callee, variant)
+                if returned is None:
+                    return None
+                out.update(returned)
+        return out
+
 
 def _member_value(value: Expr) -> bool:
     """Enum class-level assignments that are members (not methods or descriptors)."""
@@ -1000,6 +1346,32 @@ def _member_value(value: Expr) -> bool:
         name = func[1] if func[0] == "name" else func[2] if func[0] == "attr" else ""
         return name in ("auto", "member")
     return value[0] == "seq"
+
+
+def _reads_itself(target: Expr, guards: Guards, value: Expr) -> bool:
+    """Whether a store of ``target`` rewrites what it holds: under a test of it, or of
+    what a call returns for it."""
+    tests = [node for cond, _ in guards for node in _walk(cond)]
+    return target in tests or (value[0] == "call" and target in _walk(value))
+
+
+def _walk(expr: Expr) -> list[Expr]:
+    """The sub-expressions of ``expr`` (itself first)."""
+    out, stack = [], [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple) and node:
+            if isinstance(node[0], str):
+                out.append(node)
+                stack.extend(node[1:])
+            else:
+                stack.extend(node)
+    return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal constants of the same type (``1`` is not ``True``)."""
+    return a == b and type(a) is type(b)
 
 
 def _literal_name(value: object) -> str:

@@ -23,7 +23,7 @@ def _loc(loc: Location) -> str:
     return f"{shown(loc.path)}:{loc.line}:{loc.column}"
 
 
-def full(findings: Sequence[Finding], sources: Mapping[str, list[str]]) -> str:
+def full(findings: Sequence[Finding], sources: Mapping[str, Sequence[str]]) -> str:
     """Concise line, the source line with a caret, related locations, call path."""
     out: list[str] = []
     for f in findings:

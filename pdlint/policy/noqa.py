@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import io
 import re
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from pdlint.source.read import decode_source, split_lines
+from pdlint.source.read import decode_source, source_lines
 
 # flake8's inline suppression comment, bare or with a colon and a list of codes.
 NOQA_RE = re.compile(r"# noqa(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?", re.I)
@@ -34,15 +33,18 @@ def noqa_codes(line: str) -> tuple[str, ...] | None:
     return tuple(c for c in _SPLIT_RE.split(codes.strip()) if c)
 
 
-def _tokens(text: str) -> Iterator[tokenize.TokenInfo]:
-    """The tokens of ``text`` up to the first error (a file that does not parse)."""
+def _tokens(lines: Iterable[str]) -> Iterator[tokenize.TokenInfo]:
+    """The tokens of ``lines`` up to the first error (a file that does not parse).
+    Each line is handed to the tokenizer as it reads it: a large file's text is not
+    copied whole (a :class:`~pdlint.source.read.Lines` makes a line at a time)."""
+    readline = (line + "\n" for line in lines).__next__  # StopIteration: the end
     try:
-        yield from tokenize.generate_tokens(io.StringIO(text).readline)
+        yield from tokenize.generate_tokens(readline)
     except (tokenize.TokenError, SyntaxError):
         return
 
 
-def comment_lines(lines: list[str], upto: int | None = None) -> dict[int, int]:
+def comment_lines(lines: Sequence[str], upto: int | None = None) -> dict[int, int]:
     """Line -> the line whose ``# noqa`` stands for it, for the lines that cannot carry
     a comment of their own (ruff's noqa mapping): each line of a string spanning
     lines, and of lines joined by backslashes, maps to the last line of the whole.
@@ -51,7 +53,7 @@ def comment_lines(lines: list[str], upto: int | None = None) -> dict[int, int]:
     spans: list[tuple[int, int]] = []
     opened: list[int] = []  # the first lines of the f-strings open
     previous: tokenize.TokenInfo | None = None
-    for token in _tokens("\n".join(lines) + "\n"):
+    for token in _tokens(lines):
         kind, (first, _), (last, _) = token.type, token.start, token.end
         if kind == tokenize.STRING and first != last:
             spans.append((first, last))
@@ -107,7 +109,7 @@ def directives(data: bytes) -> tuple[Directive, ...]:
         return ()
     out: list[Directive] = []
     # lines as the parser numbers them (a lone carriage return ends one too)
-    for token in _tokens("\n".join(split_lines(text)) + "\n"):
+    for token in _tokens(source_lines(text)):
         if token.type != tokenize.COMMENT:
             continue
         match = NOQA_RE.search(token.string)

@@ -3,7 +3,7 @@ and the ``# noqa`` comments that suppress nothing (PDL902)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from pdlint.checks.catalogue import RULES
 from pdlint.findings import Finding, Location
@@ -49,20 +49,20 @@ def is_enabled(code: str, settings: Settings) -> bool:
     return explicit is not None and len(explicit) > len(ignored)
 
 
-def comment_line(line: int, lines: list[str], moved: dict[int, int] | None = None) -> int:
+def comment_line(line: int, lines: Sequence[str], moved: dict[int, int] | None = None) -> int:
     """The line whose ``# noqa`` stands for a finding on ``line``: the line itself, or,
     inside a string spanning lines or lines joined by backslashes, the last line of
     the whole (``moved``: :func:`~pdlint.policy.noqa.comment_lines` of ``lines``)."""
     return (comment_lines(lines) if moved is None else moved).get(line, line)
 
 
-def is_suppressed(finding: Finding, lines: list[str] | None) -> bool:
+def is_suppressed(finding: Finding, lines: Sequence[str] | None) -> bool:
     """True if the finding's line carries a ``# noqa`` matching the code (prefix)."""
     return _suppressing(finding, lines, None) is not None
 
 
 def _suppressing(
-    finding: Finding, lines: list[str] | None, moved: dict[int, int] | None
+    finding: Finding, lines: Sequence[str] | None, moved: dict[int, int] | None
 ) -> tuple[int, tuple[str, ...]] | None:
     """The line of the ``# noqa`` that suppresses ``finding`` and its codes that match
     (() for a bare noqa); None when nothing suppresses it."""
@@ -93,7 +93,7 @@ def _ignored_in(code: str, path: str, settings: Settings) -> bool:
 def apply_policy(
     findings: Iterable[Finding],
     settings: Settings,
-    sources: Mapping[str, list[str]],
+    sources: Mapping[str, Sequence[str]],
     directives: Mapping[str, Iterable[Directive]] | None = None,
     judged: Collection[str] = (),
 ) -> list[Finding]:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pdlint.checks.guards.pack import VariantNames
+from pdlint.checks.handoff.pack import HandoffNames
 from pdlint.checks.layout.pack import LayoutNames
 from pdlint.settings.toml import ConfigError, key_location, read_toml
 
@@ -20,8 +22,11 @@ _SECTIONS: dict[str, set[str]] = {
         "startup-validators",
         "placeholder-factories",
         "bypass-modes",
+        "idle-runs",
     },
     "layout": {"handoff-lists", "peer-copies", "role-local", "peer-prefixes"},
+    "variants": {"settings", "predicates", "normalisers", "rewrites"},
+    "handoff": {"payloads", "preconditions"},
 }
 
 # Keys of earlier packs that pdlint no longer reads, and why: still checked as
@@ -46,6 +51,9 @@ class Pack:
     digest: str
     bypass_modes: tuple[str, ...] = ()
     layout: LayoutNames = field(default_factory=LayoutNames)
+    idle_runs: tuple[str, ...] = ()  # functions running a batch no handoff made
+    variants: VariantNames = field(default_factory=VariantNames)
+    handoff: HandoffNames = field(default_factory=HandoffNames)
     warnings: tuple[str, ...] = ()  # keys no longer read, with their file and line
 
 
@@ -115,6 +123,44 @@ def _layout(table: dict[str, Any], path: Path, text: str) -> LayoutNames:
     )
 
 
+def _variants(table: dict[str, Any], path: Path, text: str) -> VariantNames:
+    """Validate ``[variants]``; errors name the file, the line and the key."""
+    settings = _strings(table, "settings", path, "variants", text)
+    for setting in settings:
+        if "." not in setting or not all(p.isidentifier() for p in setting.split(".")):
+            where = key_location(path, text, "settings", "[variants]")
+            raise ConfigError(f"{where}: '{setting}' is not a qualified attribute (pkg.Class.attr)")
+    rewrites = table.get("rewrites", {})
+    where = key_location(path, text, "rewrites", "[variants]")
+    if not isinstance(rewrites, dict):
+        raise ConfigError(f'{where}: expected a table of "setting" = {{ "old" = "new" }}')
+    found = []
+    for setting, pairs in rewrites.items():
+        if not all(p.isidentifier() for p in setting.split(".")) or not isinstance(pairs, dict):
+            raise ConfigError(
+                f"{where}: '{setting}' expects a setting as code reads it (config.method) "
+                f'and a table of "old" = "new" values'
+            )
+        for old, new in pairs.items():
+            if not isinstance(new, str):
+                raise ConfigError(f"{where}: '{setting}': '{old}' is rewritten to a string")
+            found.append((setting, old, new))
+    return VariantNames(
+        settings=settings,
+        predicates=_strings(table, "predicates", path, "variants", text),
+        normalisers=_strings(table, "normalisers", path, "variants", text),
+        rewrites=tuple(found),
+    )
+
+
+def _handoff(table: dict[str, Any], path: Path, text: str) -> HandoffNames:
+    """Validate ``[handoff]``; errors name the file, the line and the key."""
+    return HandoffNames(
+        payloads=_strings(table, "payloads", path, "handoff", text),
+        preconditions=_strings(table, "preconditions", path, "handoff", text),
+    )
+
+
 def _retired(data: dict[str, Any], path: Path, text: str) -> tuple[str, ...]:
     """A warning for each key no longer read, naming the file, line and key."""
     warnings = []
@@ -167,6 +213,9 @@ def load_pack(path: Path) -> Pack:
         digest=hashlib.sha256(text.encode()).hexdigest(),
         bypass_modes=_strings(relay, "bypass-modes", path, "relay", text),
         layout=_layout(data.get("layout", {}), path, text),
+        idle_runs=_strings(relay, "idle-runs", path, "relay", text),
+        variants=_variants(data.get("variants", {}), path, text),
+        handoff=_handoff(data.get("handoff", {}), path, text),
         warnings=warnings,
     )
 

@@ -10,12 +10,14 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from pdlint.findings import Finding, Location
 from pdlint.source.depth import parse_module
-from pdlint.source.pieces import PIECEWISE_BYTES, parse_pieces
+from pdlint.source.pieces import PIECEWISE_BYTES, PIECEWISE_LINES, parse_pieces
 from pdlint.source.regular import SOURCE_LIMIT, read_limited
 
 # The newer-Python hint parses one statement with libcst, whose parser is
@@ -47,12 +49,13 @@ class ParsedFile:
     text: str
     tree: ast.Module | None
     error: Finding | None
-    pieces: Iterator[ast.Module] | None = field(default=None, repr=False)
+    pieces: Iterator[tuple[int, ast.Module]] | None = field(default=None, repr=False)
 
-    def trees(self) -> Iterator[ast.Module]:
-        """The tree, or the pieces' trees in turn."""
+    def trees(self) -> Iterator[tuple[int, ast.Module]]:
+        """The tree, or the pieces' trees in turn, each with the count of the lines
+        before it (:func:`~pdlint.source.pieces.parse_pieces`)."""
         if self.tree is not None:
-            yield self.tree
+            yield 0, self.tree
         elif self.pieces is not None:
             yield from self.pieces
 
@@ -67,6 +70,71 @@ def split_lines(text: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+class Lines(Sequence[str]):
+    """A text's lines as :func:`split_lines` gives them, kept as the text and where
+    every 64th line starts (found when a line is first asked for by its number): a
+    list of a million short lines would take ten times the text.
+    """
+
+    _STRIDE = 64
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        # no line after a last break (nor in an empty text)
+        self._count = breaks if not text or text[-1] in "\r\n" else breaks + 1
+        self._starts: array[int] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        text, start = self.text, 0
+        for found in _LINE_BREAK.finditer(text):
+            yield text[start : found.start()]
+            start = found.end()
+        if start < len(text):
+            yield text[start:]
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        if self._starts is None:
+            self._starts = self._every_stride()
+        text = self.text
+        start = self._starts[index // self._STRIDE]
+        for _ in range(index % self._STRIDE):
+            found = _LINE_BREAK.search(text, start)
+            assert found is not None  # the line exists
+            start = found.end()
+        found = _LINE_BREAK.search(text, start)
+        return text[start : found.start() if found is not None else len(text)]
+
+    def _every_stride(self) -> array[int]:
+        starts = array("q", [0])
+        for number, found in enumerate(_LINE_BREAK.finditer(self.text), start=1):
+            if number % self._STRIDE == 0:
+                starts.append(found.end())
+        return starts
+
+
+def source_lines(text: str) -> list[str] | Lines:
+    """The lines of ``text`` (:func:`split_lines`), as :class:`Lines` for a large text."""
+    if len(text) > PIECEWISE_BYTES or text.count("\n") > PIECEWISE_LINES:
+        return Lines(text)
+    return split_lines(text)
 
 
 def decode_source(data: bytes) -> str:
@@ -222,7 +290,8 @@ def parse_source(display: str, data: bytes) -> ParsedFile:
     except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
         message, line, column = _decode_failure(data, exc)
         return ParsedFile(display, "", None, parse_error(display, message, line, column))
-    if len(data) > PIECEWISE_BYTES and "\0" not in text:  # a NUL fails the file at once
+    large = len(data) > PIECEWISE_BYTES or data.count(b"\n") > PIECEWISE_LINES
+    if large and "\0" not in text:  # a NUL fails the file at once
         parsed = ParsedFile(display, text, None, None)
         parsed.pieces = _pieces(parsed)
         return parsed
@@ -239,7 +308,7 @@ def _parse(text: str) -> ast.Module:
         return parse_module(text, _NOT_A_PATH)
 
 
-def _pieces(parsed: ParsedFile) -> Iterator[ast.Module]:
+def _pieces(parsed: ParsedFile) -> Iterator[tuple[int, ast.Module]]:
     """``parsed``'s trees a piece at a time; a failure sets its ``error`` and ends them."""
     try:
         yield from parse_pieces(parsed.text, _parse)

@@ -77,6 +77,38 @@ def test_pdl102_path_runs_from_entry_through_origin_to_consumer() -> None:
     assert any(r["filename"].endswith("batch.py") for r in finding["related"])
 
 
+def test_path_starts_at_the_loop_that_takes_it() -> None:
+    """The consumer runs only with overlap on (``self.prefetching = config.overlap``):
+    the path starts at the loop the launcher runs with ``config.overlap`` true, not at
+    the blocking loop the call graph reaches it from first."""
+    (finding,) = [
+        f for f in json_findings(".", cwd=fixture("loop_choice")) if f["code"] == "PDL101"
+    ]
+    assert (
+        finding["path"][0]["function"]
+        == "twinloop.worker.DecodeWorker.event_loop_overlap_disagg_decode"
+    )
+    assert [s["message"] for s in finding["path"][1:]] == [
+        "calls `DecodeWorker.step`",
+        "calls `DecodeWorker.prefetch`",
+        "dereferences `self.state`",
+    ]
+
+
+def test_placeholder_behind_a_crash_is_a_note_of_it() -> None:
+    """MEDUSA crashes in the preparation before the forward's placeholder: the
+    placeholder is a related location of that PDL101, not a PDL103; HYDRA, which
+    skips the preparation, still gets its PDL103."""
+    findings = json_findings(".", cwd=fixture("crash_then_placeholder"))
+    (crash,) = [f for f in findings if f["code"] == "PDL101"]
+    assert crash["member"] == "MEDUSA"
+    notes = [r for r in crash["related"] if "idle placeholder" in r["message"]]
+    assert [(r["filename"], r["location"]["row"]) for r in notes] == [("headloop/loop.py", 35)]
+    assert "were this guarded" in notes[0]["message"]
+    masked = [(f["member"], f["location"]["row"]) for f in findings if f["code"] == "PDL103"]
+    assert masked == [("HYDRA", 35)]
+
+
 def test_pdl103_names_member_builder_and_placeholder() -> None:
     (finding,) = [
         f for f in json_findings(".", cwd=fixture("masked_placeholder")) if f["code"] == "PDL103"

@@ -37,6 +37,18 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
             assert "disagg_decode" in first["function"] and "event_loop" in first["function"]
             assert any("spec_prepare_for_decode" in step["message"] for step in finding["path"])
             assert last["filename"] == "sglang/srt/speculative/spec_utils.py"
+    # the placeholder each crash hides from view, were it guarded
+    notes = {
+        (f["member"], r["filename"].removeprefix("sglang/srt/speculative/"), r["location"]["row"])
+        for f in pdl101
+        if f["location"]["row"] == 837
+        for r in f["related"]
+        if "idle placeholder" in r["message"]
+    }
+    assert notes == {
+        ("DFLASH", "dflash_worker_v2.py", 1438),
+        ("DSPARK", "dspark_components/dspark_worker_v2.py", 481),
+    }
     pdl001 = [f for f in findings if f["code"] == "PDL001"]
     assert any(
         f["filename"] == "sglang/srt/speculative/spec_info.py" and "DFLASH" in f["member"]
@@ -44,28 +56,33 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
     )
     # Every finding, each judged after reading the code (see the issue notes):
     # DFLASH/DSPARK crash at spec_utils.py:837 and NGRAM in its worker's draft
-    # preparation (true gaps); the DFLASH, DSPARK and STANDALONE workers each
+    # preparation (true gaps; one finding for the statement reading two fields of
+    # ``spec_info`` at 212-213); the DFLASH, DSPARK and STANDALONE workers each
     # install an idle placeholder when spec_info is None, which a decode batch of
-    # real requests reaches under PD (masked state). No IDLE batch reaches an
+    # real requests reaches under PD (masked state): for DFLASH and DSPARK only
+    # after ``spec_prepare_for_decode`` (837, in ``get_next_disagg_decode_batch_to_run``)
+    # crashed, so their placeholders are notes of the 837 findings, while
+    # STANDALONE's is a PDL103 of its own. No IDLE batch reaches an
     # unguarded consumer (no PDL102). The MORI backend still halves the decode
     # side's descriptor list, the split the upstream fix removed from
     # common/conn.py (PDL201, true; see test_real_layout.py). STANDALONE's first
     # crash is in the relay's fallback: ``RelayPayload(bonus_tokens=...)`` goes to
     # ``FutureMap.stash``, whose first fill reads ``payload.topk_p[0]`` under
-    # ``need_topk`` (true for STANDALONE; PDL104, true).
+    # ``need_topk`` (true for STANDALONE; PDL104, true). FROZEN_KV_MTP is in
+    # ``is_eagle()``, so the builder makes it a plain ``EagleDraftInput``, which
+    # ``FrozenKVMTPDraftWorker.draft`` (its worker alone) asserts to be a
+    # ``FrozenKVMTPDraftInput`` (PDL105, true: the subclass is never made on decode).
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
     ) == [
         ("PDL001", "speculative/spec_info.py", 164, "DFLASH,DSPARK,STANDALONE,NGRAM,NONE"),
         ("PDL101", "speculative/ngram_worker.py", 212, "NGRAM"),
-        ("PDL101", "speculative/ngram_worker.py", 213, "NGRAM"),
         ("PDL101", "speculative/spec_utils.py", 837, "DFLASH"),
         ("PDL101", "speculative/spec_utils.py", 837, "DSPARK"),
-        ("PDL103", "speculative/dflash_worker_v2.py", 1438, "DFLASH"),
-        ("PDL103", "speculative/dspark_components/dspark_worker_v2.py", 481, "DSPARK"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1171, "STANDALONE"),
         ("PDL104", "managers/overlap_utils.py", 313, "STANDALONE"),
+        ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 413, "FROZEN_KV_MTP"),
         ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
     ]
     assert elapsed < 60
@@ -89,7 +106,10 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
     the first decode step after the handoff, and no startup check rejects UNO on a
     decode server (a late failure, true gap). NGRAM's relay fallback stashes a
     ``RelayPayload`` with no ``accept_tokens``, which ``FutureMap.stash`` reads for
-    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). The
+    NGRAM on its first fill (overlap_utils.py:435; PDL104, true). FROZEN_KV_MTP's
+    builder branch (``is_eagle()``) makes a plain ``EagleDraftInput``, which its
+    draft worker asserts to be a ``FrozenKVMTPDraftInput`` (frozen_kv_mtp_worker_v2.py:465;
+    PDL105, true). The
     placeholder in ``_forward_dp_spec_prefill_coordination`` (:1637) is reached
     only with ``SGLANG_ENABLE_DP_SPEC_PREFILL_COORDINATION`` on, which
     ``handle_speculative_decoding`` rejects at startup for every algorithm but
@@ -101,6 +121,11 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
     fall back to the live batch when it is None.
     """
     findings = json_findings("sglang", *packs, "--cache-dir", str(tmp_path), cwd=sglang_0_5_23)
+    # NGRAM splices the previous round's tokens only under overlap scheduling
+    # (``use_prev_tokens = self.enable_overlap and ...``): the path starts at the loop
+    # the scheduler runs with overlap on
+    (ngram,) = [f for f in findings if f["code"] == "PDL101" and f["member"] == "NGRAM"]
+    assert ngram["path"][0]["function"].endswith("event_loop_overlap_disagg_decode")
     assert sorted(
         (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
         for f in findings
@@ -108,8 +133,8 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL001", "managers/scheduler_pp_mixin.py", 60, "NONE"),
         ("PDL001", "speculative/spec_info.py", 202, "UNO,STANDALONE,NGRAM,NONE"),
         ("PDL101", "speculative/ngram_worker.py", 264, "NGRAM"),
-        ("PDL101", "speculative/ngram_worker.py", 265, "NGRAM"),
         ("PDL101", "speculative/spec_utils.py", 1265, "UNO"),
         ("PDL103", "speculative/eagle_worker_v2.py", 1456, "STANDALONE"),
         ("PDL104", "managers/overlap_utils.py", 435, "NGRAM"),
+        ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 465, "FROZEN_KV_MTP"),
     ]

@@ -65,6 +65,43 @@ def test_a_cancelled_child_is_stopped() -> None:
     assert time.monotonic() - start < 5
 
 
+def test_the_child_dies_with_a_killed_run(tmp_path: Path) -> None:
+    """The child holds the run's stdout too: killed with the run, or ``pdlint check . |
+    cat`` waits for the end of the child's check (issue 35, point 12)."""
+    import signal
+    import subprocess
+
+    pidfile = tmp_path / "child"
+    program = (
+        "import os, time\n"
+        "from pdlint.engine.fork import aside\n"
+        f"aside(lambda: (open({str(pidfile)!r}, 'w').write(str(os.getpid())), time.sleep(60)))\n"
+        "time.sleep(60)\n"
+    )
+    run = subprocess.Popen([sys.executable, "-c", program])
+    deadline = time.monotonic() + 30
+    while not (pidfile.is_file() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    child = int(pidfile.read_text())
+    run.send_signal(signal.SIGKILL)
+    run.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    gone = not _alive(child)
+    if not gone:
+        os.kill(child, signal.SIGKILL)
+    assert gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 def test_no_fork_while_another_thread_runs() -> None:
     release = threading.Event()
     other = threading.Thread(target=release.wait)

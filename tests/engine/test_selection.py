@@ -17,9 +17,6 @@ import pytest
 from pdlint_helpers import chdir, fixture, fixture_dirs, run_pdlint
 
 from pdlint.api import analyze, running_checks
-from pdlint.checks.layout.check import LayoutCheck
-from pdlint.checks.modes.check import ModeCheck
-from pdlint.checks.relay.check import RelayCheck
 from pdlint.policy.selection import is_enabled
 from pdlint.settings.config import Settings
 
@@ -54,20 +51,18 @@ def test_running_checks_follow_select_and_ignore() -> None:
     def names(**kwargs: object) -> list[str]:
         return [c.__name__ for c in running_checks(Settings(**kwargs))]  # type: ignore[arg-type]
 
-    assert names() == ["RelayCheck", "ModeCheck", "LayoutCheck"]
+    every = ["RelayCheck", "ModeCheck", "GuardCheck", "LayoutCheck", "HandoffCheck"]
+    assert names() == every
     assert names(select=("PDL201",)) == ["LayoutCheck"]
     assert names(select=("PDL102",)) == ["RelayCheck", "ModeCheck"]  # it reads the relays
     assert names(select=("PDL001",)) == ["RelayCheck"]
-    assert names(ignore=("PDL2",)) == ["RelayCheck", "ModeCheck"]
+    assert names(select=("PDL301",)) == ["RelayCheck", "HandoffCheck"]  # it reads the graph
+    assert names(ignore=("PDL2",)) == ["RelayCheck", "ModeCheck", "GuardCheck", "HandoffCheck"]
     assert names(ignore=("PDL",)) == []
     assert names(select=("PDL1",), ignore=("PDL10",)) == []
     # a per-file ignore leaves the check running (other files may report)
-    assert names(per_file_ignores=(("*.py", ("PDL201",)),)) == [
-        "RelayCheck",
-        "ModeCheck",
-        "LayoutCheck",
-    ]
-    assert {c for c in running_checks(Settings())} == {RelayCheck, ModeCheck, LayoutCheck}
+    assert names(per_file_ignores=(("*.py", ("PDL201",)),)) == every
+    assert [c.__name__ for c in running_checks(Settings())] == every
 
 
 @pytest.mark.parametrize("lazy", [True, False], ids=["lazy", "full"])
@@ -107,9 +102,11 @@ def test_verbose_names_the_checks_not_run(both: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     notes = [line for line in proc.stderr.splitlines() if "not run" in line]
     assert notes == [
-        "pdlint: note: not run: the check of PDL001, PDL101, PDL104 "
+        "pdlint: note: not run: the check of PDL001, PDL101, PDL104, PDL105 "
         "(none of its codes is selected)",
         "pdlint: note: not run: the check of PDL102, PDL103 (none of its codes is selected)",
+        "pdlint: note: not run: the check of PDL107, PDL108 (none of its codes is selected)",
+        "pdlint: note: not run: the check of PDL301 (none of its codes is selected)",
     ]
     every = run_pdlint("check", "-v", "--no-cache", ".", cwd=both)
     assert "not run" not in every.stderr

@@ -27,7 +27,11 @@ ALL_CODES = (
     "PDL102",
     "PDL103",
     "PDL104",
+    "PDL105",
+    "PDL107",
+    "PDL108",
     "PDL201",
+    "PDL301",
     "PDL900",
     "PDL901",
     "PDL902",
@@ -246,7 +250,7 @@ def test_select_ignore_on_the_command_line(relay_gap, flags, shown):
     [
         ("--select", "PDL777"),
         ("--ignore", "XYZ1"),
-        ("--extend-select", "PDL3"),
+        ("--extend-select", "PDL4"),
         ("--per-file-ignores", "*.py:PDL555"),
     ],
 )
@@ -621,6 +625,24 @@ def test_rule_explains_with_an_example(tmp_path):
     assert "Example:" in res.stdout
     example = res.stdout.split("Example:\n", 1)[1]
     assert "    batch.draft_input.prepare(batch)" in example
+
+
+@pytest.mark.parametrize(
+    ("code", "bug", "fix"),
+    [
+        ("PDL104", "first = payload.tree_scores[0]", "# fix:"),
+        ("PDL105", "assert isinstance(state, CachedTreeState)", "# fix:"),
+    ],
+)
+def test_rule_explains_the_relay_codes_with_an_example_and_its_fix(tmp_path, code, bug, fix):
+    res = run_pdlint("rule", code, cwd=tmp_path)
+
+    assert res.returncode == 0
+    assert res.stdout.startswith(f"# {RULES[code].name} ({code})\n")
+    assert "Fix:" in res.stdout.split("Example:", 1)[0]
+    example = res.stdout.split("Example:\n", 1)[1]
+    assert bug in example
+    assert fix in example
 
 
 @pytest.mark.parametrize("code", ["PDL999", "E501", "relay"])

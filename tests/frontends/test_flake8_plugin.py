@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from pdlint_helpers import CONSUMER, copy_relay_gap, run_pdlint
+from pdlint_helpers import CONSUMER, copy_relay_gap, fixture, run_pdlint
 
 # flake8's own entry point, with the plugin's log lines ("analysed", "reused")
 # sent to stderr so a test can count the analyses of a run.
@@ -224,3 +225,14 @@ def test_flake8_leaves_the_note_out_by_default(project: Path):
     shown = flake8(*others, "--extend-select", "PDL001", ".", cwd=project)
     assert shown.returncode == 1, shown.stderr
     assert [line.split(": ")[1][:6] for line in shown.stdout.splitlines()] == ["PDL001"]
+
+
+def test_flake8_prints_the_relay_state_types(tmp_path: Path):
+    """PDL105 (relay-state-type) findings in flake8's format, as pdlint prints them."""
+    project = Path(shutil.copytree(fixture("state_subclass"), tmp_path / "state_subclass"))
+    pdlint = run_pdlint("check", ".", cwd=project)
+    expected = ["./" + line for line in pdlint.stdout.splitlines() if " PDL105 " in line]
+    assert [line.split(":")[1] for line in expected] == ["17", "25", "31"]
+    proc = flake8("--select", "PDL105", "--jobs", "1", ".", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pdlint_helpers import copy_relay_gap
+from pdlint_helpers import copy_relay_gap, fixture
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 import pdlint
@@ -54,6 +55,31 @@ async def client(lsp_client: LanguageClient, workspace: Path):  # type: ignore[n
     yield
     # A test that failed before its own shutdown leaves the server running, and
     # the client's stop() waits for it to exit.
+    server = lsp_client._server
+    if server is not None and server.returncode is None:
+        try:
+            await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+        except Exception:
+            server.kill()
+
+
+@pytest.fixture
+def types_workspace(tmp_path: Path) -> Path:
+    """A copy of fixtures/relay/state_subclass (PDL105 relay-state-type findings)."""
+    return Path(shutil.copytree(fixture("state_subclass"), tmp_path / "state_subclass"))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def types_client(lsp_client: LanguageClient, types_workspace: Path):  # type: ignore[no-untyped-def]
+    folder = types.WorkspaceFolder(uri=types_workspace.as_uri(), name="state_subclass")
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=types_workspace.as_uri(),
+            workspace_folders=[folder],
+        )
+    )
+    yield
     server = lsp_client._server
     if server is not None and server.returncode is None:
         try:
@@ -171,6 +197,31 @@ def pdl101(workspace: Path) -> types.Diagnostic:
         source="pdlint",
         related_information=tuple(related),
     )
+
+
+@pytest.mark.asyncio
+async def test_relay_state_types_are_published_with_their_rule(
+    types_client: LanguageClient, types_workspace: Path
+):
+    steppers = open_doc(types_client, types_workspace, "bough/steppers.py")
+    await until(lambda: steppers in types_client.diagnostics, "the steppers' diagnostics")
+    published = list(types_client.diagnostics[steppers])
+    assert [(d.code, d.range.start.line, d.severity) for d in published] == [
+        ("PDL105", 16, types.DiagnosticSeverity.Error),
+        ("PDL105", 24, types.DiagnosticSeverity.Error),
+        ("PDL105", 30, types.DiagnosticSeverity.Error),
+    ]
+    for diagnostic in published:
+        assert diagnostic.code_description == types.CodeDescription(href=RULES["PDL105"].help_uri)
+        assert diagnostic.source == "pdlint"
+        # the builder's branch that makes the plain class, among the related locations
+        assert any(
+            r.location.uri == uri(types_workspace, "bough/handoff.py")
+            and "makes `TreeState`" in r.message
+            for r in diagnostic.related_information or ()
+        )
+    assert "PREFIX_TREE reaches" in published[0].message
+    await shut_down(types_client)
 
 
 @pytest.mark.asyncio

@@ -155,7 +155,7 @@ def test_installed_pdlint_finds_the_relay_gap(installed, elsewhere):
     assert gaps[0]["name"] == "relay-state-missing"
 
 
-def test_installed_pdlint_ships_the_sglang_pack(installed, elsewhere):
+def test_installed_pdlint_ships_the_bundled_packs(installed, elsewhere):
     code = (
         "from pdlint.settings.packs import bundled; b = bundled(); "
         "print(sorted(b)); print(b['sglang'])"
@@ -165,7 +165,7 @@ def test_installed_pdlint_ships_the_sglang_pack(installed, elsewhere):
 
     assert res.returncode == 0, res.stderr
     names, path = res.stdout.splitlines()
-    assert names == "['sglang']"
+    assert names == "['dynamo', 'lmcache', 'sglang', 'vllm']"
     pack = Path(path).resolve()
     assert pack.is_relative_to(site_packages(installed, elsewhere))
     assert pack.read_bytes() == (REPO / "rules" / "sglang.toml").read_bytes()

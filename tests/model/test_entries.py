@@ -100,3 +100,24 @@ def test_no_entry_point_parses_nothing_past_discovery(tmp_path: Path) -> None:
     result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "d"))
     assert result.stats["entry points"] == 0
     assert result.stats["files parsed"] == 0
+
+
+def test_idle_run_discovery_parses_only_files_defining_one(tmp_path: Path) -> None:
+    """Finding idle runs with no entry point parses the files that may define an idle
+    or dummy run, not every file with a ``dummy`` name (a model's ``get_dummy_text``)."""
+    from pdlint.api import analyze
+    from pdlint.settings.config import Settings
+
+    (tmp_path / "inputs.py").write_text(
+        "class Builder:\n    def get_dummy_text(self):\n        return ''\n"
+        "    def idle_time(self):\n        return 0\n"
+    )
+    (tmp_path / "runner.py").write_text("class Runner:\n    def _dummy_run(self):\n        pass\n")
+    settings = Settings(root=str(tmp_path), select=("PDL001", "PDL1"))
+    result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "c"))
+    assert result.stats["entry points"] == 1
+    assert result.loaded_files == [str(tmp_path / "runner.py")]
+    (tmp_path / "runner.py").write_text("class Runner:\n    def run(self):\n        pass\n")
+    result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "d"))
+    assert result.stats["entry points"] == 0
+    assert result.loaded_files == []

@@ -694,3 +694,347 @@ def test_with_targets_and_assignment_expressions_bind_locals(tmp_path: Path) -> 
         "PDL101 eng/loop.py:14 LOOKUP",
         "PDL101 eng/loop.py:43 LOOKUP",
     ]
+
+
+def test_literal_string_variants_choose_classes_and_table_entries(tmp_path: Path) -> None:
+    # the variant is a Literal alias of strings (as vLLM names its methods): an
+    # attribute stored per string in if/else, and a table of bound methods keyed by
+    # the strings, each reached only by the strings that choose it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                from typing import Literal, Optional
+
+                Kind = Literal["tree", "chain", "lookup"]
+
+
+                class Draft:
+                    def __init__(self, tokens):
+                        self.tokens = tokens
+
+
+                def draft_for(kind: Kind, handoff) -> Optional[Draft]:
+                    if kind == "tree" or kind == "chain":
+                        return Draft(handoff)
+                    return None
+            """,
+            "eng/heads.py": """
+                class TreeHead:
+                    def score(self, b):
+                        return b.draft.tokens[0]
+
+
+                class LookupHead:
+                    def score(self, b):
+                        return len(b.tokens)
+            """,
+            "eng/loop.py": """
+                from eng.heads import LookupHead, TreeHead
+                from eng.kinds import Kind, draft_for
+
+
+                class Batch:
+                    def __init__(self, tokens):
+                        self.tokens = tokens
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, kind: Kind):
+                        self.kind = kind
+                        if kind == "lookup":
+                            self.head = LookupHead()
+                        else:
+                            self.head = TreeHead()
+                        self.steps = {"tree": self.wide, "chain": self.wide, "lookup": self.narrow}
+
+                    def wide(self, b):
+                        return b.draft.tokens[-1]
+
+                    def narrow(self, b):
+                        return b.tokens[-1]
+
+                    def event_loop_disagg_decode(self, tokens):
+                        b = Batch(tokens)
+                        d = draft_for(self.kind, tokens)
+                        if d is not None:
+                            b.draft = d
+                        self.head.score(b)
+                        self.steps[self.kind](b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/kinds.py:11 lookup"]
+
+
+def test_tables_of_objects_and_returned_lists(tmp_path: Path) -> None:
+    # a module-level table of runner objects keyed by the batch mode, read with a
+    # default; the batches come from a helper returning list[Batch]: the IDLE runner
+    # (the default) is reached by IDLE batches alone, the decode runner by the others
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/runners.py": """
+                import enum
+
+
+                class Phase(enum.Enum):
+                    DECODE = 1
+                    IDLE = 2
+
+
+                class DecodeRunner:
+                    def run(self, b):
+                        if b.algo.is_lookup():
+                            return b.draft.tokens[0]
+                        return 0
+
+
+                class IdleRunner:
+                    def run(self, b):
+                        return b.draft.tokens
+
+
+                RUNNERS = {Phase.DECODE: DecodeRunner()}
+                FALLBACK = IdleRunner()
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.runners import FALLBACK, RUNNERS, Phase
+
+
+                class Batch:
+                    def __init__(self, algo: Algo, phase: Phase):
+                        self.algo = algo
+                        self.phase = phase
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _ready(self, handoffs) -> list[Batch]:
+                        out = []
+                        for h in handoffs:
+                            b = Batch(self.algo, Phase.DECODE)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            out.append(b)
+                        return out or [Batch(self.algo, Phase.IDLE)]
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for b in self._ready(handoffs):
+                            RUNNERS.get(b.phase, FALLBACK).run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/runners.py:12 LOOKUP",
+        "PDL102 eng/runners.py:18 IDLE",
+    ]
+
+
+def test_template_method_reaches_each_chosen_classs_hooks_for_its_members(tmp_path: Path) -> None:
+    # the class comes from a table keyed by members; the base's template method calls
+    # a second base method, which calls the hook on self: each hook is reached by the
+    # members whose class inherits it, not by every member
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/stages.py": """
+                from eng.drafting import Algo
+
+
+                class Stage:
+                    def run(self, b):
+                        return self._inner(b)
+
+                    def _inner(self, b):
+                        return self._hook(b)
+
+                    def _hook(self, b):
+                        return 0
+
+
+                class TreeStage(Stage):
+                    def _hook(self, b):
+                        return b.draft.tokens[0]
+
+
+                class ChainStage(TreeStage):
+                    pass
+
+
+                class LookupStage(Stage):
+                    def _hook(self, b):
+                        return len(b.draft.tokens)
+
+
+                STAGES = {Algo.TREE: TreeStage, Algo.CHAIN: ChainStage, Algo.LOOKUP: LookupStage}
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.stages import STAGES
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.stage = STAGES[algo]()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        self.stage.run(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/stages.py:17 CHAIN",
+        "PDL101 eng/stages.py:26 LOOKUP",
+    ]
+
+
+def test_generic_containers_bind_their_type_variables(tmp_path: Path) -> None:
+    # a subclass binding the base's type variable (with a string), and a generic of
+    # two variables declared with an annotation: the methods' -> Optional[T] and
+    # -> list[V] are read as the classes bound
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/holders.py": """
+                from typing import Generic, Optional, TypeVar
+
+                T = TypeVar("T")
+                K = TypeVar("K")
+                V = TypeVar("V")
+
+
+                class Box(Generic[T]):
+                    def __init__(self):
+                        self.item = None
+
+                    def take(self) -> Optional[T]:
+                        return self.item
+
+
+                class Registry(Generic[K, V]):
+                    def __init__(self):
+                        self.items = {}
+
+                    def values_(self) -> list[V]:
+                        return list(self.items.values())
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.holders import Box, Registry
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def step(self):
+                        if self.algo.is_lookup():
+                            return self.draft.tokens
+
+                    def finish(self):
+                        return self.draft.tokens[-1]
+
+
+                class BatchBox(Box["Batch"]):
+                    pass
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.box = BatchBox()
+                        self.reg: Registry[str, Batch] = Registry()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch(self.algo)
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        self.box.item = b
+                        self.reg.items["r"] = b
+                        got = self.box.take()
+                        got.step()
+                        for each in self.reg.values_():
+                            each.finish()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:12 LOOKUP",
+        "PDL101 eng/loop.py:15 LOOKUP",
+    ]
+
+
+def test_predicates_read_as_properties(tmp_path: Path) -> None:
+    # a property of a settings object that tests the variant it holds, read in a
+    # guard: true for LOOKUP only, so CHAIN (no draft either) never reaches the
+    # dereference
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from functools import cached_property
+
+                from eng.drafting import Algo
+
+
+                class Settings:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    @cached_property
+                    def looks_up(self):
+                        return self.algo is Algo.LOOKUP
+
+
+                class Batch:
+                    def __init__(self):
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, settings: Settings):
+                        self.settings = settings
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch()
+                        d = self.settings.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        if self.settings.looks_up:
+                            return b.draft.tokens
+                        return None
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:18 LOOKUP,CHAIN", "PDL101 eng/loop.py:30 LOOKUP"]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from pdlint_helpers import copy_relay_gap, run_pdlint
+from pdlint_helpers import copy_relay_gap, fixture, run_pdlint
 
 from pdlint.findings import Finding, Location
 from pdlint.output.github import annotation, escape_data, escape_property, to_github
@@ -25,7 +26,16 @@ def test_annotation_line_carries_position_and_rule_code():
 
 @pytest.mark.parametrize(
     ("code", "command"),
-    [("PDL101", "error"), ("PDL103", "warning"), ("PDL001", "notice")],
+    [
+        ("PDL101", "error"),
+        ("PDL103", "warning"),
+        ("PDL001", "notice"),
+        ("PDL104", "error"),
+        ("PDL105", "error"),
+        ("PDL107", "error"),
+        ("PDL108", "warning"),
+        ("PDL301", "warning"),
+    ],
 )
 def test_rule_severity_picks_the_command(code: str, command: str):
     assert annotation(finding(code, "m")).startswith(f"::{command} ")
@@ -110,3 +120,23 @@ def test_cli_outside_a_repository_keeps_paths_as_shown(tmp_path: Path):
         "::notice file=service/relay_gap_engine/spec_info.py",
         "::error file=service/relay_gap_engine/spec_utils.py",
     ]
+
+
+def test_cli_annotates_the_relay_state_types(tmp_path: Path):
+    """PDL105 (relay-state-type) as workflow commands: an error per consumer demand."""
+    shutil.copytree(fixture("state_subclass"), tmp_path / "service")
+    proc = run_pdlint("check", "--output-format", "github", "service", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    found = [
+        (line.split(" ", 1)[0], line.split("title=")[1].split("::")[0], line.split(",")[1])
+        for line in proc.stdout.splitlines()
+    ]
+    assert found == [
+        ("::notice", "PDL001", "line=11"),
+        ("::error", "PDL105", "line=17"),
+        ("::error", "PDL105", "line=25"),
+        ("::error", "PDL105", "line=31"),
+    ]
+    last = proc.stdout.splitlines()[-1]
+    assert "LAYERED_TREE reaches `LayeredTreeStepper.step`, which demands" in last
+    assert "`assert isinstance(batch.state, LayeredTreeState)`" in last

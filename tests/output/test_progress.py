@@ -80,8 +80,10 @@ def test_the_phases_after_loading_are_named() -> None:
 
     phases = [m for m in messages if m.startswith("checking") and ":" not in m]
     assert phases == [
-        "checking PDL001, PDL101, PDL104",
+        "checking PDL001, PDL101, PDL104, PDL105",
         "checking PDL102, PDL103",
+        "checking PDL107, PDL108",
+        "checking PDL301",
         "checking PDL201",
     ]
     # the files a check asks for are counted under its name

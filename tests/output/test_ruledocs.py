@@ -45,4 +45,10 @@ def test_the_catalogue_is_the_rules_of_the_checks_found_by_walking_the_package()
 
     found = [rule.code for check in checks() for rule in check.rules]
     assert sorted([*found, *(r.code for r in ENGINE_RULES)]) == list(RULES)
-    assert [c.__name__ for c in checks()] == ["RelayCheck", "ModeCheck", "LayoutCheck"]
+    assert [c.__name__ for c in checks()] == [
+        "RelayCheck",
+        "ModeCheck",
+        "GuardCheck",
+        "LayoutCheck",
+        "HandoffCheck",
+    ]

@@ -175,7 +175,7 @@ def test_unknown_key_in_a_nested_table_is_reported(project):
     [
         ("ignore", '["PDL777"]'),
         ("select", '["PDL1", "QQ1"]'),
-        ("extend-select", '["PDL3"]'),
+        ("extend-select", '["PDL4"]'),
     ],
 )
 def test_unknown_code_in_config_exits_2(project, key, value):

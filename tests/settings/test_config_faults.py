@@ -144,7 +144,8 @@ def test_config_naming_a_pack_that_does_not_exist(project):
     assert_fails(
         res,
         f"{pyproject.resolve()}:3: key 'packs' in [tool.pdlint]",
-        "rule pack 'packs/mine.toml' is neither a bundled pack (sglang) nor a file",
+        "rule pack 'packs/mine.toml' is neither a bundled pack (dynamo, lmcache, sglang, vllm) "
+        "nor a file",
     )
 
 
@@ -178,7 +179,7 @@ PACK_HEAD = '[pack]\nname = "mine"\ndetect = ["relay_gap_engine"]\n\n[relay]\n'
             "states = []\n\n[checks]\nx = 1\n",
             8,
             " [checks]",
-            "unknown section (known: [pack], [relay], [layout])",
+            "unknown section (known: [pack], [relay], [layout], [variants], [handoff])",
         ),
         ("states = []\n\n[pack.extra]\nx = 1\n", 8, " key 'extra' in [pack]", "unknown key"),
     ],

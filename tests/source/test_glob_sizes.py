@@ -31,7 +31,8 @@ def test_unclosed_sets_are_linear():
         assert not name_matches(pattern, "pkg.mod.func")
         assert not path_matches((pattern,), "pkg/mod.py")
         literal_pieces(pattern)
-    assert time.monotonic() - started < 10
+    # a few seconds on a loaded 2-core machine; fnmatch took 50 s and over 300 s
+    assert time.monotonic() - started < 30
 
 
 def gap_found(stdout: str) -> bool:

@@ -16,8 +16,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pdlint.checks.relay.analysis import RelayAnalysis
-from pdlint.checks.relay.none_checks import guards_mention, none_check, stored_before
+from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.placeholders import Placeholder, find_placeholders
 from pdlint.checks.relay.relays import Relay, relay_related
+from pdlint.checks.relay.statements import StatementFilter
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
@@ -26,7 +28,6 @@ from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
-PLACEHOLDER_WORDS = ("idle", "dummy", "placeholder")
 
 
 @dataclass(frozen=True)
@@ -38,17 +39,6 @@ class Origin:
     variant: Variant
     member: int
     attr: str
-
-
-@dataclass(frozen=True)
-class Placeholder:
-    """``if x.<state> is None: x.<state> = Factory.create_idle_input(...)``."""
-
-    function: str
-    span: Span
-    factory: str
-    state: str
-    target: Expr
 
 
 class ModeAnalysis:
@@ -157,31 +147,13 @@ class ModeAnalysis:
 
     def placeholders(self, reachable: set[str], state: str) -> list[Placeholder]:
         """Assignments of an idle placeholder to the state under a None check of it."""
-        out = []
-        for qual in sorted(reachable):
-            fn = self.model.functions[qual]
-            for store in fn.stores:
-                if store.target[0] != "attr" or store.target[2] != state:
-                    continue
-                if store.value[0] != "call" or not _none_branch(store.guards, state):
-                    continue
-                func = store.value[1]
-                name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else ""
-                if self._is_placeholder(name):
-                    out.append(
-                        Placeholder(qual, store.span, text(func, brief=True), state, store.target)
-                    )
-        return out
-
-    def _is_placeholder(self, name: str) -> bool:
-        if name in self.placeholder_factories:
-            return True
-        return any(word in name.lower() for word in PLACEHOLDER_WORDS)
+        return find_placeholders(self.model, reachable, state, self.placeholder_factories)
 
     # findings -----------------------------------------------------------------
     def run(self, relays: list[Relay], entries: list[str]) -> Iterator[Finding]:
         reachable = set(self.graph.reach(entries, lambda fn, site: True))
         seen: set[tuple[str, str | None, str, int, int]] = set()
+        statements = StatementFilter()
         for relay in relays:
             relay_fn = self.model.functions[relay.function]
             batch_cls = self.model.type_of(relay_fn, relay.target[1])
@@ -194,8 +166,14 @@ class ModeAnalysis:
             for finding in findings:
                 loc = finding.location
                 mark = (finding.code, finding.member, loc.path, loc.line, loc.column)
-                if mark not in seen:
-                    seen.add(mark)
+                if mark in seen:
+                    continue
+                seen.add(mark)
+                # one finding per statement and state
+                consumer = self.model.functions[finding.path[-1].function]
+                span = (loc.line, loc.column, loc.end_line, loc.end_column)
+                key = (finding.code, finding.member or "", relay.state)
+                if statements.first(consumer, key, span):
                     yield finding
 
     def _bypass(
@@ -239,9 +217,14 @@ class ModeAnalysis:
                 if not allowed(fn, call):
                     continue
                 for target in targets:
+                    when = self.graph.when.get((qual, target))
+                    if when is not None and when[0] == variant.qualname and member not in when[1]:
+                        continue  # a call that only batches of other modes take
                     key = (target, state, variant.qualname, member)
                     if key not in self._below:
-                        self._below[key] = self.graph.reach([target], allowed)
+                        self._below[key] = self.graph.reach(
+                            [target], allowed, (variant.qualname, member)
+                        )
                     below = self._below[key]
                     for sub in sorted(below):
                         callee = self.model.functions[sub]
@@ -369,21 +352,27 @@ class ModeAnalysis:
         builder = relay.builder
         variant = builder.variant
         fn = self.model.functions[placeholder.function]
-        store = next(s for s in fn.stores if s.span == placeholder.span)
         if not self.relay.same_class(fn, placeholder.target[1], batch_cls):
             return
-        if not self._non_idle_reaches(fn, store.guards, batch_cls):
+        if not self._non_idle_reaches(fn, placeholder.guards, batch_cls):
             return
         rejected = self.relay.rejected(variant)
         for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
             if member in rejected:
                 continue
-            truth = self.variants.guards_truth(store.guards, fn, variant, member)
+            truth = self.variants.guards_truth(placeholder.guards, fn, variant, member)
             if truth not in (T, MAYBE):
                 continue
             parents = self.relay.member_reach(relay, variant, member)
             if placeholder.function not in parents:
                 continue
+            if (placeholder.function, placeholder.span) in self.relay.noted.get(
+                (relay, member), ()
+            ):
+                continue  # a PDL101 crashes first on every path: a note of that finding
+            parents = self.relay.trees(relay, member).choose(
+                parents, placeholder.function, placeholder.guards, placeholder.span
+            )
             yield self._masked_finding(relay, placeholder, member, none_span, parents)
 
     def _non_idle_reaches(self, fn: FunctionFacts, guards: Guards, batch_cls: str | None) -> bool:
@@ -453,22 +442,6 @@ def _chain_sites(
         assert site is not None
         out.append((caller, site))
     return out
-
-
-def _none_branch(guards: Guards, state: str) -> bool:
-    """Code under ``guards`` runs only when ``state`` is None (or falsy)."""
-    for expr, polarity in guards:
-        if not none_check(expr, state):
-            continue
-        if expr[0] == "cmp" and expr[2][0] in ("is", "=="):
-            return polarity
-        if expr[0] == "cmp" and expr[2][0] in ("is not", "!="):
-            return not polarity
-        if expr[0] == "not":
-            return polarity
-        if expr[0] in ("attr", "name"):
-            return not polarity
-    return False
 
 
 def _on_self(origin: Origin, fn: FunctionFacts) -> bool:

@@ -41,6 +41,11 @@ reaches that check with the state missing, and the placeholder hides the gap:
 zero rows of state for a batch of real requests, and the failure moves further
 down.
 
+Where M's request crashes at a consumer before it gets to the placeholder, on
+every path from the decode entry points, the crash is the finding (PDL101) and the
+placeholder one of its related locations: guarding that consumer alone would only
+move the failure here.
+
 Fix: build the state for M in the builder, or raise for M (in the builder or in
 a startup validator), and keep the placeholder for the idle mode only.""",
         example="""\

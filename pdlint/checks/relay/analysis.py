@@ -1,32 +1,41 @@
-"""PDL001 dispatch-gap and PDL101 relay-state-missing (case 1 of the brief).
+"""PDL001 dispatch-gap, PDL101 relay-state-missing (case 1 of the brief), and the
+relay's PDL104 and PDL105.
 
 A builder returns None for some members of a variant; the relay stores its
 result in an attribute; a consumer reached from a decode entry point
-dereferences that attribute while the variant is such a member.
+dereferences that attribute while the variant is such a member. For the members
+it builds, a consumer may demand a class the builder does not make (PDL105).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
-from pdlint.checks.relay.late_failures import bypass_only, late_failures
+from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
+from pdlint.checks.relay.loop_settings import SettingLiterals
 from pdlint.checks.relay.none_checks import guards_mention, stored_before
-from pdlint.checks.relay.relays import Builder, Relay, relay_related
+from pdlint.checks.relay.paths import EntryTrees
+from pdlint.checks.relay.placeholders import find_placeholders
+from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
+from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
+from pdlint.checks.relay.statements import StatementFilter
+from pdlint.checks.relay.type_findings import type_finding
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import call_step, deref_step, location, short_name
+from pdlint.model.locations import deref_step, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
 class RelayAnalysis:
-    """Finds builders, relays and consumers; yields PDL001 and PDL101."""
+    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105."""
 
     def __init__(
         self,
@@ -35,6 +44,7 @@ class RelayAnalysis:
         graph: CallGraph,
         entries: list[str],
         validators: tuple[str, ...] = (),
+        placeholder_factories: tuple[str, ...] = (),
     ) -> None:
         self.model = model
         self.variants = variants
@@ -48,10 +58,17 @@ class RelayAnalysis:
             tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
         ] = {}
         self._rejected: dict[str, set[int]] = {}
+        self._modes: dict[str, frozenset[int]] | None = None  # see _relayed_modes
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
         self._carriers = CarrierSearch(model, variants)
+        self._settings = SettingLiterals(model, variants)
+        self._trees: dict[tuple[Relay, int], EntryTrees] = {}
+        self.placeholder_factories = placeholder_factories
+        # (relay, member) -> the placeholders a PDL101 of the member holds as a note: the
+        # request crashes before it reaches them (the mode check leaves them out)
+        self.noted: dict[tuple[Relay, int], set[tuple[str, Span]]] = {}
 
     # builders -----------------------------------------------------------------
     def string_builder_attributes(self) -> set[str]:
@@ -166,7 +183,7 @@ class RelayAnalysis:
                     gaps.append(member)
                     spans.append(span)
             if gaps and covered:
-                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans))
+                return Builder(fn.qualname, variant, tuple(gaps), tuple(spans), bound)
         return None
 
     def _outcome(
@@ -372,6 +389,7 @@ class RelayAnalysis:
             self.rejected(relay.builder.variant)
         reported_builders: set[str] = set()
         carried: set[tuple[str, str, int]] = set()
+        statements = StatementFilter()
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
@@ -382,10 +400,82 @@ class RelayAnalysis:
             for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
                     continue
-                yield from self._consumers(relay, member, none_span)
+                found = []
+                for finding in self._consumers(relay, member, none_span):
+                    # one finding per statement and state (``a, b = x.s.a, x.s.b``)
+                    consumer = self.model.functions[finding.path[-1].function]
+                    key = (finding.code, finding.member or "", relay.state)
+                    if statements.first(consumer, key, _span(finding)):
+                        found.append(finding)
+                yield from self._with_notes(relay, member, found)
                 if (relay.function, builder.qualname, member) not in carried:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
+            for member in range(len(variant.members)):
+                if member not in rejected and member not in builder.gaps:
+                    yield from self._state_types(relay, member)
+
+    def built(self, builder: Builder, member: int) -> tuple[frozenset[str], Span] | None:
+        """The classes the builder makes for a member it builds a value for, and the
+        first return that makes one; None when it builds none or any is unknown."""
+        fn = self.model.functions[builder.qualname]
+        variant, bound = builder.variant, builder.bound
+        outcome = self._outcome(fn, variant, member, bound)
+        if outcome is None or outcome[0] != "value":
+            return None
+        made: set[str] = set()
+        first: Span | None = None
+        for ret in fn.returns:
+            if self.variants.guards_truth(ret.guards, fn, variant, member, bound) is F:
+                continue
+            if self._return_kind(ret.value, fn, variant, member, bound) != "value":
+                continue
+            assert ret.value is not None
+            found = made_classes(self.model, fn, ret.value)
+            if not found:
+                return None
+            made.update(found)
+            first = first or ret.span
+        return (frozenset(made), first) if first is not None else None
+
+    def _state_types(self, relay: Relay, member: int) -> Iterator[Finding]:
+        """PDL105: the member's state is built, of a class a consumer does not accept."""
+        built = self.built(relay.builder, member)
+        if built is None:
+            return
+        made, made_span = built
+        variant = relay.builder.variant
+        relay_fn = self.model.functions[relay.function]
+        relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        names = self.model.attribute_aliases(relay_cls, relay.state)
+        parents = self.member_reach(relay, variant, member)
+        for qual in sorted(parents):
+            if qual == relay.function:  # the relay's own check fails at handoff
+                continue
+            chain = call_chain(parents, qual)
+            if any(site is not None and bypass_only(site.guards) for _, site in chain):
+                continue  # reached only by bypass batches, whose state is a placeholder
+            fn = self.model.functions[qual]
+            # a test of the state's class or None-ness, or of a local holding it,
+            # guards a demand under it
+            tested = names | StateReads(fn, names).aliases()
+            for demand in type_demands(self.model, fn, names):
+                guards = demand.guards
+                if bypass_only(guards) or any(guards_mention(guards, n) for n in tested):
+                    continue
+                deref = DerefFact(demand.obj[2], demand.obj, "attribute", demand.span, guards)
+                if stored_before(fn, deref, self.model):
+                    continue
+                if not self.same_class(fn, demand.obj[1], relay_cls):
+                    continue
+                truth = self.variants.guards_truth(guards, fn, variant, member)
+                if truth not in (T, MAYBE) or not fails(self.model, demand, made):
+                    continue
+                shown_from = self.trees(relay, member).choose(parents, qual, guards, demand.span)
+                yield type_finding(
+                    self.model, relay, member, made, made_span, qual, demand, shown_from
+                )
+                break  # the first failing demand of a function stops the request
 
     def _carried(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
         """PDL104: the member runs the relay's fallback, which makes a carrier with a
@@ -464,8 +554,96 @@ class RelayAnalysis:
             # Only entries whose calls reach the relay hand requests to this state.
             entries = [e for e in self.entries if relay.function in self.reach_all(e)]
             allowed = self.edge_filter(relay.state, variant, member)
-            self._member_reach[key] = self.graph.reach(entries, allowed, (variant.qualname, member))
+            self._member_reach[key] = self.graph.reach(
+                entries, allowed, (variant.qualname, member), self._within(variant)
+            )
         return self._member_reach[key]
+
+    def _within(self, variant: Variant) -> dict[str, frozenset[int]]:
+        """The members a relayed request may have of the other variants (see
+        :meth:`_relayed_modes`)."""
+        return {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+
+    def _relayed_modes(self) -> dict[str, frozenset[int]]:
+        """For each enum that chooses calls (a table keyed by ``batch.mode``) and has
+        bypass members (IDLE, DUMMY), its other members: a batch the relay made holds
+        requests handed over, so it takes no call that bypass batches alone take."""
+        if self._modes is None:
+            self._modes = {}
+            for qual in sorted({when[0] for when in self.graph.when.values()}):
+                found = self.variants.by_name.get(qual)
+                if found is None or found.kind != "enum":
+                    continue
+                rest = frozenset(
+                    m
+                    for m, name in enumerate(found.members)
+                    if not any(word in name.lower() for word in BYPASS_WORDS)
+                )
+                if len(rest) < len(found.members):
+                    self._modes[qual] = rest
+        return self._modes
+
+    def trees(self, relay: Relay, member: int) -> EntryTrees:
+        """The member's reach from each entry point that reaches the relay (cached)."""
+        key = (relay, member)
+        if key not in self._trees:
+            variant = relay.builder.variant
+            self._trees[key] = EntryTrees(
+                self.model,
+                self.graph,
+                self._settings,
+                lambda: [e for e in self.entries if relay.function in self.reach_all(e)],
+                self.edge_filter(relay.state, variant, member),
+                (variant, member),
+                self._within(variant),
+            )
+        return self._trees[key]
+
+    def _with_notes(self, relay: Relay, member: int, found: list[Finding]) -> list[Finding]:
+        """The member's PDL101 findings, each with a note for the idle placeholders the
+        request would reach after it (were it guarded): on every path from the entry
+        points, that finding's consumer crashes first."""
+        crashes = [(f.path[-1].function, _span(f)) for f in found if f.code == "PDL101" and f.path]
+        if not crashes:
+            return found
+        variant = relay.builder.variant
+        parents = self.member_reach(relay, variant, member)
+        relay_fn = self.model.functions[relay.function]
+        relay_cls = self.model.type_of(relay_fn, relay.target[1])
+        trees = self.trees(relay, member)
+        notes: dict[tuple[str, Span], list[Related]] = {}
+        noted = self.noted.setdefault((relay, member), set())
+        for placeholder in find_placeholders(
+            self.model, parents, relay.state, self.placeholder_factories
+        ):
+            fn = self.model.functions[placeholder.function]
+            if bypass_only(placeholder.guards) or not self.same_class(
+                fn, placeholder.target[1], relay_cls
+            ):
+                continue
+            truth = self.variants.guards_truth(placeholder.guards, fn, variant, member)
+            if truth not in (T, MAYBE):
+                continue
+            crash = trees.after((placeholder.function, placeholder.span), crashes)
+            if crash is None:
+                continue
+            noted.add((placeholder.function, placeholder.span))
+            notes.setdefault(crash, []).append(
+                Related(
+                    location(self.model, placeholder.function, placeholder.span),
+                    f"were this guarded, the request would reach the idle placeholder "
+                    f"`{placeholder.factory}(...)` here, which hides the missing "
+                    f"`{relay.state}`",
+                )
+            )
+        out = []
+        for finding in found:
+            extra = notes.get((finding.path[-1].function, _span(finding))) if finding.path else None
+            if extra and finding.code == "PDL101":
+                finding = replace(finding, related=(*finding.related, *extra))
+                del notes[(finding.path[-1].function, _span(finding))]
+            out.append(finding)
+        return out
 
     def _consumers(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
         variant = relay.builder.variant
@@ -493,7 +671,9 @@ class RelayAnalysis:
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
-                yield self._finding(relay, member, none_span, qual, deref.obj, deref.span, parents)
+                yield self._finding(
+                    relay, member, none_span, qual, deref.obj, deref.span, deref.guards, parents
+                )
             if qual != relay.function:  # a raise in the relay itself fails at handoff
                 yield from self._late(relay, member, none_span, fn, names, relay_cls, parents)
             yield from self._passed_on(relay, member, none_span, fn, parents, allowed)
@@ -524,7 +704,15 @@ class RelayAnalysis:
             if self.variants.guards_truth(failure.guards, fn, variant, member) not in (T, MAYBE):
                 continue
             yield self._finding(
-                relay, member, none_span, fn.qualname, failure.obj, failure.span, parents, True
+                relay,
+                member,
+                none_span,
+                fn.qualname,
+                failure.obj,
+                failure.span,
+                failure.guards,
+                parents,
+                True,
             )
 
     def _passed_on(
@@ -570,7 +758,14 @@ class RelayAnalysis:
                         if extended[target] != (fn.qualname, call):
                             extended[target] = (fn.qualname, call)
                         yield self._finding(
-                            relay, member, none_span, target, deref.obj, deref.span, extended
+                            relay,
+                            member,
+                            none_span,
+                            target,
+                            deref.obj,
+                            deref.span,
+                            deref.guards,
+                            extended,
                         )
                         break
 
@@ -596,26 +791,15 @@ class RelayAnalysis:
         consumer: str,
         obj: Expr,
         span: Span,
+        guards: Guards,
         parents: dict[str, tuple[str, CallFact] | None],
         late: bool = False,
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
         shown = text(obj, brief=True)
-        chain = call_chain(parents, consumer)
-        entry = chain[0][0]
-        steps = [
-            Step(
-                location(self.model, entry, self.model.functions[entry].span),
-                entry,
-                f"entry point `{short_name(entry)}`",
-            )
-        ]
-        for i in range(1, len(chain)):
-            caller = chain[i - 1][0]
-            callee, site = chain[i]
-            assert site is not None
-            steps.append(call_step(self.model, caller, site.span, callee))
+        parents = self.trees(relay, member).choose(parents, consumer, guards, span)
+        entry, steps = path_steps(self.model, parents, consumer)
         builder_fn = self.model.functions[builder.qualname]
         missing = (
             f"`{builder_fn.name}` returns None for {name}, "
@@ -659,3 +843,9 @@ def _returned(fn: FunctionFacts) -> Iterator[Expr]:
             yield ret.value
         for expr, _ in ret.guards:
             yield expr
+
+
+def _span(finding: Finding) -> Span:
+    """The span of a finding's location."""
+    loc = finding.location
+    return (loc.line, loc.column, loc.end_line, loc.end_column)

@@ -1,5 +1,5 @@
 """The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing,
-PDL104 relay-field-missing."""
+PDL104 relay-field-missing, PDL105 relay-state-type."""
 
 from __future__ import annotations
 
@@ -94,6 +94,46 @@ if state is None:
 # consumer
 def stash(self, payload):
     if self.algo.needs_tree():              # true for LOOKAHEAD
-        first = payload.tree_scores[0]       # PDL104 for LOOKAHEAD""",
+        first = payload.tree_scores[0]       # PDL104 for LOOKAHEAD
+
+# fix: give the field in the fallback
+    self.relay.stash(Payload(tokens=last, tree_scores=scores))""",
+    ),
+    Rule(
+        code="PDL105",
+        name="relay-state-type",
+        summary="The builder makes the member's relay state of a class a consumer does not accept",
+        severity="error",
+        tags=("pd-disaggregation", "crash", "correctness"),
+        explanation="""\
+The builder returns a value for member M, so the relay state is set, but of a
+class a consumer reached by M does not accept: the consumer asserts or tests a
+subclass (``assert isinstance(state, TreeCacheState)``, ``if not
+isinstance(...): raise``) or calls a method only a subclass defines. Builders
+often share a branch between related members (``if algo.is_tree_family():
+return TreeState(...)``) while one of them needs its own subclass: under
+prefill/decode disaggregation every request of M fails at that consumer, after
+the handoff moved its KV cache, although the colocated path (where M's own
+prefill makes the subclass) works. pdlint follows the classes each builder
+branch makes for M (constructors, the returns of the functions it calls) and
+reports the consumer; a class it cannot fully resolve is never reported.
+
+Fix: make the subclass M needs in the builder (a branch of its own), or reject M
+with disaggregation mode "decode" in a startup validator.""",
+        example="""\
+# builder: one branch for the tree family, CACHED_TREE included
+def build_draft_state(self, batch):
+    if self.is_tree_family():               # TREE, CACHED_TREE
+        return TreeState(batch)
+    return None
+
+# consumer, reached only for CACHED_TREE
+def draft(self, batch):
+    state = batch.draft_state
+    assert isinstance(state, CachedTreeState)   # PDL105 for CACHED_TREE
+
+# fix: a branch of its own, before the family's
+    if self is Algo.CACHED_TREE:
+        return CachedTreeState(batch)""",
     ),
 )

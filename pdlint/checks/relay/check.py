@@ -1,4 +1,5 @@
-"""The relay check: PDL001 dispatch-gap and PDL101 relay-state-missing.
+"""The relay check: PDL001 dispatch-gap, PDL101 relay-state-missing, PDL104
+relay-field-missing and PDL105 relay-state-type.
 
 Its declaration alone (rules, pack section, loading): a run that reuses its
 record never imports the analysis (:mod:`pdlint.checks.relay.analysis`).

@@ -4,11 +4,10 @@ relay's fallback left None."""
 from __future__ import annotations
 
 from pdlint.checks.relay.fields import FieldDeref
-from pdlint.checks.relay.relays import Relay
+from pdlint.checks.relay.relays import Relay, path_steps
 from pdlint.facts.exprs import text
 from pdlint.facts.types import CallFact, Span
 from pdlint.findings import Finding, Related, Step
-from pdlint.model.callgraph import call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.names import Model
 
@@ -29,19 +28,7 @@ def carrier_finding(
     field = deref.attr
     shown = text(deref.obj, brief=True)
     cls = short_name(carrier.cls).rsplit(".", 1)[-1]
-    chain = call_chain(parents, relay.function)
-    entry = chain[0][0]
-    steps = [
-        Step(
-            location(model, entry, model.functions[entry].span),
-            entry,
-            f"entry point `{short_name(entry)}`",
-        )
-    ]
-    for i in range(1, len(chain)):
-        callee, site = chain[i]
-        assert site is not None
-        steps.append(call_step(model, chain[i - 1][0], site.span, callee))
+    entry, steps = path_steps(model, parents, relay.function)
     steps.append(
         Step(
             location(model, relay.function, carrier.span),

@@ -39,6 +39,7 @@ def unmatched_names(
         own = os.path.realpath(os.path.dirname(pack.path)) != os.path.realpath(packs_dir())
         for key, names in (
             ("entry-points", pack.entry_points),
+            ("idle-runs", pack.idle_runs),
             ("startup-validators", pack.startup_validators),
         ):
             missing = [n for n in names if not match_entries(model, [n])]
@@ -83,16 +84,26 @@ class GraphRun(Run):
             # variant-chosen edges, which need those tables).
             CallGraph(model, entries, passed=self.passed, prefetched=self.prefetched)
         self.validators: tuple[str, ...] = section.startup_validators
+        self.placeholders: tuple[str, ...] = section.placeholder_factories
 
     def run(self) -> Iterator[Finding]:
         model = self.model
         self.variants = Variants(model)
         self.context.settled()
         factories = ClassFactories(model, self.variants)
-        self.graph = CallGraph(model, self.entries, factories.targets, self.passed, self.prefetched)
+        self.graph = CallGraph(
+            model,
+            self.entries,
+            factories.targets,
+            self.passed,
+            self.prefetched,
+            factories.receivers,
+        )
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
         self.known = len(self.variants.by_name)  # before the checks look more up
-        self.check = RelayAnalysis(model, self.variants, self.graph, self.roots, self.validators)
+        self.check = RelayAnalysis(
+            model, self.variants, self.graph, self.roots, self.validators, self.placeholders
+        )
         out = list(self.check.run())
         self.variant_stats = Counter(self.variants.stats)  # as they are before the mode check
         return iter(out)

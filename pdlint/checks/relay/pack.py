@@ -16,11 +16,16 @@ class RelayPack:
 
     entry_points: tuple[str, ...] = ()
     startup_validators: tuple[str, ...] = ()
+    # placeholders a PDL101 notes when its request would reach them next
+    placeholder_factories: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, packs: Sequence[Pack]) -> RelayPack:
         """The names of all ``packs``, in order."""
         return cls(
-            tuple(p for pack in packs for p in pack.entry_points),
+            # an idle or dummy run is where a batch no handoff made enters the decode
+            # engine: an entry point too
+            tuple(p for pack in packs for p in (*pack.entry_points, *pack.idle_runs)),
             tuple(v for pack in packs for v in pack.startup_validators),
+            tuple(f for pack in packs for f in pack.placeholder_factories),
         )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pdlint.facts.types import Expr, Span
-from pdlint.findings import Related
-from pdlint.model.locations import location, short_name
+from pdlint.facts.types import CallFact, Expr, Span
+from pdlint.findings import Related, Step
+from pdlint.model.callgraph import call_chain
+from pdlint.model.locations import call_step, location, short_name
 from pdlint.model.names import Model
 from pdlint.model.variants import Variant
 
@@ -20,6 +21,10 @@ class Builder:
     variant: Variant
     gaps: tuple[int, ...]  # members it returns None for
     none_spans: tuple[Span, ...]  # where, for each gap (same order)
+    bound: frozenset[str] = frozenset()  # the parameters holding the variant value
+
+    def __hash__(self) -> int:  # its gaps grow with the members: keys must not
+        return hash((self.qualname, self.variant))
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,9 @@ class Relay:
     function: str
     store_span: Span
     target: Expr  # the attribute stored into (``batch.spec_info``)
+
+    def __hash__(self) -> int:
+        return hash((self.state, self.function, self.store_span, self.builder))
 
 
 def relay_related(
@@ -55,3 +63,23 @@ def relay_related(
             f"decode entry point `{short_name(entry)}`",
         ),
     )
+
+
+def path_steps(
+    model: Model, parents: dict[str, tuple[str, CallFact] | None], node: str
+) -> tuple[str, list[Step]]:
+    """The entry point of a :meth:`CallGraph.reach` result that reaches ``node``, and
+    the steps of the path from it: the entry, then each call down to ``node``."""
+    chain = call_chain(parents, node)
+    entry = chain[0][0]
+    steps = [
+        Step(
+            location(model, entry, model.functions[entry].span),
+            entry,
+            f"entry point `{short_name(entry)}`",
+        )
+    ]
+    for (caller, _), (callee, site) in zip(chain, chain[1:], strict=False):
+        assert site is not None
+        steps.append(call_step(model, caller, site.span, callee))
+    return entry, steps

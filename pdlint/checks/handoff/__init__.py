@@ -1,0 +1,1 @@
+"""Preconditions on the handoff payload: PDL301 soft-handoff-precondition."""

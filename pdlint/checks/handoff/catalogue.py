@@ -1,0 +1,37 @@
+"""The rules the handoff check reports: PDL301 soft-handoff-precondition."""
+
+from __future__ import annotations
+
+from pdlint.checks.base import Rule
+
+RULES = (
+    Rule(
+        code="PDL301",
+        name="soft-handoff-precondition",
+        summary="A decode handler reads the handoff payload softly and goes on without it",
+        severity="warning",
+        tags=("pd-disaggregation", "correctness"),
+        explanation="""\
+A request that reaches a decode worker under disaggregation must carry the
+prefill side's result (its KV transfer parameters, its first token). A handler
+reached from a decode entry point reads that payload softly
+(`request.get("prefill_result")` tested with `if payload:`, or an `or {}`
+fallback) and, when it is missing, goes on without it: the decode worker then
+runs the prompt itself, waits for a transfer that never comes, or fails deep in
+the engine with an error that does not say what was missing.
+
+A handler that raises (or calls a function that raises) when the payload is
+missing, or returns at once, is clean: it fails loudly and early, as Dynamo's
+`require_prefill_result()` does.
+
+Fix: require the payload on the decode path (`payload =
+require_prefill_result(request, mode)`), and keep the soft read for the modes
+that may run without it.""",
+        example="""\
+async def generate(self, request):
+    prefill_result = request.get("prefill_result")      # PDL301
+    if prefill_result:
+        params = decode_params(prefill_result)
+    ...                                                 # decode goes on without it""",
+    ),
+)
