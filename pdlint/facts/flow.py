@@ -25,6 +25,9 @@ when not a literal) ·
 ``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
 ``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
 ``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
+``annot target types`` (what an annotation says ``target`` holds, used where no
+value flows; each type ``("cls", node)``, ``("seq", kind, types)``,
+``("map", key types, value types)`` or ``("type", types)``) ·
 ``binop dst left right`` · ``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
@@ -263,8 +266,17 @@ class _Extractor:
         elif isinstance(node, ast.AnnAssign):
             if node.value is not None:
                 self.assign(node.target, self.expr(node.value, scope), scope)
+                if isinstance(node.target, ast.Name) and node.target.id in scope.env:
+                    types = self.types(node.annotation, scope)
+                    if types:  # batch: Batch = await receive(): where no value flows
+                        self.emit("annot", scope.env[node.target.id], types)
+                        if scope.kind == "class":
+                            self.emit("annot", f"{scope.qualname}|{node.target.id}", types)
             elif isinstance(node.target, ast.Name) and scope.kind == "class":
                 scope.assigned.add(node.target.id)
+                types = self.types(node.annotation, scope)
+                if types:  # a field: what its instances hold where no value flows
+                    self.emit("annot", f"{scope.qualname}|{node.target.id}", types)
         elif isinstance(node, ast.AugAssign):
             self.aug_assign(node, scope)
         elif isinstance(node, ast.Expr):
@@ -600,6 +612,14 @@ class _Extractor:
             params.append((arg.arg, kind, node_id))
             if default is not None:
                 self.emit("copy", node_id, self.expr(default, scope))
+            if arg.annotation is not None:
+                types = self.types(arg.annotation, scope)
+                if kind == VAR_POSITIONAL and types:
+                    types = (("seq", "tuple", types),)
+                elif kind == VAR_KEYWORD and types:
+                    types = (("map", (), types),)
+                if types:
+                    self.emit("annot", node_id, types)
             inner.env[arg.arg] = node_id
             inner.assigned.add(arg.arg)
             self.emit("copy", f"{qualname}|{arg.arg}", node_id)
@@ -622,6 +642,10 @@ class _Extractor:
             coroutine = isinstance(node, ast.AsyncFunctionDef)
             generator = _is_generator(node.body)
             self.deferred.append((node, inner))
+            if node.returns is not None and not generator:
+                types = self.types(node.returns, scope)
+                if types:
+                    self.emit("annot", f"{qualname}|<return>", types)
         self.functions.append(
             FunctionDef(
                 qualname,
@@ -679,6 +703,76 @@ class _Extractor:
             self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
             value = out
         return value
+
+    # annotations ---------------------------------------------------------
+    def types(self, node: ast.expr, scope: _Scope, depth: int = 0) -> tuple[Any, ...]:  # noqa: C901
+        """What an annotation says a name holds (see ``annot``); () when it says
+        nothing the value flow can use (builtin scalars, callables, literals)."""
+        if depth > 4:
+            return ()
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if len(node.value) > _MAX_CODE:
+                return ()
+            try:  # a forward reference
+                parsed = ast.parse(node.value, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                return ()
+            return self.types(parsed, scope, depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.types(node.left, scope, depth + 1) + self.types(
+                node.right, scope, depth + 1
+            )
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            name = _last_name(node)
+            if name in _TYPE_WORDS or name in _SEQ_TYPES or name in _MAP_TYPES:
+                return ()
+            if isinstance(node, ast.Name) and name in BUILTIN_NAMES:
+                if name not in self.module_names and not self.has_star:
+                    return ()
+            return (("cls", self.type_name(node, scope)),)
+        if not isinstance(node, ast.Subscript):
+            return ()
+        name = _last_name(node.value)
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if name in _UNIONS:
+            return tuple(t for a in args for t in self.types(a, scope, depth + 1))
+        if name in _WRAPPERS_OF_FIRST:
+            return self.types(args[0], scope, depth + 1)
+        if name in _SEQ_TYPES:
+            inner = tuple(
+                t
+                for a in args
+                if not (isinstance(a, ast.Constant) and a.value is ...)
+                for t in self.types(a, scope, depth + 1)
+            )
+            kind = "tuple" if name in ("tuple", "Tuple") else _SEQ_TYPES[name]
+            return (("seq", kind, inner),) if inner else ()
+        if name in _MAP_TYPES:
+            if len(args) != 2:
+                return ()
+            values = self.types(args[1], scope, depth + 1)
+            return (("map", self.types(args[0], scope, depth + 1), values),) if values else ()
+        if name in ("type", "Type"):
+            inner = self.types(args[0], scope, depth + 1)
+            return (("type", inner),) if inner else ()
+        if name in _TYPE_WORDS:
+            return ()
+        return (("cls", self.type_name(node.value, scope)),)  # a generic class: Box[int]
+
+    def type_name(self, node: ast.expr, scope: _Scope) -> str:
+        """The node of a name in an annotation: a class defined later in the module
+        is seen too (annotations name what the module will hold)."""
+        if isinstance(node, ast.Attribute):
+            out = self.temp(scope)
+            self.emit("getattr", out, self.type_name(node.value, scope), node.attr, "")
+            return out
+        assert isinstance(node, ast.Name)
+        walk: _Scope | None = scope
+        while walk is not None:
+            if walk.kind == "function" and node.id in walk.assigned:
+                return f"{walk.qualname}|{node.id}"
+            walk = walk.parent
+        return f"{self.module}|{node.id}"
 
     # expressions ---------------------------------------------------------
     def expr(self, node: ast.expr, scope: _Scope) -> str:  # noqa: C901
@@ -920,7 +1014,33 @@ class _Extractor:
 
 
 _CLASS_HOOKS = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
+# Annotations: the typing names that say nothing of a class, the unions, the
+# wrappers of their first argument, containers of elements and of values.
+_TYPE_WORDS = frozenset(
+    "Any Callable Literal TypeVar ParamSpec Protocol Generic NoReturn Never None Self "
+    "LiteralString TypeAlias Awaitable Coroutine object".split()
+)
+_UNIONS = frozenset({"Optional", "Union"})
+_WRAPPERS_OF_FIRST = frozenset(
+    "Annotated ClassVar Final Required NotRequired ReadOnly InitVar TypeGuard".split()
+)
+_SEQ_TYPES = {
+    **dict.fromkeys("list List Sequence MutableSequence deque Deque".split(), "list"),
+    **dict.fromkeys("Iterable Iterator Collection Generator AsyncIterator".split(), "list"),
+    **dict.fromkeys("AsyncIterable AsyncGenerator Reversible".split(), "list"),
+    **dict.fromkeys("set Set frozenset FrozenSet AbstractSet MutableSet".split(), "set"),
+    **dict.fromkeys(("tuple", "Tuple"), "tuple"),
+}
+_MAP_TYPES = frozenset(
+    "dict Dict Mapping MutableMapping DefaultDict defaultdict OrderedDict Counter".split()
+)
 _MAX_CODE = 4000  # longer strings given to eval or exec are not read as code
+
+
+def _last_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _receiver_name(node: str) -> str:

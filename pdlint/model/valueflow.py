@@ -32,10 +32,18 @@ _NEW_CONTAINER = {
 }
 _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
+_LATER = frozenset({"annot"})  # evaluated once the flow has settled
+_NONE: Value = ("const", "NoneType", None)
 _MAX_DOTS = 7  # an outside name is kept to this many attributes
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
+# The attributes of builtin values (a name not among them reads nothing).
+_BUILTIN_ATTRS = {
+    t.__name__: frozenset(dir(t))
+    for t in (list, dict, set, tuple, str, int, float, complex, bool, bytes, type(None))
+}
+_BUILTIN_ATTRS["iter"] = frozenset({"__next__", "__iter__", "send", "close", "throw"})
 # How PyCG's format names a builtin type whose method is called (see solve).
 _TYPE_NAMES = {
     "str": "<**PyStr**>",
@@ -116,15 +124,20 @@ class Solver:
             if op[0] in _STATIC:  # inputs that never change: installed once, no queue
                 self.op = index
                 self.evaluate(op)
-            else:
+            elif op[0] not in _LATER:
                 pts.schedule(index)
-        while pts.queue:
-            index = pts.queue.popleft()
-            pts.queued.discard(index)
-            pts.current = index
-            self.op = index
-            self.evaluate(self.ops[index])
-            pts.current = None
+        self.run_queue()
+        # annotations, where no value flows: each seeds its target once, in rounds
+        # (what one seeds may reach the targets of others)
+        pending = [op for op in self.ops if op[0] == "annot"]
+        while pending:
+            seeded = [op for op in pending if self.no_value(op[1])]
+            if not seeded:
+                break
+            for op in seeded:
+                self.annotate(op[1], op[2])
+            pending = [op for op in pending if op not in seeded]
+            self.run_queue()
         for caller, callee, receiver in self.type_calls:
             if not self.holds_code(receiver):
                 self.edges[caller].add(callee)
@@ -155,6 +168,47 @@ class Solver:
                 elif held[0] not in ("const", "unknown", "extres", "ext", "extattr", "member"):
                     return True
         return False
+
+    def run_queue(self) -> None:
+        pts = self.pts
+        while pts.queue:
+            index = pts.queue.popleft()
+            pts.queued.discard(index)
+            pts.current = index
+            self.op = index
+            self.evaluate(self.ops[index])
+            pts.current = None
+
+    def no_value(self, node: Node) -> bool:
+        """Whether nothing but None or unknown flows into ``node``."""
+        return all(v == UNKNOWN or v == _NONE for v in self.pts.sets.get(node, ()))
+
+    def annotate(self, node: Node, types: tuple[Any, ...]) -> None:
+        """Seed ``node`` with what its annotation says it holds."""
+        self.pts.add(node, self.typed(node, types))
+
+    def typed(self, site: Node, types: tuple[Any, ...]) -> list[Value]:
+        out: list[Value] = []
+        for index, kind in enumerate(types):
+            if kind[0] in ("cls", "type"):
+                classes = self.pts.get(kind[1]) if kind[0] == "cls" else self.typed(site, kind[1])
+                for value in classes:
+                    if kind[0] == "type" and value[0] in ("inst", "extres"):
+                        out.append(("cls", value[1]) if value[0] == "inst" else ("ext", value[1]))
+                    elif kind[0] == "cls" and value[0] == "cls":
+                        members = self.members(value[1]) if self.is_enum(value[1]) else []
+                        out.extend(members or [("inst", value[1])])
+                    elif kind[0] == "cls" and value[0] in ("ext", "extattr"):
+                        out.append(("extres", value[1]))
+            elif kind[0] == "seq":
+                obj: Value = ("obj", kind[1], f"{site}|annot{index}")
+                self.put_values(obj, ANY_KEY, self.typed(("annot", site, index), kind[2]))
+                out.append(obj)
+            elif kind[0] == "map":
+                obj = ("obj", "dict", f"{site}|annot{index}")
+                self.put_values(obj, ANY_KEY, self.typed(("annot", site, index), kind[2]))
+                out.append(obj)
+        return out
 
     def derive(self, *op: Any) -> None:
         """An operation found while solving (evaluated now and when its inputs grow)."""
@@ -470,8 +524,10 @@ class Solver:
         elif kind == "extattr":
             pts.add(dst, [UNKNOWN])
         elif kind in ("obj", "const"):
-            container = value[1] if kind == "obj" else value[1]
-            pts.add(dst, [("bmeth", container, attr, value)])
+            if attr not in _BUILTIN_ATTRS.get(value[1], ()):
+                return  # no such attribute: an error at run time, or a value of another kind
+            receiver = value if kind == "obj" else (kind, value[1], None)  # the type's method
+            pts.add(dst, [("bmeth", value[1], attr, receiver)])
         elif kind == "prop" and attr == "setter":
             pts.add(dst, [("propset", value[1])])
         elif kind == "unknown":

@@ -75,22 +75,45 @@ def test_graph_roots_found_by_interface_as_check_finds_them(tmp_path: Path) -> N
     ]
     assert ["lane_connector.worker.Worker.receive", f"{connector}.start_load_kv"] in doc["edges"]
     assert [f"{connector}.start_load_kv", "lane_connector.connector.Lane.step"] in doc["edges"]
+    # the builder, on a parameter annotated DraftMethod (no value flows into it)
+    rebuild = "lane_connector.drafts.DraftMethod.rebuild"
+    assert [f"{connector}.start_load_kv", rebuild] in doc["edges"]
     assert not [n for n in doc["nodes"] if ".tests." in n or "run_locally" in n]
     proc = run_pdlint("check", ".", "-v", "--no-cache", cwd=root)
     assert "pdlint: entry points: 2" in proc.stderr, proc.stderr
 
 
 def test_member_keeps_the_edges_its_guards_let_it_take(tmp_path: Path) -> None:
-    """``step`` calls ``verify`` under ``uses_draft()`` (TREE and LOOKUP): OFF's graph
-    lacks that edge (and the node), the others keep it; every other edge stays."""
+    """``step`` calls ``verify`` under ``uses_draft()`` (TREE and LOOKUP), and
+    ``draft_for`` builds a DraftState under ``self is Proposer.TREE``: TREE's graph
+    is the whole one, LOOKUP's lacks the build, OFF's lacks both and what only
+    ``verify`` reaches."""
     root = _copy("namespace_relay", tmp_path)
     everything = _pairs(_pycg(cwd=root))
-    assert STEP_TO_VERIFY in everything
-    for member in ("TREE", "LOOKUP", "Proposer.LOOKUP", "orbit.spec.drafting.Proposer.TREE"):
+    build = ("orbit.spec.drafting.Proposer.draft_for", "orbit.spec.state.DraftState.__init__")
+    assert STEP_TO_VERIFY in everything and build in everything
+    for member in ("TREE", "orbit.spec.drafting.Proposer.TREE"):
         assert _pairs(_pycg("--member", member, cwd=root)) == everything
+    for member in ("LOOKUP", "Proposer.LOOKUP"):
+        assert _pairs(_pycg("--member", member, cwd=root)) == everything - {build}
     off = _pycg("--member", "OFF", cwd=root)
-    assert _pairs(off) == everything - {STEP_TO_VERIFY}
+    assert _pairs(off) == _reached(
+        everything - {STEP_TO_VERIFY, build}, f"{LOOP}.event_loop_disagg_decode"
+    )
     assert "orbit.spec.verify.verify" not in off
+
+
+def _reached(edges: set[tuple[str, str]], root: str) -> set[tuple[str, str]]:
+    seen, todo, out = {root}, [root], set()
+    while todo:
+        node = todo.pop()
+        for a, b in edges:
+            if a == node:
+                out.add((a, b))
+                if b not in seen:
+                    seen.add(b)
+                    todo.append(b)
+    return out
 
 
 def test_member_takes_only_the_class_its_variant_picks(tmp_path: Path) -> None:

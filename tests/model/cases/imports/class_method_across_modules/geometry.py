@@ -1,0 +1,6 @@
+class Polygon:
+    def __init__(self):
+        pass
+
+    def area(self):
+        pass

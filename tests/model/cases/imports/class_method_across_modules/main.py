@@ -1,0 +1,4 @@
+from shapes import Square
+
+sq = Square.unit()
+sq.area()

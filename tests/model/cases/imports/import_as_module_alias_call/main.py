@@ -1,0 +1,3 @@
+import lib.tools.strings as S
+
+S.shout()

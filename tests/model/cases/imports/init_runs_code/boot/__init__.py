@@ -1,0 +1,6 @@
+from boot.setup import configure
+
+configure()
+
+def ready():
+    pass

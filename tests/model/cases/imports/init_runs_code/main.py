@@ -1,0 +1,3 @@
+import boot
+
+boot.ready()

@@ -1,0 +1,5 @@
+def run():
+    pass
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,6 @@
+from .. import services
+from ..services.render import paint as draw
+
+def show():
+    services.helper()
+    draw()

@@ -1,0 +1,5 @@
+def helper():
+    pass
+
+def paint():
+    pass

@@ -1,0 +1,3 @@
+from app.api.views import show
+
+show()

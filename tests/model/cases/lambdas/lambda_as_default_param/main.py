@@ -1,0 +1,7 @@
+def handler():
+    pass
+
+def run(cb=lambda: handler()):
+    cb()
+
+run()
