@@ -1209,17 +1209,15 @@ class Variants:
             for subject, found in fn.string_compares:
                 if subject[2:] == (attr,) and subject[0] == "attr":
                     strings.update(found)
-            for node in (
-                n for cond, _ in (g for st in fn.stores for g in st.guards) for n in _walk(cond)
-            ):
-                if node[0] == "cmp" and target in (node[1], *node[3]):
-                    for side in node[3]:
-                        if side[0] == "call" and _callee_name(side[1]) == "get_args":
-                            module = self.model.module_of(fn)
-                            literals = (
-                                self._literals_of_alias(fn, module, side[2][0]) if side[2] else None
-                            )
-                            strings.update(v for v in literals or () if isinstance(v, str))
+            module = self.model.module_of(fn)
+            tests = [n for st in fn.stores for cond, _ in st.guards for n in _walk(cond)]
+            for node in tests:
+                if node[0] != "cmp" or (target != node[1] and target not in node[3]):
+                    continue
+                for side in node[3]:
+                    if side[0] == "call" and _callee_name(side[1]) == "get_args" and side[2]:
+                        literals = self._literals_of_alias(fn, module, side[2][0])
+                        strings.update(v for v in literals or () if isinstance(v, str))
         key = f"str:{owner}.{attr}"
         known = self.by_name.get(key)
         members = set(known.members if known is not None else ()) | strings
@@ -1274,12 +1272,11 @@ class Variants:
         calls of methods of ``self`` that may store it, in the order they run."""
         model = self.model
         state.read[fn.qualname] = None
+        holders = [("name", "self"), *(("name", p) for p, _ in fn.params)]
         events: list[tuple[tuple[int, int, int, int], Expr | None, Guards, Expr]] = [
             (store.span, store.value, store.guards, store.target)
             for store in fn.stores
-            if store.target[0] == "attr"
-            and store.target[2] == attr
-            and store.target[1] in (("name", "self"), *(("name", p) for p, _ in fn.params))
+            if store.target[0] == "attr" and store.target[2] == attr and store.target[1] in holders
         ]
         if depth < 2 and fn.cls is not None:
             events += [
@@ -1382,7 +1379,8 @@ def _reads_itself(target: Expr, guards: Guards, value: Expr) -> bool:
 
 def _walk(expr: Expr) -> list[Expr]:
     """The sub-expressions of ``expr`` (itself first)."""
-    out, stack = [], [expr]
+    out: list[Expr] = []
+    stack: list[object] = [expr]  # sub-expressions, and the strings and constants in them
     while stack:
         node = stack.pop()
         if isinstance(node, tuple) and node:
