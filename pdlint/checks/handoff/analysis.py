@@ -80,10 +80,54 @@ class SoftReads:
             self._requires_payload(f, given, derived if f is fn else set()) for f in (fn, *callers)
         ):
             return None
+        if self._loud_caller(fn, derived, callers):
+            return None
         skipped = self._skipped_work(fn, read, derived)
         if skipped is None and not read.fallback:
             return None
         return (skipped,)
+
+    def _loud_caller(
+        self, fn: FunctionFacts, derived: set[str], callers: list[FunctionFacts]
+    ) -> bool:
+        """Whether a caller on the path raises (or returns) when what ``fn`` returns
+        from the payload is missing (``params = self.setup(request)`` ... ``if decode
+        and params is None: raise``)."""
+        callee, taken = fn, derived
+        for caller in callers:
+            names = self._returned(caller, callee, taken)
+            if not names:
+                return False
+            taken = set()
+            for name in names:
+                taken |= _derived(caller, name)
+            if _loud(caller, Holders(frozenset(taken), frozenset(), self.payloads)):
+                return True
+            callee = caller
+        return False
+
+    def _returned(self, caller: FunctionFacts, callee: FunctionFacts, taken: set[str]) -> set[str]:
+        """The locals of ``caller`` holding a value ``callee`` returns from ``taken`` (its
+        locals holding the payload or a value taken from it), a tuple's item included."""
+        out = set()
+        for name, value in caller.assigns:
+            index: int | None = None
+            if value[0] == "item" and value[1][0] == "call" and isinstance(value[2], int):
+                call, index = value[1], value[2]
+            elif value[0] == "call":
+                call = value
+            else:
+                continue
+            if callee.qualname not in self.model.call_targets(caller, call[1]):
+                continue
+            for ret in callee.returns:
+                returned = ret.value
+                if returned is not None and index is not None and returned[0] == "seq":
+                    returned = returned[1][index] if index < len(returned[1]) else None
+                if returned is not None and _mentions(returned, taken):
+                    out.add(name)
+                    break
+        return out
 
     def _skipped_work(
         self, fn: FunctionFacts, read: SoftRead, derived: set[str]
