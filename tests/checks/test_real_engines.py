@@ -186,6 +186,7 @@ def test_sglang_0_5_16_resolves_nextn_into_eagle(tmp_path: Path) -> None:
     findings = json_findings("sglang", "--no-cache", "--no-packs", "--select", "PDL108", cwd=tree)
     elapsed = time.monotonic() - start
     print(f"\npdlint on sglang-0.5.16's configuration code (no packs): {elapsed:.1f} s")
+    assert elapsed < BUDGET
     rows = [(f["code"], f["filename"], f["location"]["row"], f["member"]) for f in findings]
     assert rows == [("PDL108", "sglang/srt/disaggregation/probe_nextn.py", 9, "NEXTN")]
     related = [(r["filename"], r["location"]["row"]) for r in findings[0]["related"]]
