@@ -46,13 +46,19 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # would follow chains the checks rarely need, at the cost of loading more files)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
 # container literals stored in an attribute: what its elements are read from
-_CONTAINERS = frozenset({"dict", "seq"})
+_CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
 _TAKERS = frozenset({"pop", "popleft", "get", "setdefault", "popitem"})
+# builtins whose result holds the elements of their (last) argument
+_SAME_ELEMENTS = frozenset(
+    {"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "filter"}
+)
+# methods whose result holds the elements (a mapping's values) of their receiver
+_SAME_ELEMENT_METHODS = frozenset({"values", "copy"})
 # container annotations whose first parameter is the elements' type
 _SEQUENCES = frozenset(
     {
@@ -972,6 +978,14 @@ class Model:
             return self.types_of(fn, parts[at], depth + 1) if at < len(parts) else _NO_CLASSES
         if kind == "await":
             return self._item_classes(fn, value[1], at, depth + 1)
+        if kind == "elem":  # an element of pairs: ``for i, x in enumerate(xs)``
+            return self._paired_classes(fn, value[1], at, depth + 1)
+        if kind == "attr":  # ``first, *rest = self.running``
+            return frozenset(
+                c
+                for base in self.types_of(fn, value[1], depth + 1)
+                for c in self.attribute_item_classes(base, value[2], at, depth)
+            )
         if kind == "name" and not any(p == value[1] for p, _ in fn.params):
             return frozenset(
                 c
@@ -999,6 +1013,50 @@ class Model:
                     out.update(self._item_classes(callee, ret.value, at, depth + 1))
         return frozenset(out)
 
+    def _paired_classes(
+        self, fn: FunctionFacts, pairs: Expr, at: int, depth: int
+    ) -> frozenset[str]:
+        """The classes of item ``at`` of the tuples ``pairs`` gives: ``enumerate(xs)``
+        (an element of ``xs`` second), ``zip(xs, ys)`` (an element of each in turn),
+        ``d.items()`` (a value second)."""
+        if pairs[0] != "call":
+            return _NO_CLASSES
+        source = self._element_source(fn, pairs)
+        if source is not None:  # ``sorted(d.items())``: the pairs of its argument
+            return self._paired_classes(fn, source, at, depth + 1) if depth < 8 else _NO_CLASSES
+        func, args = pairs[1], pairs[2]
+        if func[0] == "name" and func[1] in ("enumerate", "zip"):
+            if self.resolve_name(fn, self.module_of(fn), func[1]) is not None:
+                return _NO_CLASSES
+            if func[1] == "enumerate":
+                return self.element_classes(fn, args[0], depth) if at == 1 and args else _NO_CLASSES
+            return self.element_classes(fn, args[at], depth) if at < len(args) else _NO_CLASSES
+        if func[0] == "attr" and func[2] == "items" and not args and at == 1:
+            return self.element_classes(fn, func[1], depth)
+        return _NO_CLASSES
+
+    def attribute_item_classes(self, cls: str, attr: str, at: int, depth: int) -> frozenset[str]:
+        """The classes of item ``at`` of what ``obj.attr`` holds (``obj`` of class
+        ``cls``) when unpacked: item ``at`` of the literals stored in it, the element
+        type of its container annotations, and what is added to it."""
+        out: set[str] = set()
+        for klass in self.mro(cls):
+            module = self.class_module.get(klass, "")
+            for entry in self.attribute_types(klass).get(attr, ()):
+                if entry[0] == "property":
+                    continue
+                if entry[0] != "value":
+                    out.update(self.element_annotation_classes(entry, module))
+                    continue
+                where = self.functions.get(entry[2])
+                if where is not None:
+                    out.update(self._item_classes(where, entry[1], at, depth + 1))
+            for entry in self.attribute_elements(klass).get(attr, ()):
+                where = self.functions.get(entry[2])
+                if where is not None:
+                    out.update(self.types_of(where, entry[1], depth + 1))
+        return frozenset(out)
+
     def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         """The classes of the elements of the container ``expr`` holds in ``fn``: from
         a literal's elements, a container annotation, or what is added to an attribute."""
@@ -1014,8 +1072,16 @@ class Model:
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "comp":
+            return self.types_of(fn, expr[2], depth + 1) if len(expr) > 2 else _NO_CLASSES
+        if kind == "await":
+            return self.element_classes(fn, expr[1], depth + 1)
         if kind == "call":
-            return self._returned_element_classes(fn, expr[1], depth)
+            found = self._returned_element_classes(fn, expr[1], depth)
+            source = self._element_source(fn, expr)
+            if not found and source is not None:
+                return self.element_classes(fn, source, depth + 1)
+            return found
         out: set[str] = set()
         if kind == "name":
             for pname, ann in fn.params:
@@ -1061,10 +1127,29 @@ class Model:
             if declared:
                 out.update(declared)
                 continue
+            if callee.yields:  # a generator: what it yields
+                for value in callee.yields:
+                    if value[0] == "elem":
+                        out.update(self.element_classes(callee, value[1], depth + 1))
+                    else:
+                        out.update(self.types_of(callee, value, depth + 1))
+                continue
             for ret in callee.returns:
                 if ret.value is not None and ret.value != ("const", None):
                     out.update(self.element_classes(callee, ret.value, depth + 1))
         return frozenset(out)
+
+    def _element_source(self, fn: FunctionFacts, call: Expr) -> Expr | None:
+        """The container whose elements a builtin call's result holds (``sorted(x)``,
+        ``list(x)``, ``filter(f, x)``, ``d.values()``, ``x.copy()``), else None; a
+        name the analysed code defines is not the builtin."""
+        func = call[1]
+        if func[0] == "name" and func[1] in _SAME_ELEMENTS and call[2]:
+            if self.resolve_name(fn, self.module_of(fn), func[1]) is None:
+                return call[2][-1] if func[1] == "filter" else call[2][0]
+        if func[0] == "attr" and func[2] in _SAME_ELEMENT_METHODS and not call[2]:
+            return func[1]
+        return None
 
     def call_bindings(
         self, caller: FunctionFacts, func: Expr, callee: FunctionFacts

@@ -48,6 +48,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("CHAIN",),
     ),
+    "element_flow": (
+        """
+        import sys
+        from pack_engine.drafting import Speculator
+        from pack_engine.scheduler import DecodeScheduler
+        handoffs = [{"draft": [4, 5]}, {"draft": [6]}]
+        DecodeScheduler(Speculator[sys.argv[1]]).event_loop_disagg_decode(handoffs)
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "override_hook": (
         """
         import sys

@@ -1264,3 +1264,77 @@ def test_lists_filled_under_variant_tests_carry_their_members(tmp_path: Path) ->
         "PDL101 eng/stages.py:13 CHAIN",
         "PDL101 eng/stages.py:3 LOOKUP",
     ]
+
+
+def test_elements_through_comprehensions_generators_and_unpacking(tmp_path: Path) -> None:
+    # batches made by a generator expression a generator yields from, walked with
+    # zip, kept in a dict comprehension walked by .values(), passed on as
+    # **named: Batch; a tuple attribute unpacked item by item (its second item's
+    # class is never the first's)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def relay(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def step(self):
+                        if self.algo.is_lookup():
+                            return self.draft.tokens
+
+                    def close(self):
+                        return self.draft.tokens.clear()
+
+
+                class Plain:
+                    def run(self, b):
+                        return 0
+
+
+                class Probe:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.stages = (Plain(), Probe())
+                        self.made = []
+
+                    def _batches(self, handoffs):
+                        yield from (Batch(self.algo) for h in handoffs)
+
+                    def _finish(self, **named: Batch):
+                        for b in named.values():
+                            b.close()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff, b in zip(handoffs, self._batches(handoffs)):
+                            b.relay(handoff)
+                            self.made.append(b)
+                        first, _ = self.stages
+                        for b in {id(b): b for b in self.made}.values():
+                            first.run(b)
+                            b.step()
+                        self._finish(last=self.made[-1])
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:16 LOOKUP",
+        "PDL101 eng/loop.py:19 LOOKUP",
+    ]
