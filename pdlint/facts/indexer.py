@@ -435,6 +435,7 @@ class _FunctionWalker:
         self.branches: list[tuple[Expr, Span, Guards]] = []
         self.flags: list[tuple[str, Expr, Span, Guards]] = []
         self.yields: list[Expr] = []
+        self.item_stores: list[tuple[Expr, Expr]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -666,6 +667,8 @@ class _FunctionWalker:
                 self.element_names(tgt, value_ir)
         else:
             self.events(tgt, guards)
+            if type(tgt) is ast.Subscript and value_ir is not None:
+                self.item_stores.append((_ir(tgt.value, 0), value_ir))
 
     def element_names(self, tgt: ast.expr, value: Expr) -> None:
         """Bind the names of a target to the parts of ``value`` they take:
@@ -1175,6 +1178,7 @@ class _ModuleIndexer:
                 branches=tuple(walker.branches),
                 flags=tuple(walker.flags),
                 yields=tuple(walker.yields),
+                item_stores=tuple(walker.item_stores),
             )
         )
 

@@ -137,6 +137,8 @@ class FunctionFacts(NamedTuple):
     flags: tuple[tuple[str, Expr, Span, Guards], ...] = ()
     # what each ``yield`` gives (``("elem", x)`` for ``yield from x``)
     yields: tuple[Expr, ...] = ()
+    # (container, value) of each ``container[key] = value``
+    item_stores: tuple[tuple[Expr, Expr], ...] = ()
 
 
 class ClassFacts(NamedTuple):

@@ -644,8 +644,13 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        if store.value[0] in _STORED_VALUES or store.value[0] in _CONTAINERS:
-                            table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
+                        value = store.value
+                        if (
+                            value[0] in _STORED_VALUES
+                            or value[0] in _CONTAINERS
+                            or self._enum_member(fn, value) is not None
+                        ):
+                            table.setdefault(tgt[2], []).append(("value", value, fn.qualname))
                 if is_property(fn) and fn.params:
                     table.setdefault(fn.name, []).append(("property", fn.qualname))
         self._attr_types[cls] = table
@@ -653,7 +658,8 @@ class Model:
 
     def attribute_elements(self, cls: str) -> dict[str, list[Expr]]:
         """What methods of ``cls`` add to its attributes: ``("value", value, method)``
-        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)."""
+        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)
+        and ``self.attr[key] = value``."""
         if cls in self._attr_elements:
             return self._attr_elements[cls]
         table: dict[str, list[Expr]] = {}
@@ -668,6 +674,9 @@ class Model:
                     and call.args
                 ):
                     table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
+            for held, value in fn.item_stores:  # ``self.by_rid[rid] = req``
+                if held[0] == "attr" and held[1] == ("name", "self"):
+                    table.setdefault(held[2], []).append(("value", value, fn.qualname))
         self._attr_elements[cls] = table
         return table
 
@@ -927,6 +936,9 @@ class Model:
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
         if kind == "attr":
+            enum = self._enum_member(fn, expr)
+            if enum is not None:  # ``ForwardMode.DECODE``
+                return frozenset((enum,))
             found = frozenset(
                 found
                 for base in self.types_of(fn, expr[1], depth + 1)
@@ -1096,7 +1108,14 @@ class Model:
                     out.update(self.element_annotation_classes(value[1], module, fn))
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
-            if local:
+            if local:  # and what the function adds to it
+                for held, value in fn.item_stores:  # ``table[key] = value``
+                    if held == expr:
+                        out.update(self.types_of(fn, value, depth + 1))
+                for call in fn.calls:  # ``reqs.append(req)``
+                    func = call.func
+                    if func[0] == "attr" and func[2] in _ADDERS and func[1] == expr and call.args:
+                        out.update(self.types_of(fn, call.args[-1], depth + 1))
                 return frozenset(out)
             # a module-level table (``STRATEGIES[mode]``): what its entries hold
             for _, value in self.entries(fn, module, expr, depth + 1):
@@ -1289,6 +1308,17 @@ class Model:
             for key, value in self._bind_generic(head, passed, depth + 1).items():
                 out.setdefault(key, value)
         return out
+
+    def _enum_member(self, fn: FunctionFacts, expr: Expr) -> str | None:
+        """The enum ``expr`` names a member of (``ForwardMode.IDLE``, ``modes.Mode.IDLE``)."""
+        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] in _SELF_NAMES:
+            return None
+        if expr[1][0] == "name" and any(p == expr[1][1] for p, _ in fn.params):
+            return None
+        owner = self.resolve_dotted(fn, self.module_of(fn), expr[1])
+        if owner is None or owner not in self.classes or not self.is_enum(owner):
+            return None
+        return owner
 
     def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
         """The function enclosing ``fn`` (a nested function, a lambda) whose variable
