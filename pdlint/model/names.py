@@ -272,6 +272,7 @@ class Model:
         self.subclasses: dict[str, set[str]] = {}
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
+        self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
@@ -1615,12 +1616,23 @@ class Model:
         what the methods of its MRO store in it (``self._step = partial(self._run, k)``)."""
         out: dict[str, None] = {}
         for klass in self.mro(cls):
-            for method in self.methods_of.get(klass, ()):
-                for store in method.stores:
-                    if store.target == ("attr", ("name", "self"), attr):
-                        found = self.callables_of(method, store.value, depth + 1)
-                        out.update(dict.fromkeys(found))
+            for method, value in self._stores_on_self(klass).get(attr, ()):
+                out.update(dict.fromkeys(self.callables_of(method, value, depth + 1)))
         return tuple(out)
+
+    def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
+        """Each ``self.attr = value`` of the methods of ``cls``, by attribute, in order."""
+        table = self._self_stores.get(cls)
+        if table is None:
+            table = {}
+            for method in self.methods_of.get(cls, ()):
+                for store in method.stores:
+                    tgt = store.target
+                    if tgt[0] == "attr" and tgt[1] == ("name", "self"):
+                        table.setdefault(tgt[2], []).append((method, store.value))
+            if cls in self.classes:  # its methods are loaded with it
+                self._self_stores[cls] = table
+        return table
 
     def held_classes(
         self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
