@@ -58,6 +58,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "executor_step": (
+        """
+        import asyncio, sys
+        from pool_engine.drafting import Drafter
+        from pool_engine.server import DecodeServer
+        server = DecodeServer(Drafter[sys.argv[1]])
+        asyncio.run(server.event_loop_disagg_decode([{"draft": [3, 4]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "override_hook": (
         """
         import sys
