@@ -61,8 +61,8 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "executor_step": (
         """
         import asyncio, sys
-        from pool_engine.drafting import Drafter
-        from pool_engine.server import DecodeServer
+        from offload_engine.drafting import Drafter
+        from offload_engine.server import DecodeServer
         server = DecodeServer(Drafter[sys.argv[1]])
         asyncio.run(server.event_loop_disagg_decode([{"draft": [3, 4]}]))
         """,
