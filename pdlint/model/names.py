@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import lambda_name, string_annotation_expr
-from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
+from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
 
 ENUM_BASES = {
@@ -273,6 +273,8 @@ class Model:
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
+        self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
+        self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
@@ -917,6 +919,8 @@ class Model:
                 return frozenset((own,)) if own else _NO_CLASSES
             for pname, ann in fn.params:
                 if pname == name:
+                    if ann is None:
+                        return self.passed_classes(fn, name, depth)
                     return self.annotation_classes(ann, module, fn)
             out: set[str] = set()
             local = False
@@ -1619,6 +1623,82 @@ class Model:
             for method, value in self._stores_on_self(klass).get(attr, ()):
                 out.update(dict.fromkeys(self.callables_of(method, value, depth + 1)))
         return tuple(out)
+
+    def passed_classes(self, fn: FunctionFacts, param: str, depth: int = 0) -> frozenset[str]:
+        """The classes of what the callers of ``fn`` pass for its parameter ``param``
+        (one with no annotation): the calls of ``fn`` by its name, on ``self`` or on
+        ``super()`` written in its module and in the modules of its class's MRO (loaded
+        with it, so the answer does not depend on what else is loaded), bound by the
+        one binding helper."""
+        key = (fn.qualname, param)
+        kept = self._passed_cache.get(key)
+        if kept is not None:
+            return kept
+        guard = (fn.qualname, param, "passed")
+        if guard in self._in_progress or depth > 8:
+            self._cuts += 1
+            return _NO_CLASSES
+        init = fn.name == "__init__" and fn.cls is not None
+        name = fn.cls.rsplit(".", 1)[-1] if init and fn.cls is not None else fn.name
+        modules = {self.module_of(fn)}
+        if fn.cls is not None:
+            modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
+        top, cuts = self._at_top(), self._cuts
+        self._in_progress.add(guard)
+        out: set[str] = set()
+        try:
+            for module in sorted(modules):
+                for caller, call in self._module_calls_named(module).get(name, ()):
+                    if not self._may_call(caller, call.func, fn):
+                        continue
+                    bound = bind_arguments(
+                        fn, call.func, call.args, call.kwargs, skip_receiver_always=init
+                    )
+                    for bound_param, arg in bound:
+                        if bound_param == param:
+                            out.update(self.types_of(caller, arg, depth + 1))
+        finally:
+            self._in_progress.discard(guard)
+        found = frozenset(out)
+        if top or self._cuts == cuts:
+            self._passed_cache[key] = found
+        return found
+
+    def _may_call(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
+        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, or a
+        method of ``fn``'s name on ``self``, ``super()`` or a class, of a class related
+        to ``fn``'s by inheritance (without asking every override: that would load the
+        modules of every subclass)."""
+        if func[0] == "name":
+            return fn.qualname in self.call_targets(caller, func)
+        if func[0] != "attr" or fn.cls is None:
+            return False
+        base = func[1]
+        if base in _SELF_NAMES or base[0] == "call":  # ``self.m()``, ``super().m()``
+            own = caller.cls
+        elif base[0] == "name":  # ``Worker.m(...)``
+            own = self.resolve_dotted(caller, self.module_of(caller), base)
+        else:
+            return False
+        if own is None or own not in self.classes:
+            return False
+        return fn.cls in self.mro(own) or own in self.mro(fn.cls)
+
+    def _module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
+        """The calls of a loaded module's functions, by the last name of what they call."""
+        table = self._calls_named.get(module)
+        if table is None:
+            table = {}
+            facts = self.modules.get(module)
+            for fn in facts.functions if facts is not None else ():
+                for call in fn.calls:
+                    func = call.func
+                    last = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else None
+                    if isinstance(last, str):
+                        table.setdefault(last, []).append((fn, call))
+            if facts is not None:
+                self._calls_named[module] = table
+        return table
 
     def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
         """Each ``self.attr = value`` of the methods of ``cls``, by attribute, in order."""

@@ -1491,3 +1491,91 @@ def test_containers_filled_by_appends_and_item_stores(tmp_path: Path) -> None:
         "PDL101 eng/loop.py:24 CHAIN",
         "PDL101 eng/loop.py:24 LOOKUP",
     ]
+
+
+def test_parameters_without_annotation_take_what_their_callers_pass(tmp_path: Path) -> None:
+    # a helper method, a nested function, a static method called through its class
+    # and a decorated method, each calling a method on an unannotated parameter:
+    # what the calls in their module (on self, by name, on the class) pass for it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                import functools
+
+                from eng.drafting import Algo
+
+
+                def timed(f):
+                    @functools.wraps(f)
+                    def wrapper(*args, **kwargs):
+                        return f(*args, **kwargs)
+                    return wrapper
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def first(self):
+                        return self.draft.tokens[0]
+
+                    def last(self):
+                        return self.draft.tokens[-1]
+
+                    def size(self):
+                        return len(self.draft.tokens)
+
+                    def probe(self):
+                        return self.draft.tokens[1]
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _first(self, batch):
+                        if batch.algo is Algo.LOOKUP:
+                            batch.first()
+
+                    @staticmethod
+                    def _last(batch):
+                        if batch.algo is Algo.CHAIN:
+                            batch.last()
+
+                    @timed
+                    def _size(self, batch):
+                        if batch.algo is not Algo.TREE:
+                            batch.size()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch(self.algo)
+                        b.take(handoff)
+
+                        def check(batch):
+                            if batch.algo.is_lookup():
+                                batch.probe()
+
+                        self._first(b)
+                        Loop._last(b)
+                        self._size(b)
+                        check(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:24 LOOKUP",
+        "PDL101 eng/loop.py:27 CHAIN",
+        "PDL101 eng/loop.py:30 CHAIN",
+        "PDL101 eng/loop.py:30 LOOKUP",
+        "PDL101 eng/loop.py:33 LOOKUP",
+    ]
