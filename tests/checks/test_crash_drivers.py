@@ -378,6 +378,24 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("NONE", "MEDUSA", "EAGLE"),
     ),
+    "inline_builder": (
+        """
+        import sys
+        from beamer.methods import Method
+        from beamer.session import DecodeSessions
+        DecodeSessions(Method[sys.argv[1]]).drive_disagg_decode([{"beams": [[1, 2], [3]]}])
+        """,
+        ("BEAM", "TREE", "CHAIN"),
+    ),
+    "state_alias": (
+        """
+        import sys
+        from planner.plans import Kind
+        from planner.worker import Worker
+        Worker(Kind[sys.argv[1]]).step_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("BEAM", "SCAN"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when
@@ -385,6 +403,7 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
+    "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",
         "TypeError: paged tree proposals need a paged tree state",
@@ -447,6 +466,17 @@ def test_member_with_state_runs_through(name: str, member: str) -> None:
 # silence the fixture expects for the rejected members is right only if they never
 # get past startup
 VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "inline_builder_fixed": (
+        # the relay itself raises for SAMPLE, at handoff
+        """
+        import sys
+        from beamline.methods import Method
+        from beamline.session import DecodeSessions
+        DecodeSessions(Method[sys.argv[1]]).drive_disagg_decode([{"beams": [[1, 2], [3]]}])
+        """,
+        ("SAMPLE",),
+        ("BEAM", "TREE", "CHAIN"),
+    ),
     "constant_validator": (
         """
         import sys

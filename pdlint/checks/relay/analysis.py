@@ -15,9 +15,15 @@ from dataclasses import replace
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
+from pdlint.checks.relay.inline import inline_builder, state_stores
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.loop_settings import SettingLiterals
-from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.none_checks import (
+    called_on_state,
+    guards_mention,
+    stored_before,
+    stored_for_call,
+)
 from pdlint.checks.relay.paths import EntryTrees
 from pdlint.checks.relay.placeholders import find_placeholders
 from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
@@ -62,6 +68,9 @@ class RelayAnalysis:
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
+        # (id of a call site, state) -> (the site, whether its caller set the state of an
+        # object the call receives just before it)
+        self._stored_calls: dict[tuple[int, str], tuple[CallFact, bool]] = {}
         self._carriers = CarrierSearch(model, variants)
         self._settings = SettingLiterals(model, variants)
         self._trees: dict[tuple[Relay, int], EntryTrees] = {}
@@ -84,8 +93,10 @@ class RelayAnalysis:
         return out
 
     def builders_found(self) -> int:
-        """Dispatch functions found so far: builders returning None for some members."""
-        return sum(1 for builder in self._builders.values() if builder is not None)
+        """Dispatch functions found so far: builders returning None for some members, and
+        relay methods storing the state for some members only."""
+        inline = {r.builder for r in self._relays or () if r.builder.inline}
+        return sum(1 for builder in self._builders.values() if builder is not None) + len(inline)
 
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
@@ -265,6 +276,31 @@ class RelayAnalysis:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
                         out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
+        relayed = {relay.state for relay in out}
+        for qual in sorted(reachable):
+            out.extend(self._inline_relays(self.model.functions[qual], relayed))
+        return out
+
+    def _inline_relays(self, fn: FunctionFacts, relayed: set[str]) -> list[Relay]:
+        """The relays of ``fn`` that are their own builders: the state stored only under
+        a test of the variant. A state a builder's result goes to is relayed by that
+        builder; other stores of it (a worker's own per-step state) build nothing."""
+        out = []
+        candidates = state_stores(self.model, fn)
+        for target, stores in sorted(candidates.items(), key=lambda item: item[1][0].span):
+            if target[2] in relayed:
+                continue
+            builder = inline_builder(
+                self.model,
+                self.variants,
+                self._tested_nodes,
+                self._carriers.fields_of,
+                fn,
+                target,
+                stores,
+            )
+            if builder is not None:
+                out.append(Relay(target[2], builder, fn.qualname, stores[0].span, target))
         return out
 
     def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
@@ -509,7 +545,7 @@ class RelayAnalysis:
         fn = self.model.functions[builder.qualname]
         names = [builder.variant.members[m] for m in builder.gaps]
         message = (
-            f"`{fn.name}` returns None for {', '.join(names)} ({builder.variant.name}); "
+            f"{builder.gap(self.model, relay.state, ', '.join(names))} ({builder.variant.name}); "
             f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"
         )
         return Finding(
@@ -541,9 +577,20 @@ class RelayAnalysis:
                 found = mentioned[(id(guards), state)] = (guards, guards_mention(guards, state))
             if found[1]:
                 return False
+            if self._stored_for(fn, site, state):
+                return False  # the callee sees the state this function just set
+            if called_on_state(fn, site, state):
+                return False  # a method of the state runs only when it exists
             return self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
 
         return allowed
+
+    def _stored_for(self, fn: FunctionFacts, site: CallFact, state: str) -> bool:
+        key = (id(site), state)
+        found = self._stored_calls.get(key)
+        if found is None or found[0] is not site:
+            found = self._stored_calls[key] = (site, stored_for_call(self.model, fn, site, state))
+        return found[1]
 
     def member_reach(
         self, relay: Relay, variant: Variant, member: int
@@ -799,9 +846,8 @@ class RelayAnalysis:
         shown = text(obj, brief=True)
         parents = self.trees(relay, member).choose(parents, consumer, guards, span)
         entry, steps = path_steps(self.model, parents, consumer)
-        builder_fn = self.model.functions[builder.qualname]
         missing = (
-            f"`{builder_fn.name}` returns None for {name}, "
+            f"{builder.gap(self.model, relay.state, name)}, "
             f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`"
         )
         if late:

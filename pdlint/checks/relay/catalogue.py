@@ -17,9 +17,12 @@ A dispatch function (a builder) branches on a variant value (a speculative
 algorithm, a batch mode) and returns a value for some members and None for the
 others. Under prefill/decode disaggregation the decode side rebuilds
 per-request state through such builders, so the members it returns None for
-have no decode-side state. This note is the support inventory: it lists those
-members at the builder. It becomes an error (PDL101) only where a member
-without state reaches a consumer of that state.""",
+have no decode-side state. The relay method itself is such a builder when it
+stores the state (a new object, the attribute None until then) only under a test
+of the variant, with no store for some members (``if algo.is_eagle(): self.draft =
+EagleDraft(...)`` with no else, a ``match`` with no case for them). This note is
+the support inventory: it lists those members at the builder. It becomes an error
+(PDL101) only where a member without state reaches a consumer of that state.""",
         example="""\
 class Algo(Enum):
     EAGLE = auto()
