@@ -387,6 +387,24 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("BEAM", "TREE", "CHAIN"),
     ),
+    "registered_variants": (
+        """
+        import sys
+        from stratreg.strategies import Strategy
+        from stratreg.session import DecodeSessions
+        DecodeSessions(getattr(Strategy, sys.argv[1])).run_disagg_decode([{"tree": [[1, 2], [3]]}])
+        """,
+        ("OFF", "TREE", "WIDE_TREE"),
+    ),
+    "flag_table": (
+        """
+        import sys
+        from headkit.modes import Mode
+        from headkit.decoder import Decoder
+        Decoder(Mode[sys.argv[1]]).loop_disagg_decode([{"logits": [0.5, 1.5]}])
+        """,
+        ("GREEDY", "BEAM", "SPEC"),
+    ),
     "state_alias": (
         """
         import sys

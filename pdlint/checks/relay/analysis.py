@@ -276,19 +276,25 @@ class RelayAnalysis:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
                         out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
-        relayed = {relay.state for relay in out}
+        # the classes (None: unknown) whose state a builder's result goes to, by state
+        relayed: dict[str, set[str | None]] = {}
+        for relay in out:
+            owner = self.model.type_of(self.model.functions[relay.function], relay.target[1])
+            relayed.setdefault(relay.state, set()).add(owner)
         for qual in sorted(reachable):
             out.extend(self._inline_relays(self.model.functions[qual], relayed))
         return out
 
-    def _inline_relays(self, fn: FunctionFacts, relayed: set[str]) -> list[Relay]:
+    def _inline_relays(self, fn: FunctionFacts, relayed: dict[str, set[str | None]]) -> list[Relay]:
         """The relays of ``fn`` that are their own builders: the state stored only under
         a test of the variant. A state a builder's result goes to is relayed by that
         builder; other stores of it (a worker's own per-step state) build nothing."""
         out = []
         candidates = state_stores(self.model, fn)
         for target, stores in sorted(candidates.items(), key=lambda item: item[1][0].span):
-            if target[2] in relayed:
+            owners = relayed.get(target[2], set())
+            owner = self.model.type_of(fn, target[1]) if owners else None
+            if owners and (owner is None or None in owners or self._related(owner, owners)):
                 continue
             builder = inline_builder(
                 self.model,
@@ -302,6 +308,11 @@ class RelayAnalysis:
             if builder is not None:
                 out.append(Relay(target[2], builder, fn.qualname, stores[0].span, target))
         return out
+
+    def _related(self, cls: str, others: set[str | None]) -> bool:
+        """``cls`` is one of ``others``, or a base or a subclass of one."""
+        mro = self.model.mro
+        return any(o is not None and (o in mro(cls) or cls in mro(o)) for o in others)
 
     def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
         """(field, argument, span, object) for each argument ``fn`` gives to a field of

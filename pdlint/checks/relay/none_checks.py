@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
 
@@ -85,16 +85,22 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
     return False
 
 
-def never_none(model: Model, fn: FunctionFacts, value: Expr, depth: int = 0) -> bool:
-    """``value`` is an object, never None: a constructor of an analysed class, a call
-    every target of which returns such a value on each of its returns, a local every
-    assignment of which is one (a builder's result, which may be None, is not)."""
+def never_none(
+    model: Model, fn: FunctionFacts, value: Expr, at: Span | None = None, depth: int = 0
+) -> bool:
+    """``value`` is an object, never None (at ``at``, when given): a constructor of an
+    analysed class, a call every target of which returns such a value on each of its
+    returns, a local every assignment of which is one, or a local a method was called
+    on earlier on every path to ``at`` (it would have failed there). A builder's
+    result, which may be None, is not."""
     if depth > 2:
         return False
     if value[0] == "name":
+        if at is not None and _called_on_before(fn, value, at):
+            return True
         values = assigned_values(fn, value[1])
         return bool(values) and all(
-            never_none(model, fn, v, depth + 1) for v in values if v != value
+            never_none(model, fn, v, None, depth + 1) for v in values if v != value
         )
     if value[0] != "call" or value[1][0] not in ("name", "attr"):
         return False
@@ -109,11 +115,25 @@ def never_none(model: Model, fn: FunctionFacts, value: Expr, depth: int = 0) -> 
         and all(
             not ret.implicit
             and ret.value is not None
-            and never_none(model, model.functions[target], ret.value, depth + 1)
+            and never_none(model, model.functions[target], ret.value, None, depth + 1)
             for ret in model.functions[target].returns
         )
         for target in targets
     )
+
+
+def _called_on_before(fn: FunctionFacts, local: Expr, at: Span) -> bool:
+    """A method of the local ``local`` is called before ``at``, on every path to it (no
+    condition), and the local is not rebound in between."""
+    calls = [
+        c.span
+        for c in fn.calls
+        if c.func[0] == "attr" and c.func[1] == local and c.span < at and not c.guards
+    ]
+    if not calls:
+        return False
+    first = min(calls)
+    return not any(local[1] in b.names and first < b.span < at for b in fn.binds)
 
 
 def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str) -> bool:
@@ -132,7 +152,9 @@ def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str)
             continue
         # every condition of the store holds at the call (a store under a None test of
         # its value, as the relay's own, may not run)
-        if all(g in site.guards for g in store.guards) and never_none(model, fn, store.value):
+        if all(g in site.guards for g in store.guards) and never_none(
+            model, fn, store.value, store.span
+        ):
             return True
     return False
 
