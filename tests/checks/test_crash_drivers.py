@@ -405,6 +405,24 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("GREEDY", "BEAM", "SPEC"),
     ),
+    "unwired_builder": (
+        """
+        import sys
+        from wirekit.algos import Drafting
+        from wirekit.worker import Worker
+        Worker(Drafting[sys.argv[1]]).loop_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("TREE", "OFF"),
+    ),
+    "unwired_builder_fixed": (
+        """
+        import sys
+        from wiredkit.algos import Drafting
+        from wiredkit.worker import Worker
+        Worker(Drafting[sys.argv[1]]).loop_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("TREE", "CHAIN", "LOOKUP", "OFF"),
+    ),
     "state_alias": (
         """
         import sys

@@ -1,5 +1,5 @@
 """PDL001 dispatch-gap, PDL101 relay-state-missing (case 1 of the brief), and the
-relay's PDL104 and PDL105.
+relay's PDL104, PDL105 and PDL106.
 
 A builder returns None for some members of a variant; the relay stores its
 result in an attribute; a consumer reached from a decode entry point
@@ -30,18 +30,19 @@ from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
 from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
 from pdlint.checks.relay.statements import StatementFilter
 from pdlint.checks.relay.type_findings import type_finding
+from pdlint.checks.relay.unwired import UnwiredBuilders
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import deref_step, location, short_name
+from pdlint.model.locations import deref_step, entry_steps, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
 class RelayAnalysis:
-    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105."""
+    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105, PDL106."""
 
     def __init__(
         self,
@@ -461,6 +462,26 @@ class RelayAnalysis:
             for member in range(len(variant.members)):
                 if member not in rejected and member not in builder.gaps:
                     yield from self._state_types(relay, member)
+        unwired = UnwiredBuilders(
+            self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
+        )
+        wiring: set[tuple[str, str, str]] = set()
+        for relay in relays:
+            key = (relay.builder.qualname, relay.function, relay.state)
+            if key not in wiring:
+                wiring.add(key)
+                yield from unwired.findings(relay, self.rejected(relay.builder.variant), relays)
+
+    def _relay_path(self, relay: Relay) -> list[Step]:
+        """The steps from a decode entry point that reaches the relay to its function."""
+        parents = self.graph.reach(self.relay_entries(relay), lambda fn, site: True)
+        return entry_steps(self.model, parents, relay.function)
+
+    def _calls_reach(self, qual: str) -> set[str]:
+        """What the calls of ``qual`` reach, whatever the member (``qual`` included)."""
+        if qual not in self.graph:
+            return {qual}
+        return set(self.graph.reach([qual], lambda fn, site: True))
 
     def built(self, builder: Builder, member: int) -> tuple[frozenset[str], Span] | None:
         """The classes the builder makes for a member it builds a value for, and the

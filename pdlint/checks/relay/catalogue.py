@@ -1,5 +1,5 @@
 """The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing,
-PDL104 relay-field-missing, PDL105 relay-state-type."""
+PDL104 relay-field-missing, PDL105 relay-state-type, PDL106 unwired-builder."""
 
 from __future__ import annotations
 
@@ -138,5 +138,40 @@ def draft(self, batch):
 # fix: a branch of its own, before the family's
     if self is Algo.CACHED_TREE:
         return CachedTreeState(batch)""",
+    ),
+    Rule(
+        code="PDL106",
+        name="unwired-builder",
+        summary="A builder of the relay state exists, but the relay never calls it for a member",
+        severity="warning",
+        tags=("pd-disaggregation", "crash", "correctness"),
+        explanation="""\
+The code that builds the relay state for member M exists, but the relay does not
+run it for M, so requests of M still arrive on decode with no state. Two shapes:
+the relay calls the builder only under a test of the variant that never holds for
+M although the builder makes M's state (``if algo.is_tree(): info =
+algo.build_draft(...)`` while ``build_draft`` also builds CHAIN's); or the builder
+dispatches to per-member builders named for their member (``build_tree_draft``
+for TREE) and one named the same way for M exists (``build_lookup_draft``,
+making a state of the same family) while the dispatcher returns None for M and
+nothing on the relay calls it. The finding is at the builder left out, with the
+relay as a related location; where M reaches a consumer of the missing state,
+PDL101 reports the crash too.
+
+Fix: call the builder for M (widen the relay's test, or add M's branch to the
+dispatcher), or reject M in decode mode in a startup validator.""",
+        example="""\
+# the dispatcher: a branch per member, none for LOOKUP
+def build_draft(self, batch):
+    if self is Algo.TREE:
+        return build_tree_draft(batch)
+    return None
+
+def build_lookup_draft(batch):          # PDL106 for LOOKUP: nothing calls it
+    return LookupDraft(batch.tokens)
+
+# fix: the dispatcher's branch for LOOKUP
+    if self is Algo.LOOKUP:
+        return build_lookup_draft(batch)""",
     ),
 )
