@@ -57,6 +57,8 @@ _BINOP = {
     ast.RShift: ">>",
     ast.LShift: "<<",
     ast.Pow: "**",
+    ast.BitAnd: "&",
+    ast.BitXor: "^",
 }
 _GROW_METHODS = frozenset({"append", "extend", "insert"})
 _NOT_COUNTS = frozenset({"other", "dict", "cmp", "and", "or", "not", "union"})
@@ -999,6 +1001,7 @@ class _ModuleIndexer:
         self.assigns: list[tuple[str, Expr, Span]] = []
         self.classes: list[ClassFacts] = []
         self.functions: list[FunctionFacts] = []
+        self.calls: list[CallFact] = []
         self._lambdas: set[tuple[int, int]] = set()  # indexed already (line, column)
 
     def facts(self) -> ModuleFacts:
@@ -1010,6 +1013,7 @@ class _ModuleIndexer:
             assigns=tuple(self.assigns),
             classes=tuple(self.classes),
             functions=tuple(self.functions),
+            calls=tuple(self.calls),
         )
 
     def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
@@ -1048,6 +1052,11 @@ class _ModuleIndexer:
                 self.body(node.body, prefix, cls)
                 for handler in node.handlers:
                     self.body(handler.body, prefix, cls)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and cls is None:
+                # a registration at import time: the variants a registry holds
+                func, args, kwargs = _call_parts(node.value, 0)
+                span = self.lines.span(node.value)
+                self.calls.append(_fact(CallFact, (func, args, kwargs, span, (), None)))
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and cls is None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for tgt in targets:
@@ -1233,6 +1242,7 @@ def index_pieces(
             del piece
             yield indexer.facts()
             indexer.imports, indexer.assigns, indexer.classes, indexer.functions = [], [], [], []
+            indexer.calls = []
     finally:
         _end_module()
 
@@ -1248,6 +1258,7 @@ def joined(display: str, module: str, parts: Iterable[ModuleFacts]) -> ModuleFac
         assigns=tuple(chain.from_iterable(p.assigns for p in parts)),
         classes=tuple(chain.from_iterable(p.classes for p in parts)),
         functions=tuple(chain.from_iterable(p.functions for p in parts)),
+        calls=tuple(chain.from_iterable(p.calls for p in parts)),
     )
 
 

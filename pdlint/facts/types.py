@@ -161,6 +161,8 @@ class ModuleFacts(NamedTuple):
     assigns: tuple[tuple[str, Expr, Span], ...]
     classes: tuple[ClassFacts, ...]
     functions: tuple[FunctionFacts, ...]
+    # the calls made at import time, in the module's body (``Algo.register("X")``)
+    calls: tuple[CallFact, ...] = ()
 
 
 def _reduce(fact: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -201,6 +203,7 @@ _NESTED: tuple[tuple[int, partial[Any]], ...] = tuple(
 )
 _function = partial(_new, FunctionFacts)
 _class = partial(_new, ClassFacts)
+_call = partial(_new, CallFact)
 Packed = tuple[Any, ...]
 
 
@@ -215,7 +218,8 @@ def _packed_function(function: FunctionFacts) -> Packed:
 def packed(facts: ModuleFacts) -> Packed:
     """``facts`` as plain tuples (see :func:`unpacked`)."""
     classes = tuple(map(tuple, facts.classes))
-    return (*facts[:4], classes, tuple(map(_packed_function, facts.functions)))
+    calls = tuple(map(tuple, facts.calls))
+    return (*facts[:4], classes, tuple(map(_packed_function, facts.functions)), calls)
 
 
 def _unpacked_function(packed_function: Packed) -> FunctionFacts:
@@ -228,7 +232,7 @@ def _unpacked_function(packed_function: Packed) -> FunctionFacts:
 
 def unpacked(plain: Packed) -> ModuleFacts:
     """The facts :func:`packed` gave ``plain`` of (a wrong shape raises)."""
-    path, module, imports, assigns, classes, functions = plain
+    path, module, imports, assigns, classes, functions, calls = plain
     fields = (
         path,
         module,
@@ -236,5 +240,6 @@ def unpacked(plain: Packed) -> ModuleFacts:
         assigns,
         tuple(map(_class, classes)),
         tuple(map(_unpacked_function, functions)),
+        tuple(map(_call, calls)),
     )
     return ModuleFacts._make(fields)

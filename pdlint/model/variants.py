@@ -25,6 +25,7 @@ from pdlint.model.names import (
     holds,
     is_property,
 )
+from pdlint.model.registry import UNKNOWN_VALUE, MemberValues, Registry
 
 
 class Truth(Enum):
@@ -140,6 +141,7 @@ class Variants:
         # loads their module then); string variants are added below.
         self.by_name: Table[Variant] = LazyTable(self._discover)
         self._discovered: set[str] = set()
+        self.registry = Registry(model)
         self.carrier_names: dict[str, set[str]] = {}
         self._class_stores: dict[str, dict[str, Variant]] = {}  # see _stored_variants
         # enum -> attribute read as member names -> the function converting it
@@ -193,7 +195,12 @@ class Variants:
         model = self.model
         if qual in model.classes:
             if not model.is_enum(qual):
-                return None
+                # members registered at import time (``Algo.register("EAGLE")``)
+                found = self.registry.registrations(qual)
+                if not found:
+                    return None
+                names = tuple(r.member for r in found)
+                return Variant(qual, "enum", names, tuple(None for _ in names))
             facts = model.classes[qual]
             members = [
                 (n, v) for n, v, _ in facts.assigns if not n.startswith("_") and _member_value(v)
@@ -865,7 +872,28 @@ class Variants:
             if lookup is not None:
                 self._member_reads += 1
                 return T if member in lookup[1] else F
-        return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
+        if not self.mentions(expr, fn, variant, bound):
+            return MAYBE
+        return self._evaluated(expr, fn, variant, member, bound)
+
+    def _evaluated(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> Truth:
+        """The truth of a condition the member decides as a constant (a registration's
+        flags, ``TRAITS[self] & TREE``); UNKNOWN when it does not."""
+        values = MemberValues(
+            self.model,
+            self.registry,
+            variant.qualname,
+            member,
+            lambda e, where: self.denotes(e, where, variant, bound if where is fn else frozenset()),
+            lambda e, where, module: self.members_in(e, where, module, variant, 0),
+        )
+        value = values.value(expr, fn, self.model.module_of(fn))
+        if value is UNKNOWN_VALUE:
+            return UNKNOWN
+        self._member_reads += 1
+        return T if value else F
 
     def _compare(
         self,
@@ -879,6 +907,10 @@ class Variants:
         if len(ops) != 1:
             return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
         op, right = ops[0], rights[0]
+        if op not in ("is", "is not", "==", "!=", "in", "not in"):
+            if not self.mentions(expr, fn, variant, bound):
+                return MAYBE
+            return self._evaluated(expr, fn, variant, member, bound)
         if op in ("is", "is not", "==", "!=") and ("const", None) in (left, right):
             other_side = right if left == ("const", None) else left
             lookup = self.local_lookup(other_side, fn, variant, bound)
@@ -895,8 +927,10 @@ class Variants:
             "is not",
         ):
             other = left
+        elif not self.mentions(expr, fn, variant, bound):
+            return MAYBE
         else:
-            return UNKNOWN if self.mentions(expr, fn, variant, bound) else MAYBE
+            return self._evaluated(expr, fn, variant, member, bound)
         if other == ("const", None) and variant.kind == "enum":
             side = left if other is right else right
             hit = False
@@ -949,6 +983,9 @@ class Variants:
             if method in model.functions:
                 targets = (method,)
                 inner_bound.add("self")
+                flagged = self._flag_truth(method, args, variant, member)
+                if flagged is not None:
+                    return flagged
         else:
             targets = model.call_targets(fn, func)
         if len(targets) != 1:
@@ -959,6 +996,24 @@ class Variants:
                 inner_bound.add(param)
         self._member_reads += 1
         return self.function_truth(target, variant, member, frozenset(inner_bound), depth)
+
+    def _flag_truth(
+        self, method: str, args: tuple[Expr, ...], variant: Variant, member: int
+    ) -> Truth | None:
+        """``member.has_flag("TREE")`` of a registered member: whether its registration
+        gives that flag (``flags=("TREE",)``); None when this is no such test."""
+        if len(args) != 1 or args[0][0] != "const" or not isinstance(args[0][1], str):
+            return None
+        if not self.registry.is_flag_test(self.model.functions[method]):
+            return None
+        param = self.registry.flag_parameter(variant.qualname, args[0][1])
+        if param is None:
+            return None
+        found = self.registry.has_flag(variant.qualname, member, param, args[0][1])
+        if found is None:
+            return None
+        self._member_reads += 1
+        return T if found else F
 
     def function_truth(
         self,

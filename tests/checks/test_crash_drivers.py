@@ -398,6 +398,60 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("NONE", "MEDUSA", "EAGLE"),
     ),
+    "inline_builder": (
+        """
+        import sys
+        from beamer.methods import Method
+        from beamer.session import DecodeSessions
+        DecodeSessions(Method[sys.argv[1]]).drive_disagg_decode([{"beams": [[1, 2], [3]]}])
+        """,
+        ("BEAM", "TREE", "CHAIN"),
+    ),
+    "registered_variants": (
+        """
+        import sys
+        from stratreg.strategies import Strategy
+        from stratreg.session import DecodeSessions
+        DecodeSessions(getattr(Strategy, sys.argv[1])).run_disagg_decode([{"tree": [[1, 2], [3]]}])
+        """,
+        ("OFF", "TREE", "WIDE_TREE"),
+    ),
+    "flag_table": (
+        """
+        import sys
+        from headkit.modes import Mode
+        from headkit.decoder import Decoder
+        Decoder(Mode[sys.argv[1]]).loop_disagg_decode([{"logits": [0.5, 1.5]}])
+        """,
+        ("GREEDY", "BEAM", "SPEC"),
+    ),
+    "unwired_builder": (
+        """
+        import sys
+        from wirekit.algos import Drafting
+        from wirekit.worker import Worker
+        Worker(Drafting[sys.argv[1]]).loop_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("TREE", "OFF"),
+    ),
+    "unwired_builder_fixed": (
+        """
+        import sys
+        from wiredkit.algos import Drafting
+        from wiredkit.worker import Worker
+        Worker(Drafting[sys.argv[1]]).loop_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("TREE", "CHAIN", "LOOKUP", "OFF"),
+    ),
+    "state_alias": (
+        """
+        import sys
+        from planner.plans import Kind
+        from planner.worker import Worker
+        Worker(Kind[sys.argv[1]]).step_disagg_decode([{"tokens": [1, 2, 3]}])
+        """,
+        ("BEAM", "SCAN"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when
@@ -405,6 +459,7 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
+    "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",
         "TypeError: paged tree proposals need a paged tree state",
@@ -467,6 +522,17 @@ def test_member_with_state_runs_through(name: str, member: str) -> None:
 # silence the fixture expects for the rejected members is right only if they never
 # get past startup
 VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "inline_builder_fixed": (
+        # the relay itself raises for SAMPLE, at handoff
+        """
+        import sys
+        from beamline.methods import Method
+        from beamline.session import DecodeSessions
+        DecodeSessions(Method[sys.argv[1]]).drive_disagg_decode([{"beams": [[1, 2], [3]]}])
+        """,
+        ("SAMPLE",),
+        ("BEAM", "TREE", "CHAIN"),
+    ),
     "constant_validator": (
         """
         import sys

@@ -102,8 +102,8 @@ def test_verbose_names_the_checks_not_run(both: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     notes = [line for line in proc.stderr.splitlines() if "not run" in line]
     assert notes == [
-        "pdlint: note: not run: the check of PDL001, PDL101, PDL104, PDL105 "
-        "(none of its codes is selected)",
+        "pdlint: note: not run: the check of PDL001, PDL101, PDL104, PDL105, "
+        "PDL106 (none of its codes is selected)",
         "pdlint: note: not run: the check of PDL102, PDL103 (none of its codes is selected)",
         "pdlint: note: not run: the check of PDL107, PDL108 (none of its codes is selected)",
         "pdlint: note: not run: the check of PDL301 (none of its codes is selected)",

@@ -28,6 +28,7 @@ ALL_CODES = (
     "PDL103",
     "PDL104",
     "PDL105",
+    "PDL106",
     "PDL107",
     "PDL108",
     "PDL201",
@@ -632,6 +633,7 @@ def test_rule_explains_with_an_example(tmp_path):
     [
         ("PDL104", "first = payload.tree_scores[0]", "# fix:"),
         ("PDL105", "assert isinstance(state, CachedTreeState)", "# fix:"),
+        ("PDL106", "def build_lookup_draft(batch):", "# fix:"),
     ],
 )
 def test_rule_explains_the_relay_codes_with_an_example_and_its_fix(tmp_path, code, bug, fix):

@@ -236,3 +236,17 @@ def test_flake8_prints_the_relay_state_types(tmp_path: Path):
     proc = flake8("--select", "PDL105", "--jobs", "1", ".", cwd=project)
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout.splitlines() == expected
+
+
+def test_flake8_prints_the_unwired_builders(tmp_path: Path):
+    """PDL106 (unwired-builder) findings in flake8's format, as pdlint prints them."""
+    project = Path(shutil.copytree(fixture("unwired_builder"), tmp_path / "unwired_builder"))
+    pdlint = run_pdlint("check", ".", cwd=project)
+    expected = ["./" + line for line in pdlint.stdout.splitlines() if " PDL106 " in line]
+    assert [line.split(":")[0:2] for line in expected] == [
+        ["./wirekit/algos.py", "17"],
+        ["./wirekit/states.py", "37"],
+    ]
+    proc = flake8("--select", "PDL106", "--jobs", "1", ".", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.splitlines() == expected

@@ -224,6 +224,54 @@ async def test_relay_state_types_are_published_with_their_rule(
     await shut_down(types_client)
 
 
+@pytest.fixture
+def unwired_workspace(tmp_path: Path) -> Path:
+    """A copy of fixtures/relay/unwired_builder (PDL106 unwired-builder findings)."""
+    return Path(shutil.copytree(fixture("unwired_builder"), tmp_path / "unwired_builder"))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def unwired_client(lsp_client: LanguageClient, unwired_workspace: Path):  # type: ignore[no-untyped-def]
+    folder = types.WorkspaceFolder(uri=unwired_workspace.as_uri(), name="unwired_builder")
+    await lsp_client.initialize_session(
+        types.InitializeParams(
+            capabilities=client_capabilities("visual-studio-code"),
+            root_uri=unwired_workspace.as_uri(),
+            workspace_folders=[folder],
+        )
+    )
+    yield
+    server = lsp_client._server
+    if server is not None and server.returncode is None:
+        try:
+            await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+        except Exception:
+            server.kill()
+
+
+@pytest.mark.asyncio
+async def test_unwired_builders_are_published_as_warnings(
+    unwired_client: LanguageClient, unwired_workspace: Path
+):
+    states = open_doc(unwired_client, unwired_workspace, "wirekit/states.py")
+    await until(lambda: states in unwired_client.diagnostics, "the states' diagnostics")
+    (published,) = list(unwired_client.diagnostics[states])
+    assert (published.code, published.range.start.line, published.severity) == (
+        "PDL106",
+        36,
+        types.DiagnosticSeverity.Warning,
+    )
+    assert published.code_description == types.CodeDescription(href=RULES["PDL106"].help_uri)
+    assert "`lookup_state_from_handoff`" in published.message
+    # the dispatcher's None for LOOKUP, among the related locations
+    assert any(
+        r.location.uri == uri(unwired_workspace, "wirekit/algos.py")
+        and "returns None for LOOKUP" in r.message
+        for r in published.related_information or ()
+    )
+    await shut_down(unwired_client)
+
+
 @pytest.mark.asyncio
 async def test_open_publishes_exact_diagnostics_and_quick_fix(
     client: LanguageClient, workspace: Path

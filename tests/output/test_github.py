@@ -32,6 +32,7 @@ def test_annotation_line_carries_position_and_rule_code():
         ("PDL001", "notice"),
         ("PDL104", "error"),
         ("PDL105", "error"),
+        ("PDL106", "warning"),
         ("PDL107", "error"),
         ("PDL108", "warning"),
         ("PDL301", "warning"),
@@ -119,6 +120,22 @@ def test_cli_outside_a_repository_keeps_paths_as_shown(tmp_path: Path):
     assert files == [
         "::notice file=service/relay_gap_engine/spec_info.py",
         "::error file=service/relay_gap_engine/spec_utils.py",
+    ]
+
+
+def test_cli_annotates_the_unwired_builders(tmp_path: Path):
+    """PDL106 (unwired-builder) as workflow commands: a warning at each builder left out."""
+    shutil.copytree(fixture("unwired_builder"), tmp_path / "service")
+    proc = run_pdlint("check", "--output-format", "github", "service", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    found = [
+        (line.split(" ", 1)[0], line.split("title=")[1].split("::")[0], line.split(",")[0])
+        for line in proc.stdout.splitlines()
+        if "PDL106" in line
+    ]
+    assert found == [
+        ("::warning", "PDL106", "::warning file=service/wirekit/algos.py"),
+        ("::warning", "PDL106", "::warning file=service/wirekit/states.py"),
     ]
 
 

@@ -80,7 +80,7 @@ def test_the_phases_after_loading_are_named() -> None:
 
     phases = [m for m in messages if m.startswith("checking") and ":" not in m]
     assert phases == [
-        "checking PDL001, PDL101, PDL104, PDL105",
+        "checking PDL001, PDL101, PDL104, PDL105, PDL106",
         "checking PDL102, PDL103",
         "checking PDL107, PDL108",
         "checking PDL301",

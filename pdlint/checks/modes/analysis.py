@@ -401,7 +401,6 @@ class ModeAnalysis:
     ) -> Finding:
         builder = relay.builder
         name = builder.variant.members[member]
-        builder_fn = self.model.functions[builder.qualname]
         shown = text(placeholder.target, brief=True)
         chain = call_chain(parents, placeholder.function)
         steps = self._steps(chain)
@@ -416,7 +415,7 @@ class ModeAnalysis:
         message = (
             f"`{placeholder.factory}(...)` fills `{shown}` with an idle "
             f"placeholder, but a batch of real requests with {name} also reaches this None "
-            f"check: `{builder_fn.name}` returns None for {name}, so the placeholder hides the "
+            f"check: {builder.gap(self.model, relay.state, name)}, so the placeholder hides the "
             f"missing state; build `{relay.state}` for {name} or raise for {name}"
         )
         related = relay_related(self.model, relay, member, none_span, entry)

@@ -1,5 +1,5 @@
 """PDL001 dispatch-gap, PDL101 relay-state-missing (case 1 of the brief), and the
-relay's PDL104 and PDL105.
+relay's PDL104, PDL105 and PDL106.
 
 A builder returns None for some members of a variant; the relay stores its
 result in an attribute; a consumer reached from a decode entry point
@@ -15,27 +15,34 @@ from dataclasses import replace
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
+from pdlint.checks.relay.inline import inline_builder, state_stores
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.loop_settings import SettingLiterals
-from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.none_checks import (
+    called_on_state,
+    guards_mention,
+    stored_before,
+    stored_for_call,
+)
 from pdlint.checks.relay.paths import EntryTrees
 from pdlint.checks.relay.placeholders import find_placeholders
 from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
 from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
 from pdlint.checks.relay.statements import StatementFilter
 from pdlint.checks.relay.type_findings import type_finding
+from pdlint.checks.relay.unwired import UnwiredBuilders
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
-from pdlint.model.locations import deref_step, location, short_name
+from pdlint.model.locations import deref_step, entry_steps, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
 
 
 class RelayAnalysis:
-    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105."""
+    """Finds builders, relays and consumers; yields PDL001, PDL101, PDL104, PDL105, PDL106."""
 
     def __init__(
         self,
@@ -62,6 +69,9 @@ class RelayAnalysis:
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
+        # (id of a call site, state) -> (the site, whether its caller set the state of an
+        # object the call receives just before it)
+        self._stored_calls: dict[tuple[int, str], tuple[CallFact, bool]] = {}
         self._carriers = CarrierSearch(model, variants)
         self._settings = SettingLiterals(model, variants)
         self._trees: dict[tuple[Relay, int], EntryTrees] = {}
@@ -84,8 +94,10 @@ class RelayAnalysis:
         return out
 
     def builders_found(self) -> int:
-        """Dispatch functions found so far: builders returning None for some members."""
-        return sum(1 for builder in self._builders.values() if builder is not None)
+        """Dispatch functions found so far: builders returning None for some members, and
+        relay methods storing the state for some members only."""
+        inline = {r.builder for r in self._relays or () if r.builder.inline}
+        return sum(1 for builder in self._builders.values() if builder is not None) + len(inline)
 
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
@@ -265,7 +277,43 @@ class RelayAnalysis:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
                         out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
+        # the classes (None: unknown) whose state a builder's result goes to, by state
+        relayed: dict[str, set[str | None]] = {}
+        for relay in out:
+            owner = self.model.type_of(self.model.functions[relay.function], relay.target[1])
+            relayed.setdefault(relay.state, set()).add(owner)
+        for qual in sorted(reachable):
+            out.extend(self._inline_relays(self.model.functions[qual], relayed))
         return out
+
+    def _inline_relays(self, fn: FunctionFacts, relayed: dict[str, set[str | None]]) -> list[Relay]:
+        """The relays of ``fn`` that are their own builders: the state stored only under
+        a test of the variant. A state a builder's result goes to is relayed by that
+        builder; other stores of it (a worker's own per-step state) build nothing."""
+        out = []
+        candidates = state_stores(self.model, fn)
+        for target, stores in sorted(candidates.items(), key=lambda item: item[1][0].span):
+            owners = relayed.get(target[2], set())
+            owner = self.model.type_of(fn, target[1]) if owners else None
+            if owners and (owner is None or None in owners or self._related(owner, owners)):
+                continue
+            builder = inline_builder(
+                self.model,
+                self.variants,
+                self._tested_nodes,
+                self._carriers.fields_of,
+                fn,
+                target,
+                stores,
+            )
+            if builder is not None:
+                out.append(Relay(target[2], builder, fn.qualname, stores[0].span, target))
+        return out
+
+    def _related(self, cls: str, others: set[str | None]) -> bool:
+        """``cls`` is one of ``others``, or a base or a subclass of one."""
+        mro = self.model.mro
+        return any(o is not None and (o in mro(cls) or cls in mro(o)) for o in others)
 
     def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
         """(field, argument, span, object) for each argument ``fn`` gives to a field of
@@ -414,6 +462,26 @@ class RelayAnalysis:
             for member in range(len(variant.members)):
                 if member not in rejected and member not in builder.gaps:
                     yield from self._state_types(relay, member)
+        unwired = UnwiredBuilders(
+            self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
+        )
+        wiring: set[tuple[str, str, str]] = set()
+        for relay in relays:
+            key = (relay.builder.qualname, relay.function, relay.state)
+            if key not in wiring:
+                wiring.add(key)
+                yield from unwired.findings(relay, self.rejected(relay.builder.variant), relays)
+
+    def _relay_path(self, relay: Relay) -> list[Step]:
+        """The steps from a decode entry point that reaches the relay to its function."""
+        parents = self.graph.reach(self.relay_entries(relay), lambda fn, site: True)
+        return entry_steps(self.model, parents, relay.function)
+
+    def _calls_reach(self, qual: str) -> set[str]:
+        """What the calls of ``qual`` reach, whatever the member (``qual`` included)."""
+        if qual not in self.graph:
+            return {qual}
+        return set(self.graph.reach([qual], lambda fn, site: True))
 
     def built(self, builder: Builder, member: int) -> tuple[frozenset[str], Span] | None:
         """The classes the builder makes for a member it builds a value for, and the
@@ -509,7 +577,7 @@ class RelayAnalysis:
         fn = self.model.functions[builder.qualname]
         names = [builder.variant.members[m] for m in builder.gaps]
         message = (
-            f"`{fn.name}` returns None for {', '.join(names)} ({builder.variant.name}); "
+            f"{builder.gap(self.model, relay.state, ', '.join(names))} ({builder.variant.name}); "
             f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"
         )
         return Finding(
@@ -541,9 +609,20 @@ class RelayAnalysis:
                 found = mentioned[(id(guards), state)] = (guards, guards_mention(guards, state))
             if found[1]:
                 return False
+            if self._stored_for(fn, site, state):
+                return False  # the callee sees the state this function just set
+            if called_on_state(fn, site, state):
+                return False  # a method of the state runs only when it exists
             return self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
 
         return allowed
+
+    def _stored_for(self, fn: FunctionFacts, site: CallFact, state: str) -> bool:
+        key = (id(site), state)
+        found = self._stored_calls.get(key)
+        if found is None or found[0] is not site:
+            found = self._stored_calls[key] = (site, stored_for_call(self.model, fn, site, state))
+        return found[1]
 
     def member_reach(
         self, relay: Relay, variant: Variant, member: int
@@ -799,9 +878,8 @@ class RelayAnalysis:
         shown = text(obj, brief=True)
         parents = self.trees(relay, member).choose(parents, consumer, guards, span)
         entry, steps = path_steps(self.model, parents, consumer)
-        builder_fn = self.model.functions[builder.qualname]
         missing = (
-            f"`{builder_fn.name}` returns None for {name}, "
+            f"{builder.gap(self.model, relay.state, name)}, "
             f"so `{relay.state}` is never built on the decode relay from `{short_name(entry)}`"
         )
         if late:

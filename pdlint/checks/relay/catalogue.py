@@ -1,5 +1,5 @@
 """The rules the relay check reports: PDL001 dispatch-gap, PDL101 relay-state-missing,
-PDL104 relay-field-missing, PDL105 relay-state-type."""
+PDL104 relay-field-missing, PDL105 relay-state-type, PDL106 unwired-builder."""
 
 from __future__ import annotations
 
@@ -17,9 +17,12 @@ A dispatch function (a builder) branches on a variant value (a speculative
 algorithm, a batch mode) and returns a value for some members and None for the
 others. Under prefill/decode disaggregation the decode side rebuilds
 per-request state through such builders, so the members it returns None for
-have no decode-side state. This note is the support inventory: it lists those
-members at the builder. It becomes an error (PDL101) only where a member
-without state reaches a consumer of that state.""",
+have no decode-side state. The relay method itself is such a builder when it
+stores the state (a new object, the attribute None until then) only under a test
+of the variant, with no store for some members (``if algo.is_eagle(): self.draft =
+EagleDraft(...)`` with no else, a ``match`` with no case for them). This note is
+the support inventory: it lists those members at the builder. It becomes an error
+(PDL101) only where a member without state reaches a consumer of that state.""",
         example="""\
 class Algo(Enum):
     EAGLE = auto()
@@ -135,5 +138,40 @@ def draft(self, batch):
 # fix: a branch of its own, before the family's
     if self is Algo.CACHED_TREE:
         return CachedTreeState(batch)""",
+    ),
+    Rule(
+        code="PDL106",
+        name="unwired-builder",
+        summary="A builder of the relay state exists, but the relay never calls it for a member",
+        severity="warning",
+        tags=("pd-disaggregation", "crash", "correctness"),
+        explanation="""\
+The code that builds the relay state for member M exists, but the relay does not
+run it for M, so requests of M still arrive on decode with no state. Two shapes:
+the relay calls the builder only under a test of the variant that never holds for
+M although the builder makes M's state (``if algo.is_tree(): info =
+algo.build_draft(...)`` while ``build_draft`` also builds CHAIN's); or the builder
+dispatches to per-member builders named for their member (``build_tree_draft``
+for TREE) and one named the same way for M exists (``build_lookup_draft``,
+making a state of the same family) while the dispatcher returns None for M and
+nothing on the relay calls it. The finding is at the builder left out, with the
+relay as a related location; where M reaches a consumer of the missing state,
+PDL101 reports the crash too.
+
+Fix: call the builder for M (widen the relay's test, or add M's branch to the
+dispatcher), or reject M in decode mode in a startup validator.""",
+        example="""\
+# the dispatcher: a branch per member, none for LOOKUP
+def build_draft(self, batch):
+    if self is Algo.TREE:
+        return build_tree_draft(batch)
+    return None
+
+def build_lookup_draft(batch):          # PDL106 for LOOKUP: nothing calls it
+    return LookupDraft(batch.tokens)
+
+# fix: the dispatcher's branch for LOOKUP
+    if self is Algo.LOOKUP:
+        return build_lookup_draft(batch)""",
     ),
 )

@@ -1,5 +1,5 @@
 """The relay check: PDL001 dispatch-gap, PDL101 relay-state-missing, PDL104
-relay-field-missing and PDL105 relay-state-type.
+relay-field-missing, PDL105 relay-state-type and PDL106 unwired-builder.
 
 Its declaration alone (rules, pack section, loading): a run that reuses its
 record never imports the analysis (:mod:`pdlint.checks.relay.analysis`).

@@ -39,10 +39,9 @@ def carrier_finding(
     for caller, site, callee in found.calls:
         steps.append(call_step(model, caller, site.span, callee))
     steps.append(deref_step(model, found.function, deref.span, shown))
-    builder_fn = model.functions[builder.qualname]
     message = (
         f"{name} reaches `{shown}` but the relay's `{cls}(...)` leaves `{field}` None: "
-        f"`{builder_fn.name}` returns None for {name}, so the relay takes its fallback, "
+        f"{builder.gap(model, relay.state, name)}, so the relay takes its fallback, "
         f"and a test of the variant that holds for {name} dereferences the field; "
         f"give `{field}` in the fallback for {name}, build the state for {name}, or reject "
         f"{name} in decode mode in a startup validator"
@@ -54,7 +53,7 @@ def carrier_finding(
         ),
         Related(
             location(model, builder.qualname, none_span),
-            f"`{builder_fn.name}` returns None for {name}",
+            builder.gap(model, relay.state, name),
         ),
         Related(
             location(model, entry, model.functions[entry].span),

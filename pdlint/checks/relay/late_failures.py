@@ -26,42 +26,65 @@ class LateFailure(NamedTuple):
     guards: Guards  # the other conditions the failure runs under
 
 
-def value_if_none(expr: Expr, names: frozenset[str]) -> bool | None:
+Aliases = dict[str, Expr]  # a local bound once to the state -> the state expression
+
+
+def value_if_none(expr: Expr, names: frozenset[str], aliases: Aliases | None = None) -> bool | None:
     """What ``expr`` evaluates to (as a condition) when the state is None; None if unknown."""
     kind = expr[0]
-    if _state(expr, names):
+    aliases = aliases or {}
+    if _state(expr, names, aliases):
         return False
     if kind == "not":
-        inner = value_if_none(expr[1], names)
+        inner = value_if_none(expr[1], names, aliases)
         return None if inner is None else not inner
     if kind in ("and", "or"):
-        values = [value_if_none(v, names) for v in expr[1]]
+        values = [value_if_none(v, names, aliases) for v in expr[1]]
         decisive = kind == "or"  # the value that settles the whole expression
         if decisive in values:
             return decisive
         return None if None in values else not decisive
     if kind == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("is", "is not", "==", "!="):
         left, right = expr[1], expr[3][0]
-        if (right == ("const", None) and _state(left, names)) or (
-            left == ("const", None) and _state(right, names)
+        if (right == ("const", None) and _state(left, names, aliases)) or (
+            left == ("const", None) and _state(right, names, aliases)
         ):
             return expr[2][0] in ("is", "==")
         return None
     if kind == "call" and expr[1] in (("name", "isinstance"), ("name", "hasattr")) and expr[2]:
-        return False if _state(expr[2][0], names) else None
+        return False if _state(expr[2][0], names, aliases) else None
     return None
 
 
-def _state(expr: Expr, names: frozenset[str]) -> bool:
-    return expr[0] == "attr" and expr[2] in names
+def _state(expr: Expr, names: frozenset[str], aliases: Aliases) -> bool:
+    return (expr[0] == "attr" and expr[2] in names) or (expr[0] == "name" and expr[1] in aliases)
 
 
-def _tested(expr: Expr, names: frozenset[str]) -> Expr | None:
-    """The state expression a condition tests (the first one found)."""
+def _tested(expr: Expr, names: frozenset[str], aliases: Aliases) -> Expr | None:
+    """The state expression a condition tests (the first one found; for a local
+    bound to the state, what it was bound to)."""
     for node in nodes(expr):
-        if _state(node, names):
-            return node
+        if _state(node, names, aliases):
+            return aliases[node[1]] if node[0] == "name" else node
     return None
+
+
+def _aliases(fn: FunctionFacts, names: frozenset[str]) -> Aliases:
+    """The locals ``fn`` binds once, unconditionally, to the state (``s = batch.state``)."""
+    out: Aliases = {}
+    for bind in fn.binds:
+        value = bind.value
+        if len(bind.names) == 1 and value[0] == "attr" and value[2] in names:
+            if sum(1 for b in fn.binds if bind.names[0] in b.names) == 1:
+                out[bind.names[0]] = value
+    return {
+        local: value for local, value in out.items() if not any(p == local for p, _ in fn.params)
+    }
+
+
+def is_mode_variant(members: tuple[str, ...]) -> bool:
+    """A batch mode (it has bypass members: IDLE, DUMMY...), not a per-request variant."""
+    return any(word in name.lower() for name in members for word in BYPASS_WORDS)
 
 
 def bypass_only(guards: Guards) -> bool:
@@ -75,18 +98,19 @@ def bypass_only(guards: Guards) -> bool:
 def late_failures(fn: FunctionFacts, names: frozenset[str]) -> Iterator[LateFailure]:
     """The raises and asserts of ``fn`` that fire when the state (any of ``names``) is None
     and are not reached only by bypass batches."""
+    aliases = _aliases(fn, names)
     for span, guards in fn.raises:
         flat = flatten(guards)
         for at, (expr, polarity) in enumerate(flat):
-            if value_if_none(expr, names) is not polarity:
+            if value_if_none(expr, names, aliases) is not polarity:
                 continue
-            obj = _tested(expr, names)
+            obj = _tested(expr, names, aliases)
             rest = flat[:at] + flat[at + 1 :]
             if obj is not None and not bypass_only(rest):
                 yield LateFailure(obj, span, rest)
             break
     for test, span, guards in fn.asserts:
-        if value_if_none(test, names) is False and not bypass_only(flatten(guards)):
-            obj = _tested(test, names)
+        if value_if_none(test, names, aliases) is False and not bypass_only(flatten(guards)):
+            obj = _tested(test, names, aliases)
             if obj is not None:
                 yield LateFailure(obj, span, guards)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
-from pdlint.model.names import Model
+from pdlint.model.names import Model, assigned_values
 
 
 def _is_state(expr: Expr, name: str) -> bool:
@@ -82,4 +82,94 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
             for r in callee.returns
         ):
             return True
+    return False
+
+
+def never_none(
+    model: Model, fn: FunctionFacts, value: Expr, at: Span | None = None, depth: int = 0
+) -> bool:
+    """``value`` is an object, never None (at ``at``, when given): a constructor of an
+    analysed class, a call every target of which returns such a value on each of its
+    returns, a local every assignment of which is one, or a local a method was called
+    on earlier on every path to ``at`` (it would have failed there). A builder's
+    result, which may be None, is not."""
+    if depth > 2:
+        return False
+    if value[0] == "name":
+        if at is not None and _called_on_before(fn, value, at):
+            return True
+        values = assigned_values(fn, value[1])
+        return bool(values) and all(
+            never_none(model, fn, v, None, depth + 1) for v in values if v != value
+        )
+    if value[0] != "call" or value[1][0] not in ("name", "attr"):
+        return False
+    if value[1] == ("name", "cls") and "classmethod" in fn.decorators:
+        return True
+    if model.resolve_dotted(fn, model.module_of(fn), value[1]) in model.classes:
+        return True
+    targets = model.call_targets(fn, value[1])
+    return bool(targets) and all(
+        not target.endswith(".__init__")
+        and model.functions[target].returns
+        and all(
+            not ret.implicit
+            and ret.value is not None
+            and never_none(model, model.functions[target], ret.value, None, depth + 1)
+            for ret in model.functions[target].returns
+        )
+        for target in targets
+    )
+
+
+def _called_on_before(fn: FunctionFacts, local: Expr, at: Span) -> bool:
+    """A method of the local ``local`` is called before ``at``, on every path to it (no
+    condition), and the local is not rebound in between."""
+    calls = [
+        c.span
+        for c in fn.calls
+        if c.func[0] == "attr" and c.func[1] == local and c.span < at and not c.guards
+    ]
+    if not calls:
+        return False
+    first = min(calls)
+    return not any(local[1] in b.names and first < b.span < at for b in fn.binds)
+
+
+def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str) -> bool:
+    """``fn`` sets ``<obj>.state`` to a new object on every path before ``site``, for an
+    ``obj`` the call receives (an argument, or the receiver of a method call): the
+    callee sees the state just set, not what the relay left (``batch.draft =
+    Draft.fresh(batch); self.verify(batch)``)."""
+    passed = {*site.args, *(v for _, v in site.kwargs)}
+    if site.func[0] == "attr":
+        passed.add(site.func[1])
+    for store in fn.stores:
+        target = store.target
+        if target[0] != "attr" or target[2] != state or store.span >= site.span:
+            continue
+        if target[1] not in passed:
+            continue
+        # every condition of the store holds at the call (a store under a None test of
+        # its value, as the relay's own, may not run)
+        if all(g in site.guards for g in store.guards) and never_none(
+            model, fn, store.value, store.span
+        ):
+            return True
+    return False
+
+
+def called_on_state(fn: FunctionFacts, site: CallFact, state: str) -> bool:
+    """The call is a method of the state itself (``x.state.verify(...)``, or of a local
+    bound to it): it runs only when the state exists, so a member without it never
+    gets into the callee (the call itself is the dereference that fails)."""
+    func = site.func
+    if func[0] != "attr":
+        return False
+    receiver = func[1]
+    if receiver[0] == "attr":
+        return bool(receiver[2] == state)
+    if receiver[0] == "name":
+        values = [v for local, v in fn.assigns if local == receiver[1] and v[0] != "annotated"]
+        return len(values) == 1 and values[0][0] == "attr" and values[0][2] == state
     return False

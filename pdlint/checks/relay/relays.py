@@ -22,6 +22,16 @@ class Builder:
     gaps: tuple[int, ...]  # members it returns None for
     none_spans: tuple[Span, ...]  # where, for each gap (same order)
     bound: frozenset[str] = frozenset()  # the parameters holding the variant value
+    # the relay method itself, storing the state only under a test of the variant
+    inline: bool = False
+
+    def gap(self, model: Model, state: str, names: str) -> str:
+        """Why the members ``names`` have no state: the builder's None, or the relay
+        method's stores that leave them out."""
+        name = model.functions[self.qualname].name
+        if self.inline:
+            return f"`{name}` never sets `{state}` for {names}"
+        return f"`{name}` returns None for {names}"
 
     def __hash__(self) -> int:  # its gaps grow with the members: keys must not
         return hash((self.qualname, self.variant))
@@ -48,11 +58,9 @@ def relay_related(
     None, the relay's store and the decode entry point."""
     builder = relay.builder
     name = builder.variant.members[member]
-    builder_fn = model.functions[builder.qualname]
     return (
         Related(
-            location(model, builder.qualname, none_span),
-            f"`{builder_fn.name}` returns None for {name}",
+            location(model, builder.qualname, none_span), builder.gap(model, relay.state, name)
         ),
         Related(
             location(model, relay.function, relay.store_span),
