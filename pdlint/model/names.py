@@ -38,6 +38,8 @@ ENUM_BASES = {
 _OPTIONAL_NAMES = {"Optional", "typing.Optional"}
 _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
+# how many unannotated parameters a value is followed up through, caller to caller
+_PASS_HOPS = 3
 _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
@@ -276,6 +278,7 @@ class Model:
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
+        self._passing = 0  # parameters being resolved from their callers (see passed_classes)
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._canonical: dict[str, str] = {}
@@ -1635,7 +1638,10 @@ class Model:
         if kept is not None:
             return kept
         guard = (fn.qualname, param, "passed")
-        if guard in self._in_progress or depth > 8:
+        # a value handed down through unannotated parameters is followed a few hops up:
+        # in a strongly connected call graph each hop multiplies the callers to ask,
+        # and results cut short are not kept
+        if guard in self._in_progress or depth > 8 or self._passing >= _PASS_HOPS:
             self._cuts += 1
             return _NO_CLASSES
         init = fn.name == "__init__" and fn.cls is not None
@@ -1645,6 +1651,7 @@ class Model:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
         top, cuts = self._at_top(), self._cuts
         self._in_progress.add(guard)
+        self._passing += 1
         out: set[str] = set()
         try:
             for module in sorted(modules):
@@ -1659,6 +1666,7 @@ class Model:
                             out.update(self.types_of(caller, arg, depth + 1))
         finally:
             self._in_progress.discard(guard)
+            self._passing -= 1
         found = frozenset(out)
         if top or self._cuts == cuts:
             self._passed_cache[key] = found
