@@ -45,14 +45,23 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, workspace: Path):  # type: ignore[no-untyped-def]
-    await lsp_client.initialize_session(
+    await start_session(lsp_client, workspace, "relay_gap")
+    yield
+    await end_session(lsp_client)
+
+
+async def start_session(client: LanguageClient, folder: Path, name: str) -> None:
+    """Initialise the session as VS Code does, with ``folder`` as the workspace."""
+    await client.initialize_session(
         types.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"),
-            root_uri=workspace.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="relay_gap")],
+            root_uri=folder.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name=name)],
         )
     )
-    yield
+
+
+async def end_session(lsp_client: LanguageClient) -> None:
     # A test that failed before its own shutdown leaves the server running, and
     # the client's stop() waits for it to exit.
     server = lsp_client._server
@@ -71,21 +80,9 @@ def types_workspace(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def types_client(lsp_client: LanguageClient, types_workspace: Path):  # type: ignore[no-untyped-def]
-    folder = types.WorkspaceFolder(uri=types_workspace.as_uri(), name="state_subclass")
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=types_workspace.as_uri(),
-            workspace_folders=[folder],
-        )
-    )
+    await start_session(lsp_client, types_workspace, "state_subclass")
     yield
-    server = lsp_client._server
-    if server is not None and server.returncode is None:
-        try:
-            await asyncio.wait_for(lsp_client.shutdown_session(), 10)
-        except Exception:
-            server.kill()
+    await end_session(lsp_client)
 
 
 async def shut_down(client: LanguageClient) -> None:
@@ -232,21 +229,9 @@ def unwired_workspace(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def unwired_client(lsp_client: LanguageClient, unwired_workspace: Path):  # type: ignore[no-untyped-def]
-    folder = types.WorkspaceFolder(uri=unwired_workspace.as_uri(), name="unwired_builder")
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=unwired_workspace.as_uri(),
-            workspace_folders=[folder],
-        )
-    )
+    await start_session(lsp_client, unwired_workspace, "unwired_builder")
     yield
-    server = lsp_client._server
-    if server is not None and server.returncode is None:
-        try:
-            await asyncio.wait_for(lsp_client.shutdown_session(), 10)
-        except Exception:
-            server.kill()
+    await end_session(lsp_client)
 
 
 @pytest.mark.asyncio
