@@ -621,7 +621,9 @@ class RelayAnalysis:
         key = (id(site), state)
         found = self._stored_calls.get(key)
         if found is None or found[0] is not site:
-            found = self._stored_calls[key] = (site, stored_for_call(self.model, fn, site, state))
+            relays = frozenset(r.function for r in self.found_relays() if r.state == state)
+            stored = stored_for_call(self.model, fn, site, state, relays)
+            found = self._stored_calls[key] = (site, stored)
         return found[1]
 
     def member_reach(

@@ -136,7 +136,9 @@ def _called_on_before(fn: FunctionFacts, local: Expr, at: Span) -> bool:
     return not any(local[1] in b.names and first < b.span < at for b in fn.binds)
 
 
-def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str) -> bool:
+def stored_for_call(
+    model: Model, fn: FunctionFacts, site: CallFact, state: str, relays: frozenset[str]
+) -> bool:
     """``fn`` sets ``<obj>.state`` to a new object on every path before ``site``, for an
     ``obj`` the call receives (an argument, or the receiver of a method call): the
     callee sees the state just set, not what the relay left (``batch.draft =
@@ -156,7 +158,25 @@ def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str)
             model, fn, store.value, store.span
         ):
             return True
+    # or an earlier call it passes the object to sets its state on every path, as
+    # :func:`stored_before` reads one before a dereference (``self.verify(batch)``,
+    # which ends ``batch.draft = result.next_draft``, then ``self.extend(batch)``); a
+    # relay (``relays``) sets it to what its builder gave, maybe None
+    for call in fn.calls:
+        if call.span >= site.span or not _dominates(call.guards, site.guards, state):
+            continue
+        for base in passed & {*call.args, *(v for _, v in call.kwargs), *_receiver(call)}:
+            targets = model.call_targets(fn, call.func)
+            if targets and all(
+                t not in relays and _sets_state(model.functions[t], call, base, state)
+                for t in targets
+            ):
+                return True
     return False
+
+
+def _receiver(call: CallFact) -> tuple[Expr, ...]:
+    return (call.func[1],) if call.func[0] == "attr" else ()
 
 
 def called_on_state(fn: FunctionFacts, site: CallFact, state: str) -> bool:
