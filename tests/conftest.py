@@ -6,8 +6,22 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import compiled_build
 import pytest
 from pdlint_helpers import copy_relay_gap
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the compiled build now if a selected test needs it, so its minutes of
+    compiling on one core overlap the tests that run before that one."""
+    if session.config.option.collectonly or not compiled_build.has_c_compiler():
+        return
+    if any("compiled_install" in getattr(item, "fixturenames", ()) for item in session.items):
+        compiled_build.start_compiled()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    compiled_build.discard_compiled()
 
 
 @pytest.fixture(autouse=True, scope="session")

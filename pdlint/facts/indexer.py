@@ -309,7 +309,12 @@ def _slice(node: ast.Slice, d: int) -> Expr:
 
 
 def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, d: int) -> Expr:
-    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]))
+    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]), _ir(node.elt, d))
+
+
+def _dict_comprehension(node: ast.DictComp, d: int) -> Expr:
+    # a mapping's elements are its values, as for a dict literal
+    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]), _ir(node.value, d))
 
 
 def _named(node: ast.NamedExpr, d: int) -> Expr:
@@ -351,6 +356,7 @@ _CONVERTERS: dict[type, Any] = {
     ast.ListComp: _comprehension,
     ast.GeneratorExp: _comprehension,
     ast.SetComp: _comprehension,
+    ast.DictComp: _dict_comprehension,
     ast.NamedExpr: _named,
     ast.Await: _await,
     ast.IfExp: _ifexp,
@@ -430,6 +436,8 @@ class _FunctionWalker:
         self.asserts: list[tuple[Expr, Span, Guards]] = []
         self.branches: list[tuple[Expr, Span, Guards]] = []
         self.flags: list[tuple[str, Expr, Span, Guards]] = []
+        self.yields: list[Expr] = []
+        self.item_stores: list[tuple[Expr, Expr]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -661,6 +669,8 @@ class _FunctionWalker:
                 self.element_names(tgt, value_ir)
         else:
             self.events(tgt, guards)
+            if type(tgt) is ast.Subscript and value_ir is not None:
+                self.item_stores.append((_ir(tgt.value, 0), value_ir))
 
     def element_names(self, tgt: ast.expr, value: Expr) -> None:
         """Bind the names of a target to the parts of ``value`` they take:
@@ -836,6 +846,14 @@ class _FunctionWalker:
                         self.string_compare(node)
                     elif kind is ast.comprehension:
                         self.deref_of(node.iter, "iteration", g)
+                        # its target takes the elements (a name of the function's:
+                        # comprehensions rarely reuse a local's name for another value)
+                        self.element_names(node.target, ("elem", _ir(node.iter, 0)))
+                    elif kind is ast.Yield:
+                        if node.value is not None:
+                            self.yields.append(_ir(node.value, 0))
+                    elif kind is ast.YieldFrom:
+                        self.yields.append(("elem", _ir(node.value, 0)))
                     fields = _CHILD_FIELDS.get(kind)
                     for field in node._fields if fields is None else fields:
                         child: Any = getattr(node, field, None)
@@ -1124,6 +1142,14 @@ class _ModuleIndexer:
             returns = annotation_expr(defined.returns)
             decorators = tuple([_decorator_name(d) for d in defined.decorator_list])
         assert body is not None
+        # ``*args: T`` holds a tuple of T, ``**kwargs: T`` a mapping to T
+        for star, head in ((args.vararg, "tuple"), (args.kwarg, "dict")):
+            if star is not None and star.annotation is not None:
+                ann = annotation_expr(star.annotation)
+                if ann is not None:
+                    parts = (ann, OTHER) if head == "tuple" else (("name", "str"), ann)
+                    container = ("subscript", ("name", head), ("seq", parts))
+                    walker.assigns.append((star.arg, ("annotated", container)))
         done, guards = walker.block(body, ())
         if not done:
             end = self.lines.span(body[-1])
@@ -1160,6 +1186,8 @@ class _ModuleIndexer:
                 asserts=tuple(walker.asserts),
                 branches=tuple(walker.branches),
                 flags=tuple(walker.flags),
+                yields=tuple(walker.yields),
+                item_stores=tuple(walker.item_stores),
             )
         )
 

@@ -7,7 +7,8 @@ Expressions are kept as small nested tuples (an "expression IR"):
 ``("seq", elements)``, ``("subscript", base, index)``, ``("binop", op, left, right)``
 (arithmetic; ``|`` is ``("union", left, right)``), ``("neg", operand)``,
 ``("slice", lower, upper, step)`` (a missing bound is ``("const", None)``),
-``("comp", iterables)`` (a comprehension, by what it iterates), ``("await", value)``,
+``("comp", iterables, element)`` (a comprehension: what it iterates, what it gives),
+``("await", value)``,
 ``("ifexp", test, body, orelse)`` (``body if test else orelse``), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression
 evaluated to ``polarity``.
@@ -134,6 +135,10 @@ class FunctionFacts(NamedTuple):
     # a local assigned a condition (``limit = load_async and self.use_tree_head``):
     # (name, condition, span, guards)
     flags: tuple[tuple[str, Expr, Span, Guards], ...] = ()
+    # what each ``yield`` gives (``("elem", x)`` for ``yield from x``)
+    yields: tuple[Expr, ...] = ()
+    # (container, value) of each ``container[key] = value``
+    item_stores: tuple[tuple[Expr, Expr], ...] = ()
 
 
 class ClassFacts(NamedTuple):

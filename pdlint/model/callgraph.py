@@ -37,6 +37,45 @@ Edge = tuple[str, list[CallFact], tuple[str, frozenset[int]] | None]
 PassedMemo = dict[tuple[int, str], tuple[CallFact, list[tuple[str, list[str]]]]]
 
 
+# calls that keep a callable, make one or look at it rather than run it
+_KEEPERS = frozenset(
+    {
+        "getattr",
+        "hasattr",
+        "isinstance",
+        "issubclass",
+        "callable",
+        "id",
+        "repr",
+        "str",
+        "print",
+        "signature",
+        "iscoroutinefunction",
+        "ref",
+        "WeakMethod",
+        "append",
+        "appendleft",
+        "add",
+        "insert",
+        "extend",
+        "update",
+        "setdefault",
+        "register",
+        "partial",
+        "dict",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "setattr",
+        "property",
+        "staticmethod",
+        "classmethod",
+        "wraps",
+    }
+)
+
+
 def _functions_in(model: Model, modules: Iterable[str]) -> list[str]:
     """The functions of the modules that can be named as entry points (no lambda:
     one runs when what it is passed to calls it, under that caller's guards)."""
@@ -131,16 +170,19 @@ class CallGraph:
                     key = (caller, call.func[1])
                     self._param_calls.setdefault(key, []).append(call)
                     targets = self._bound.get(key, set())
+                handed: set[str] = set()
                 if not targets:
                     self.dropped += 1
                     self.dropped_sites.append((caller, call))
+                    targets = handed = self._handed_off(fn, call)
                 else:
                     self.resolved += 1
                 for target in sorted(targets):
                     if (caller, target) in self.when and target in self._edges[caller]:
                         continue
                     self._edge(caller, target, call)
-                    self._bind(fn, call, target)
+                    if target not in handed:  # the call's arguments are not its own
+                        self._bind(fn, call, target)
         if self._receiver_classes:
             self._tag_self_calls(set(roots))
 
@@ -232,6 +274,23 @@ class CallGraph:
             for cls, members in found[1].items():
                 out[cls] = out.get(cls, frozenset()) | members
         return (variant, out) if variant is not None else None
+
+    def _handed_off(self, fn: FunctionFacts, call: CallFact) -> set[str]:
+        """The functions a call outside the analysed code is handed to run
+        (``loop.run_in_executor(None, partial(self.step, s))``, ``Thread(target=
+        self.loop)``, ``executor.submit(self.step, batch)``): it may call them. Not
+        what a container keeps (``hooks.append(self.step)``, ``dict(a=f)``) nor a
+        ``functools.partial`` being made: those run later, where they are called."""
+        func = call.func
+        name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else ""
+        if name in _KEEPERS:
+            return set()
+        out: set[str] = set()
+        for arg in (*call.args, *(v for _, v in call.kwargs)):
+            if arg[0] in ("name", "attr", "lambda") or (arg[0] == "call" and arg[2]):
+                found = self.model.callables_of(fn, arg)
+                out.update(t for t in found if not t.endswith(".__init__"))
+        return out
 
     def _edge(self, caller: str, target: str, call: CallFact) -> None:
         callees = self._edges[caller]

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import lambda_name, string_annotation_expr
-from pdlint.facts.types import ClassFacts, Expr, FunctionFacts, ModuleFacts
+from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
 
 ENUM_BASES = {
@@ -38,6 +38,8 @@ ENUM_BASES = {
 _OPTIONAL_NAMES = {"Optional", "typing.Optional"}
 _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
+# how many unannotated parameters a value is followed up through, caller to caller
+_PASS_HOPS = 3
 _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
@@ -46,13 +48,19 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # would follow chains the checks rarely need, at the cost of loading more files)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
 # container literals stored in an attribute: what its elements are read from
-_CONTAINERS = frozenset({"dict", "seq"})
+_CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
 _TAKERS = frozenset({"pop", "popleft", "get", "setdefault", "popitem"})
+# builtins whose result holds the elements of their (last) argument
+_SAME_ELEMENTS = frozenset(
+    {"list", "tuple", "set", "frozenset", "sorted", "reversed", "iter", "filter"}
+)
+# methods whose result holds the elements (a mapping's values) of their receiver
+_SAME_ELEMENT_METHODS = frozenset({"values", "copy"})
 # container annotations whose first parameter is the elements' type
 _SEQUENCES = frozenset(
     {
@@ -266,7 +274,11 @@ class Model:
         self.subclasses: dict[str, set[str]] = {}
         self._attr_types: dict[str, dict[str, list[Expr]]] = {}
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
+        self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
+        self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
+        self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
+        self._passing = 0  # parameters being resolved from their callers (see passed_classes)
         self.methods_of: dict[str, list[FunctionFacts]] = {}
         self._call_cache: dict[tuple[str, int], tuple[str, ...]] = {}
         self._canonical: dict[str, str] = {}
@@ -638,8 +650,13 @@ class Model:
                     if tgt[0] == "attr" and tgt[1] == ("name", "self"):
                         if store.annotation is not None:
                             table.setdefault(tgt[2], []).append(store.annotation)
-                        if store.value[0] in _STORED_VALUES or store.value[0] in _CONTAINERS:
-                            table.setdefault(tgt[2], []).append(("value", store.value, fn.qualname))
+                        value = store.value
+                        if (
+                            value[0] in _STORED_VALUES
+                            or value[0] in _CONTAINERS
+                            or self._enum_member(fn, value) is not None
+                        ):
+                            table.setdefault(tgt[2], []).append(("value", value, fn.qualname))
                 if is_property(fn) and fn.params:
                     table.setdefault(fn.name, []).append(("property", fn.qualname))
         self._attr_types[cls] = table
@@ -647,7 +664,8 @@ class Model:
 
     def attribute_elements(self, cls: str) -> dict[str, list[Expr]]:
         """What methods of ``cls`` add to its attributes: ``("value", value, method)``
-        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)."""
+        for each ``self.attr.append(value)`` (and ``appendleft``, ``add``, ``insert``)
+        and ``self.attr[key] = value``."""
         if cls in self._attr_elements:
             return self._attr_elements[cls]
         table: dict[str, list[Expr]] = {}
@@ -662,6 +680,9 @@ class Model:
                     and call.args
                 ):
                     table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
+            for held, value in fn.item_stores:  # ``self.by_rid[rid] = req``
+                if held[0] == "attr" and held[1] == ("name", "self"):
+                    table.setdefault(held[2], []).append(("value", value, fn.qualname))
         self._attr_elements[cls] = table
         return table
 
@@ -901,6 +922,8 @@ class Model:
                 return frozenset((own,)) if own else _NO_CLASSES
             for pname, ann in fn.params:
                 if pname == name:
+                    if ann is None:
+                        return self.passed_classes(fn, name, depth)
                     return self.annotation_classes(ann, module, fn)
             out: set[str] = set()
             local = False
@@ -921,6 +944,9 @@ class Model:
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
         if kind == "attr":
+            enum = self._enum_member(fn, expr)
+            if enum is not None:  # ``ForwardMode.DECODE``
+                return frozenset((enum,))
             found = frozenset(
                 found
                 for base in self.types_of(fn, expr[1], depth + 1)
@@ -972,6 +998,14 @@ class Model:
             return self.types_of(fn, parts[at], depth + 1) if at < len(parts) else _NO_CLASSES
         if kind == "await":
             return self._item_classes(fn, value[1], at, depth + 1)
+        if kind == "elem":  # an element of pairs: ``for i, x in enumerate(xs)``
+            return self._paired_classes(fn, value[1], at, depth + 1)
+        if kind == "attr":  # ``first, *rest = self.running``
+            return frozenset(
+                c
+                for base in self.types_of(fn, value[1], depth + 1)
+                for c in self.attribute_item_classes(base, value[2], at, depth)
+            )
         if kind == "name" and not any(p == value[1] for p, _ in fn.params):
             return frozenset(
                 c
@@ -999,6 +1033,50 @@ class Model:
                     out.update(self._item_classes(callee, ret.value, at, depth + 1))
         return frozenset(out)
 
+    def _paired_classes(
+        self, fn: FunctionFacts, pairs: Expr, at: int, depth: int
+    ) -> frozenset[str]:
+        """The classes of item ``at`` of the tuples ``pairs`` gives: ``enumerate(xs)``
+        (an element of ``xs`` second), ``zip(xs, ys)`` (an element of each in turn),
+        ``d.items()`` (a value second)."""
+        if pairs[0] != "call":
+            return _NO_CLASSES
+        source = self._element_source(fn, pairs)
+        if source is not None:  # ``sorted(d.items())``: the pairs of its argument
+            return self._paired_classes(fn, source, at, depth + 1) if depth < 8 else _NO_CLASSES
+        func, args = pairs[1], pairs[2]
+        if func[0] == "name" and func[1] in ("enumerate", "zip"):
+            if self.resolve_name(fn, self.module_of(fn), func[1]) is not None:
+                return _NO_CLASSES
+            if func[1] == "enumerate":
+                return self.element_classes(fn, args[0], depth) if at == 1 and args else _NO_CLASSES
+            return self.element_classes(fn, args[at], depth) if at < len(args) else _NO_CLASSES
+        if func[0] == "attr" and func[2] == "items" and not args and at == 1:
+            return self.element_classes(fn, func[1], depth)
+        return _NO_CLASSES
+
+    def attribute_item_classes(self, cls: str, attr: str, at: int, depth: int) -> frozenset[str]:
+        """The classes of item ``at`` of what ``obj.attr`` holds (``obj`` of class
+        ``cls``) when unpacked: item ``at`` of the literals stored in it, the element
+        type of its container annotations, and what is added to it."""
+        out: set[str] = set()
+        for klass in self.mro(cls):
+            module = self.class_module.get(klass, "")
+            for entry in self.attribute_types(klass).get(attr, ()):
+                if entry[0] == "property":
+                    continue
+                if entry[0] != "value":
+                    out.update(self.element_annotation_classes(entry, module))
+                    continue
+                where = self.functions.get(entry[2])
+                if where is not None:
+                    out.update(self._item_classes(where, entry[1], at, depth + 1))
+            for entry in self.attribute_elements(klass).get(attr, ()):
+                where = self.functions.get(entry[2])
+                if where is not None:
+                    out.update(self.types_of(where, entry[1], depth + 1))
+        return frozenset(out)
+
     def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         """The classes of the elements of the container ``expr`` holds in ``fn``: from
         a literal's elements, a container annotation, or what is added to an attribute."""
@@ -1014,8 +1092,16 @@ class Model:
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "comp":
+            return self.types_of(fn, expr[2], depth + 1) if len(expr) > 2 else _NO_CLASSES
+        if kind == "await":
+            return self.element_classes(fn, expr[1], depth + 1)
         if kind == "call":
-            return self._returned_element_classes(fn, expr[1], depth)
+            found = self._returned_element_classes(fn, expr[1], depth)
+            source = self._element_source(fn, expr)
+            if not found and source is not None:
+                return self.element_classes(fn, source, depth + 1)
+            return found
         out: set[str] = set()
         if kind == "name":
             for pname, ann in fn.params:
@@ -1030,7 +1116,14 @@ class Model:
                     out.update(self.element_annotation_classes(value[1], module, fn))
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
-            if local:
+            if local:  # and what the function adds to it
+                for held, value in fn.item_stores:  # ``table[key] = value``
+                    if held == expr:
+                        out.update(self.types_of(fn, value, depth + 1))
+                for call in fn.calls:  # ``reqs.append(req)``
+                    func = call.func
+                    if func[0] == "attr" and func[2] in _ADDERS and func[1] == expr and call.args:
+                        out.update(self.types_of(fn, call.args[-1], depth + 1))
                 return frozenset(out)
             # a module-level table (``STRATEGIES[mode]``): what its entries hold
             for _, value in self.entries(fn, module, expr, depth + 1):
@@ -1061,10 +1154,29 @@ class Model:
             if declared:
                 out.update(declared)
                 continue
+            if callee.yields:  # a generator: what it yields
+                for value in callee.yields:
+                    if value[0] == "elem":
+                        out.update(self.element_classes(callee, value[1], depth + 1))
+                    else:
+                        out.update(self.types_of(callee, value, depth + 1))
+                continue
             for ret in callee.returns:
                 if ret.value is not None and ret.value != ("const", None):
                     out.update(self.element_classes(callee, ret.value, depth + 1))
         return frozenset(out)
+
+    def _element_source(self, fn: FunctionFacts, call: Expr) -> Expr | None:
+        """The container whose elements a builtin call's result holds (``sorted(x)``,
+        ``list(x)``, ``filter(f, x)``, ``d.values()``, ``x.copy()``), else None; a
+        name the analysed code defines is not the builtin."""
+        func = call[1]
+        if func[0] == "name" and func[1] in _SAME_ELEMENTS and call[2]:
+            if self.resolve_name(fn, self.module_of(fn), func[1]) is None:
+                return call[2][-1] if func[1] == "filter" else call[2][0]
+        if func[0] == "attr" and func[2] in _SAME_ELEMENT_METHODS and not call[2]:
+            return func[1]
+        return None
 
     def call_bindings(
         self, caller: FunctionFacts, func: Expr, callee: FunctionFacts
@@ -1204,6 +1316,17 @@ class Model:
             for key, value in self._bind_generic(head, passed, depth + 1).items():
                 out.setdefault(key, value)
         return out
+
+    def _enum_member(self, fn: FunctionFacts, expr: Expr) -> str | None:
+        """The enum ``expr`` names a member of (``ForwardMode.IDLE``, ``modes.Mode.IDLE``)."""
+        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] in _SELF_NAMES:
+            return None
+        if expr[1][0] == "name" and any(p == expr[1][1] for p, _ in fn.params):
+            return None
+        owner = self.resolve_dotted(fn, self.module_of(fn), expr[1])
+        if owner is None or owner not in self.classes or not self.is_enum(owner):
+            return None
+        return owner
 
     def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
         """The function enclosing ``fn`` (a nested function, a lambda) whose variable
@@ -1500,12 +1623,104 @@ class Model:
         what the methods of its MRO store in it (``self._step = partial(self._run, k)``)."""
         out: dict[str, None] = {}
         for klass in self.mro(cls):
-            for method in self.methods_of.get(klass, ()):
-                for store in method.stores:
-                    if store.target == ("attr", ("name", "self"), attr):
-                        found = self.callables_of(method, store.value, depth + 1)
-                        out.update(dict.fromkeys(found))
+            for method, value in self._stores_on_self(klass).get(attr, ()):
+                out.update(dict.fromkeys(self.callables_of(method, value, depth + 1)))
         return tuple(out)
+
+    def passed_classes(self, fn: FunctionFacts, param: str, depth: int = 0) -> frozenset[str]:
+        """The classes of what the callers of ``fn`` pass for its parameter ``param``
+        (one with no annotation): the calls of ``fn`` by its name, on ``self`` or on
+        ``super()`` written in its module and in the modules of its class's MRO (loaded
+        with it, so the answer does not depend on what else is loaded), bound by the
+        one binding helper."""
+        key = (fn.qualname, param)
+        kept = self._passed_cache.get(key)
+        if kept is not None:
+            return kept
+        guard = (fn.qualname, param, "passed")
+        # a value handed down through unannotated parameters is followed a few hops up:
+        # in a strongly connected call graph each hop multiplies the callers to ask,
+        # and results cut short are not kept
+        if guard in self._in_progress or depth > 8 or self._passing >= _PASS_HOPS:
+            self._cuts += 1
+            return _NO_CLASSES
+        init = fn.name == "__init__" and fn.cls is not None
+        name = fn.cls.rsplit(".", 1)[-1] if init and fn.cls is not None else fn.name
+        modules = {self.module_of(fn)}
+        if fn.cls is not None:
+            modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
+        top, cuts = self._at_top(), self._cuts
+        self._in_progress.add(guard)
+        self._passing += 1
+        out: set[str] = set()
+        try:
+            for module in sorted(modules):
+                for caller, call in self._module_calls_named(module).get(name, ()):
+                    if not self._may_call(caller, call.func, fn):
+                        continue
+                    bound = bind_arguments(
+                        fn, call.func, call.args, call.kwargs, skip_receiver_always=init
+                    )
+                    for bound_param, arg in bound:
+                        if bound_param == param:
+                            out.update(self.types_of(caller, arg, depth + 1))
+        finally:
+            self._in_progress.discard(guard)
+            self._passing -= 1
+        found = frozenset(out)
+        if top or self._cuts == cuts:
+            self._passed_cache[key] = found
+        return found
+
+    def _may_call(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
+        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, or a
+        method of ``fn``'s name on ``self``, ``super()`` or a class, of a class related
+        to ``fn``'s by inheritance (without asking every override: that would load the
+        modules of every subclass)."""
+        if func[0] == "name":
+            return fn.qualname in self.call_targets(caller, func)
+        if func[0] != "attr" or fn.cls is None:
+            return False
+        base = func[1]
+        if base in _SELF_NAMES or base[0] == "call":  # ``self.m()``, ``super().m()``
+            own = caller.cls
+        elif base[0] == "name":  # ``Worker.m(...)``
+            own = self.resolve_dotted(caller, self.module_of(caller), base)
+        else:
+            return False
+        if own is None or own not in self.classes:
+            return False
+        return fn.cls in self.mro(own) or own in self.mro(fn.cls)
+
+    def _module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
+        """The calls of a loaded module's functions, by the last name of what they call."""
+        table = self._calls_named.get(module)
+        if table is None:
+            table = {}
+            facts = self.modules.get(module)
+            for fn in facts.functions if facts is not None else ():
+                for call in fn.calls:
+                    func = call.func
+                    last = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else None
+                    if isinstance(last, str):
+                        table.setdefault(last, []).append((fn, call))
+            if facts is not None:
+                self._calls_named[module] = table
+        return table
+
+    def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
+        """Each ``self.attr = value`` of the methods of ``cls``, by attribute, in order."""
+        table = self._self_stores.get(cls)
+        if table is None:
+            table = {}
+            for method in self.methods_of.get(cls, ()):
+                for store in method.stores:
+                    tgt = store.target
+                    if tgt[0] == "attr" and tgt[1] == ("name", "self"):
+                        table.setdefault(tgt[2], []).append((method, store.value))
+            if cls in self.classes:  # its methods are loaded with it
+                self._self_stores[cls] = table
+        return table
 
     def held_classes(
         self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""

@@ -1194,9 +1194,13 @@ class Variants:
 
         The construction is ``__init__``, then ``__post_init__`` and the methods
         decorated as validators run after it (found through the class's bases), with
-        the methods of ``self`` they call, and the functions of ``normalisers`` (a
-        pack's); a member is rewritten when, every store of the attribute read in the
-        order it runs, its last value is known and is not the member.
+        the methods of ``self`` they call and the functions they give ``self`` to
+        (``handle_args(self)``), and the functions of ``normalisers`` (a pack's); a
+        member is rewritten when, every store of the attribute read in the order it
+        runs, its last value is known and is not the member. Under a test that does
+        not read the variant, a ``raise`` makes no object, and a bare ``return`` of the
+        construction (``if self.model_path == "dummy": return``) an object that is not
+        configured: what runs after them is read as if it always ran.
         """
         key = (owner, attr, variant.qualname, normalisers)
         found = self._normalised.get(key)
@@ -1307,11 +1311,12 @@ class Variants:
                     continue
                 if _reads_itself(target, store.guards, store.value):
                     return True
-            cls = fn.cls
-            for call in fn.calls if depth < 2 and cls is not None else ():
-                if cls is not None and call.func[0] == "attr" and call.func[1] == ("name", "self"):
-                    for qual in self.model.self_methods_named(cls, call.func[2])[:1]:
-                        todo.append((self.model.functions[qual], depth + 1))
+            holders = [("name", "self"), *(("name", p) for p, _ in fn.params)]
+            for call in fn.calls if depth < 2 else ():
+                call_expr = ("call", call.func, call.args, call.kwargs)
+                callee = self._construction_callee(fn, call_expr, holders)
+                if callee is not None:
+                    todo.append((callee, depth + 1))
         return False
 
     def _rewrite(
@@ -1325,7 +1330,6 @@ class Variants:
     ) -> None:
         """Follow, in ``fn`` (reached under ``reach``), the stores of ``attr`` and the
         calls of methods of ``self`` that may store it, in the order they run."""
-        model = self.model
         state.read[fn.qualname] = None
         holders = [("name", "self"), *(("name", p) for p, _ in fn.params)]
         events: list[tuple[tuple[int, int, int, int], Expr | None, Guards, Expr]] = [
@@ -1333,24 +1337,25 @@ class Variants:
             for store in fn.stores
             if store.target[0] == "attr" and store.target[2] == attr and store.target[1] in holders
         ]
-        if depth < 2 and fn.cls is not None:
+        if depth < 2:
             events += [
-                (call.span, None, call.guards, call.func)
+                (call.span, None, call.guards, ("call", call.func, call.args, call.kwargs))
                 for call in fn.calls
-                if call.func[0] == "attr" and call.func[1] == ("name", "self")
+                if _of_self(fn, call.func) or any(arg in holders for arg in call.args)
             ]
+        bailouts = self._bailouts(fn, variant, state.member, depth == 0)
         for span, value, guards, target in sorted(events, key=lambda e: e[0]):
             if state.values is None:
                 return
+            if bailouts:
+                guards = tuple(g for g in guards if g[1] or g[0] not in bailouts)
             here = _and([reach, self.guards_truth(guards, fn, variant, state.member)])
             if here is F:
                 continue
-            if value is None:  # a call of a method of ``self``
-                assert fn.cls is not None
-                for qual in model.self_methods_named(fn.cls, target[2])[:1]:
-                    callee = model.functions.get(qual)
-                    if callee is not None and callee is not fn:
-                        self._rewrite(callee, attr, variant, state, here, depth + 1)
+            if value is None:  # a call of a method of ``self``, or given it
+                callee = self._construction_callee(fn, target, holders)
+                if callee is not None and callee is not fn:
+                    self._rewrite(callee, attr, variant, state, here, depth + 1)
                 continue
             if here is UNKNOWN:
                 state.values = None
@@ -1371,6 +1376,38 @@ class Variants:
             else:  # stored only under a condition that does not depend on the variant
                 state.values |= stored
 
+    def _construction_callee(
+        self, fn: FunctionFacts, call: Expr, holders: list[Expr]
+    ) -> FunctionFacts | None:
+        """The function a call of the construction runs: a method of ``self``, or the
+        one function given the object being made (``handle_args(self)``)."""
+        func = call[1]
+        if _of_self(fn, func):
+            assert fn.cls is not None
+            for qual in self.model.self_methods_named(fn.cls, func[2])[:1]:
+                return self.model.functions.get(qual)
+            return None
+        targets = self.model.call_targets(fn, func)
+        if len(targets) != 1 or not any(arg in holders for arg in call[2]):
+            return None
+        return self.model.functions.get(targets[0])
+
+    def _bailouts(self, fn: FunctionFacts, variant: Variant, member: int, top: bool) -> set[Expr]:
+        """The tests, whatever the variant, under which ``fn`` makes no configured
+        object: it raises (no object is made), or, ``top`` of the construction, it
+        returns at once (``if self.model_path == "dummy": return``)."""
+        exits = list(fn.raises)
+        if top:
+            exits += [(r.span, r.guards) for r in fn.returns if not r.implicit and r.value is None]
+        out: set[Expr] = set()
+        for _, guards in sorted(exits, key=lambda e: e[0]):
+            # past the exits before it (their tests failed), under a test of its own
+            left = [g for g in guards if g[1] or g[0] not in out]
+            if len(left) == 1 and left[0][1]:
+                if self.guards_truth(tuple(left), fn, variant, member) is MAYBE:
+                    out.add(left[0][0])
+        return out
+
     def _stored_members(
         self, value: Expr, fn: FunctionFacts, variant: Variant, state: _Rewriting
     ) -> set[int] | None:
@@ -1385,6 +1422,9 @@ class Variants:
             return set(found)
         if value[0] != "call":
             return None
+        cased = self._recased(value, fn, variant, state)
+        if cased is not None:
+            return cased
         targets = self.model.call_targets(fn, value[1])
         if len(targets) != 1:
             return None
@@ -1412,6 +1452,46 @@ class Variants:
                     return None
                 out.update(returned)
         return out
+
+    def _recased(
+        self, value: Expr, fn: FunctionFacts, variant: Variant, state: _Rewriting
+    ) -> set[int] | None:
+        """``self.algo.upper()`` (``lower``, ``strip``...) of a string setting: the
+        members the values it holds become; None for another call, or a value that
+        becomes no member."""
+        func = value[1]
+        if variant.kind != "string" or func[0] != "attr" or value[2] or value[3]:
+            return None
+        if func[1][0] not in ("name", "attr") or _recase(func[2], "") is None:
+            return None
+        if not self.denotes(func[1], fn, variant, frozenset()):
+            return None
+        out: set[int] = set()
+        for held in state.values or ():
+            recased = _recase(func[2], str(variant.values[held]))
+            if recased not in variant.values:
+                return None
+            out.add(variant.values.index(recased))
+        return out
+
+
+def _of_self(fn: FunctionFacts, func: Expr) -> bool:
+    """Whether a call of ``func`` in ``fn`` is of a method of ``self``."""
+    return fn.cls is not None and func[0] == "attr" and func[1] == ("name", "self")
+
+
+def _recase(method: str, value: str) -> str | None:
+    """What a string method a setting is normalised with makes of ``value`` (None
+    for another method)."""
+    if method == "upper":
+        return value.upper()
+    if method == "lower":
+        return value.lower()
+    if method == "casefold":
+        return value.casefold()
+    if method == "strip":
+        return value.strip()
+    return None
 
 
 def _member_value(value: Expr) -> bool:

@@ -19,10 +19,18 @@ def to_pycg(edges: dict[str, set[str]]) -> str:
 
 
 def to_json(edges: dict[str, set[str]], roots: list[str], stats: dict[str, Any]) -> str:
-    """Nodes, edges as pairs, the roots and the counts of resolved and dropped calls."""
+    """networkx's node-link JSON (``networkx.node_link_graph`` reads it back as a
+    ``DiGraph``), with the roots and the counts of resolved and dropped calls as the
+    graph's attributes; written without importing networkx."""
     nodes = sorted(set(edges) | {c for cs in edges.values() for c in cs})
     pairs = sorted((a, b) for a, cs in edges.items() for b in cs)
-    doc = {"nodes": nodes, "edges": pairs, "roots": sorted(roots), **stats}
+    doc = {
+        "directed": True,
+        "multigraph": False,
+        "graph": {"roots": sorted(roots), **stats},
+        "nodes": [{"id": n} for n in nodes],
+        "edges": [{"source": a, "target": b} for a, b in pairs],
+    }
     return json.dumps(doc, indent=2) + "\n"
 
 

@@ -48,6 +48,26 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("CHAIN",),
     ),
+    "element_flow": (
+        """
+        import sys
+        from pack_engine.drafting import Speculator
+        from pack_engine.scheduler import DecodeScheduler
+        handoffs = [{"draft": [4, 5]}, {"draft": [6]}]
+        DecodeScheduler(Speculator[sys.argv[1]]).event_loop_disagg_decode(handoffs)
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "executor_step": (
+        """
+        import asyncio, sys
+        from offload_engine.drafting import Drafter
+        from offload_engine.server import DecodeServer
+        server = DecodeServer(Drafter[sys.argv[1]])
+        asyncio.run(server.event_loop_disagg_decode([{"draft": [3, 4]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "override_hook": (
         """
         import sys

@@ -192,7 +192,14 @@ print(WorkerHandler(DisaggregationMode.DECODE).generate(request))
 
 
 @pytest.mark.parametrize(
-    ("name", "pkg"), [("soft_handoff", "relay_worker"), ("soft_handoff_fixed", "strict_worker")]
+    ("name", "pkg"),
+    [
+        ("soft_handoff", "relay_worker"),
+        ("soft_handoff_logged", "logged_worker"),
+        ("soft_handoff_fixed", "strict_worker"),
+        ("soft_handoff_raised", "loud_worker"),
+        ("soft_handoff_checked", "checked_worker"),
+    ],
 )
 def test_a_decode_request_without_its_prefill_result(name: str, pkg: str) -> None:
     handed = _run(name, HANDLE.format(pkg=pkg), "handed-off")

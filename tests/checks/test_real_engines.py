@@ -30,26 +30,36 @@ Verdicts, each after reading the code:
   "deepseek_mtp"`` test in ``calculate_draft_layers``, on the vLLM configuration
   LMCache is given (PDL108 with the pack, true: vLLM is not analysed with LMCache,
   so only the pack's ``[variants.rewrites]`` says the value is gone).
-- Dynamo 1.6.1 ``trtllm/request_handlers/handler_base.py:825``:
-  ``_setup_disaggregated_params_for_mode`` reads ``request.get("prefill_result")``
-  and decodes the transfer parameters only ``if prefill_result``; a decode worker
-  given no prefill result runs the request with no disaggregated parameters, a full
-  local prefill, with nothing logged (PDL301, true). ``vllm/handlers.py:3888``:
-  ``DecodeWorkerHandler._generate_token_mode`` does the same with the KV transfer
-  parameters (``kv_params = None``); the decode worker also serves aggregated mode,
-  but in decode mode, without the bypass annotation, a request with no prefill result
-  silently runs as an aggregated one (PDL301, true). Dynamo's SGLang decode handler
-  raises when ``bootstrap_info`` is missing, and its sample engine calls
-  ``require_prefill_result``: both clean.
+- Dynamo 1.6.1 ``vllm/handlers.py:3888``: ``DecodeWorkerHandler._generate_token_mode``
+  reads ``request.get("prefill_result")`` and takes the KV transfer parameters only
+  ``if prefill_result``, else ``kv_params = None``; in decode mode, without the bypass
+  annotation, a request with no prefill result runs a full local prefill on the decode
+  worker with nothing logged (PDL301, debatable: the tokens are right and Dynamo's
+  decode health-check payload, which carries no prefill result, relies on this
+  fallback; its sample engine's ``require_prefill_result`` with an ``is_probe``
+  bypass is the loud form). Clean: the TensorRT-LLM handler's
+  ``_setup_disaggregated_params_for_mode`` reads it softly too, but its caller
+  ``_generate_locally_impl`` raises in decode mode when the parameters it returns are
+  None; Dynamo's SGLang decode handler raises when ``bootstrap_info`` is missing, and
+  its sample engine calls ``require_prefill_result``.
+- SGLang 0.5.16 resolves ``--speculative-algorithm NEXTN`` into EAGLE while its
+  ``ServerArgs`` is made (``__post_init__`` gives ``self`` to
+  ``handle_speculative_decoding``, which upper-cases the name and stores
+  ``_resolve_speculative_algorithm_alias(...)``, after a dummy-model return and
+  raises); no SGLang code tests for NEXTN after that, so a probe module of our own
+  placed beside its configuration code does: its branch is dead (PDL108, generic
+  engine).
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 from pdlint_helpers import json_findings
+from real_sglang import sglang_tree
 from real_wheels import wheel_tree
 
 # seconds a run may take, far above its time here (a regression, not a benchmark)
@@ -134,11 +144,50 @@ def test_lmcache_0_5_6_tests_a_method_vllm_rewrites() -> None:
 
 @pytest.mark.real
 @pytest.mark.parametrize("packs", [True, False], ids=["dynamo-pack", "no-packs"])
-def test_dynamo_1_6_1_decode_handlers_read_the_prefill_result_softly(packs: bool) -> None:
+def test_dynamo_1_6_1_vllm_decode_handler_reads_the_prefill_result_softly(packs: bool) -> None:
     findings, rows = run("dynamo-1.6.1", packs)
-    assert rows == [
-        ("PDL301", "trtllm/request_handlers/handler_base.py", 825, "prefill_result"),
-        ("PDL301", "vllm/handlers.py", 3888, "prefill_result"),
-    ]
-    trtllm = next(f for f in findings if f["filename"].endswith("handler_base.py"))
-    assert "_decode_disaggregated_params_from_prefill" in trtllm["message"]
+    assert rows == [("PDL301", "vllm/handlers.py", 3888, "prefill_result")]
+    (soft,) = findings
+    assert "`_update_kv_transfer_params(...)` runs only when it is there" in soft["message"]
+
+
+# Our own decode loop, added to a copy of SGLang: it tests the algorithm as given.
+NEXTN_PROBE = """\
+from sglang.srt.server_args import ServerArgs
+
+
+class ProbeDecodeDisagg:
+    def __init__(self, server_args: ServerArgs) -> None:
+        self.server_args = server_args
+
+    def event_loop_disagg_decode(self) -> int:
+        if self.server_args.speculative_algorithm == "NEXTN":
+            return 1
+        return 2
+"""
+
+
+@pytest.mark.real
+def test_sglang_0_5_16_resolves_nextn_into_eagle(tmp_path: Path) -> None:
+    # SGLang's configuration code (its server arguments and the hooks they run), with
+    # the probe as its one decode loop
+    release = sglang_tree("0.5.16")
+    tree = tmp_path / "sglang-0.5.16"
+    for part in ("sglang/__init__.py", "sglang/srt/server_args.py", "sglang/srt/arg_groups"):
+        source, copy = release / part, tree / part
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, copy)
+    (tree / "sglang/srt/disaggregation").mkdir()
+    (tree / "sglang/srt/disaggregation/probe_nextn.py").write_text(NEXTN_PROBE)
+    start = time.monotonic()
+    findings = json_findings("sglang", "--no-cache", "--no-packs", "--select", "PDL108", cwd=tree)
+    elapsed = time.monotonic() - start
+    print(f"\npdlint on sglang-0.5.16's configuration code (no packs): {elapsed:.1f} s")
+    assert elapsed < BUDGET
+    rows = [(f["code"], f["filename"], f["location"]["row"], f["member"]) for f in findings]
+    assert rows == [("PDL108", "sglang/srt/disaggregation/probe_nextn.py", 9, "NEXTN")]
+    related = [(r["filename"], r["location"]["row"]) for r in findings[0]["related"]]
+    assert related == [("sglang/srt/arg_groups/speculative_hook.py", 98)]  # the store

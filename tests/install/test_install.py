@@ -3,42 +3,28 @@
 Two venvs, one per build: the default wheel, pure Python (seconds), and the
 opt-in compiled one, ``PDLINT_COMPILE=1 pip install .`` (minutes: mypyc compiles
 the indexer and the analysis, see hatch_build.py). The tests of the compiled
-build are marked ``slow`` and announce the build on the terminal before it starts.
+build are marked ``slow``; the build starts in the background when the session
+selects one of them (tests/compiled_build.py), and they announce on the terminal
+that they wait for it.
 """
 
 from __future__ import annotations
 
 import ast
 import json
-import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
 import pathological
 import pytest
+from compiled_build import BIN, Install, clean_env, has_c_compiler, start_compiled
 from pathological import BOUNDS
 from pdlint_helpers import REPO, fixture, fixture_dirs
 from real_sglang import sglang_tree
 
 import pdlint
-
-BIN = "Scripts" if os.name == "nt" else "bin"
-
-
-def clean_env() -> dict[str, str]:
-    """The environment without anything that could point back at the source tree
-    (nor ask for the compiled build)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP", "PDLINT_COMPILE"}
-    }
-    env["PYTHONNOUSERSITE"] = "1"
-    return env
 
 
 def run(argv: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
@@ -50,20 +36,14 @@ def run(argv: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complete
 def pip_install(root: Path, env: dict[str, str] | None = None) -> Path:
     """A fresh venv under ``root`` with ``pip install <repo>`` (not editable);
     returns its root."""
-    venv = root / "venv"
-    made = run([sys.executable, "-m", "venv", str(venv)], cwd=root)
-    assert made.returncode == 0, made.stderr
-    pip = subprocess.run(
-        [str(venv / BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check"]
-        + [str(REPO)],
-        cwd=root,
-        env={**clean_env(), **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
-    return venv
+    return installed_venv(Install(root, env))
+
+
+def installed_venv(install: Install) -> Path:
+    """The venv of ``install``, once pip has ended (a failure with pip's output)."""
+    code, output = install.wait()
+    assert code == 0, output
+    return install.venv
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +58,10 @@ def compiled_install(
 ) -> Path:
     """The opt-in compiled install: ``PDLINT_COMPILE=1 pip install <repo>``.
     Said on the terminal first, as it builds for minutes with no other output."""
-    if not _has_c_compiler():
+    if not has_c_compiler():
         pytest.skip("no C compiler or no Python headers: the compiled build cannot be made")
-    announce(request, "building the mypyc-compiled wheel (PDLINT_COMPILE=1 pip install .)")
-    return pip_install(tmp_path_factory.mktemp("compiled"), {"PDLINT_COMPILE": "1"})
+    announce(request, "waiting for the mypyc-compiled wheel (PDLINT_COMPILE=1 pip install .)")
+    return installed_venv(start_compiled())
 
 
 def announce(request: pytest.FixtureRequest, what: str) -> None:
@@ -179,13 +159,6 @@ def test_installed_version(installed, elsewhere, argv):
 
     assert res.returncode == 0, res.stderr
     assert res.stdout == f"pdlint, version {pdlint.__version__}\n"
-
-
-def _has_c_compiler() -> bool:
-    """Whether an extension module can be built here: a C compiler and Python's headers."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
-    return bool(cc) and shutil.which(cc[0]) is not None and headers.is_file()
 
 
 def compiled_modules() -> list[str]:

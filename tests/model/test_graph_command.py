@@ -5,10 +5,15 @@ keeping the edges one variant member takes, in every output format."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import networkx as nx
+import pytest
 from pdlint_helpers import fixture, run_pdlint
 
 LOOP = "orbit.decode.worker.DecodeWorker"
@@ -19,6 +24,13 @@ def _pycg(*args: str, cwd: Path) -> dict[str, list[str]]:
     proc = run_pdlint("graph", *args, cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def _json(*args: str, cwd: Path) -> nx.DiGraph:
+    """``--format json`` read back by networkx (node-link JSON)."""
+    proc = run_pdlint("graph", "--format", "json", *args, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    return nx.node_link_graph(json.loads(proc.stdout), directed=True, multigraph=False)
 
 
 def _pairs(graph: dict[str, list[str]]) -> set[tuple[str, str]]:
@@ -47,18 +59,17 @@ def test_graph_roots_are_checks_entry_points(tmp_path: Path) -> None:
     own, the settings and ``--entry-point`` name others, and a name matching nothing
     is a warning, as in check."""
     root = _copy("namespace_relay", tmp_path)
-    roots = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)["roots"]
-    assert roots == [f"{LOOP}.event_loop_disagg_decode"]
+    assert _json(cwd=root).graph["roots"] == [f"{LOOP}.event_loop_disagg_decode"]
     (root / "pack.toml").write_text(
         f'[pack]\nname = "orbit"\ndetect = ["orbit"]\n[relay]\nentry-points = ["{LOOP}.step"]\n'
     )
     (root / "pyproject.toml").write_text('[tool.pdlint]\npacks = ["pack.toml"]\n')
-    doc = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)
-    assert doc["roots"] == [f"{LOOP}.step"]
-    assert f"{LOOP}.event_loop_disagg_decode" not in doc["nodes"]
+    doc = _json(cwd=root)
+    assert doc.graph["roots"] == [f"{LOOP}.step"]
+    assert f"{LOOP}.event_loop_disagg_decode" not in doc
     proc = run_pdlint("graph", "--format", "json", "--entry-point", "nowhere.loop", cwd=root)
     assert "entry point 'nowhere.loop' matches no analysed function" in proc.stderr
-    assert json.loads(proc.stdout)["roots"] == [f"{LOOP}.step"]
+    assert json.loads(proc.stdout)["graph"]["roots"] == [f"{LOOP}.step"]
 
 
 def test_graph_roots_found_by_interface_as_check_finds_them(tmp_path: Path) -> None:
@@ -67,18 +78,18 @@ def test_graph_roots_found_by_interface_as_check_finds_them(tmp_path: Path) -> N
     dispatch, as check finds them (the outermost: ``start_load_kv`` is reached from
     ``receive``); the test module calling the consumer is never one."""
     root = _copy("connector_entry", tmp_path)
-    doc = json.loads(run_pdlint("graph", "--format", "json", cwd=root).stdout)
+    doc = _json(cwd=root)
     connector = "lane_connector.connector.LaneConnector"
-    assert doc["roots"] == [
+    assert doc.graph["roots"] == [
         f"{connector}.get_num_new_matched_tokens",
         "lane_connector.worker.Worker.receive",
     ]
-    assert ["lane_connector.worker.Worker.receive", f"{connector}.start_load_kv"] in doc["edges"]
-    assert [f"{connector}.start_load_kv", "lane_connector.connector.Lane.step"] in doc["edges"]
+    assert doc.has_edge("lane_connector.worker.Worker.receive", f"{connector}.start_load_kv")
+    assert doc.has_edge(f"{connector}.start_load_kv", "lane_connector.connector.Lane.step")
     # the builder, on a parameter annotated DraftMethod (no value flows into it)
     rebuild = "lane_connector.drafts.DraftMethod.rebuild"
-    assert [f"{connector}.start_load_kv", rebuild] in doc["edges"]
-    assert not [n for n in doc["nodes"] if ".tests." in n or "run_locally" in n]
+    assert doc.has_edge(f"{connector}.start_load_kv", rebuild)
+    assert not [n for n in doc if ".tests." in n or "run_locally" in n]
     proc = run_pdlint("check", ".", "-v", "--no-cache", cwd=root)
     assert "pdlint: entry points: 2" in proc.stderr, proc.stderr
 
@@ -132,10 +143,7 @@ def test_member_filters_every_format(tmp_path: Path) -> None:
     caller, callee = STEP_TO_VERIFY
     arrow = f'"{caller}" -> "{callee}";'
     for member, present in (("LOOKUP", True), ("OFF", False)):
-        doc = json.loads(
-            run_pdlint("graph", "--format", "json", "--member", member, cwd=root).stdout
-        )
-        assert ([caller, callee] in doc["edges"]) is present
+        assert _json("--member", member, cwd=root).has_edge(caller, callee) is present
         dot = run_pdlint("graph", "--format", "dot", "--member", member, cwd=root).stdout
         assert (arrow in dot) is present
         out = tmp_path / f"{member}.graphml"
@@ -149,6 +157,37 @@ def test_member_filters_every_format(tmp_path: Path) -> None:
             for e in ET.parse(out).getroot().iterfind(".//g:edge", ns)
         }
         assert ((caller, callee) in edges) is present
+
+
+def test_every_format_is_read_by_its_consumer(tmp_path: Path) -> None:
+    """The same edges in each format, as its own reader gives them back: PyCG's
+    shape (every callee a key), networkx's node-link and GraphML readers, and
+    Graphviz's dot (whose canonical output lists the edges)."""
+    root = _copy("namespace_relay", tmp_path)
+    pycg = _pycg("--all", cwd=root)
+    assert all(isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pycg.values())
+    assert {c for cs in pycg.values() for c in cs} <= set(pycg)
+    edges = _pairs(pycg)
+    assert STEP_TO_VERIFY in edges
+    node_link = _json("--all", cwd=root)
+    assert set(node_link.edges) == edges and set(node_link) == set(pycg)
+    assert node_link.graph["roots"] == [] and node_link.graph["calls"] >= len(edges)
+    out = tmp_path / "graph.graphml"
+    proc = run_pdlint("graph", "--all", "--format", "graphml", "--output", str(out), cwd=root)
+    assert proc.returncode == 0 and proc.stdout == ""
+    graphml = nx.read_graphml(out)
+    assert graphml.is_directed() and set(graphml.edges) == edges
+    dot = shutil.which("dot")
+    if dot is None:
+        if os.environ.get("CI"):
+            pytest.fail("Graphviz's dot is missing (.ci/run installs it)")
+        pytest.skip("Graphviz's dot is not installed")
+    text = run_pdlint("graph", "--all", "--format", "dot", cwd=root).stdout
+    canon = subprocess.run(
+        [dot, "-Tcanon"], input=text, capture_output=True, text=True, check=True
+    ).stdout
+    arrows = re.findall(r'^\s*"?([^"\s]+)"?\s*->\s*"?([^"\s;\[]+)"?', canon, re.MULTILINE)
+    assert set(arrows) == edges
 
 
 def test_a_member_no_variant_has_is_a_usage_error(tmp_path: Path) -> None:

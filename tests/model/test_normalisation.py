@@ -164,3 +164,88 @@ def test_a_normaliser_outside_the_class_counts_when_named(tmp_path: Path) -> Non
     assert _rewritten(variants, "mode", qual) == {}
     named = ("cfgpkg.config.apply_aliases",)
     assert _rewritten(variants, "mode", qual, named) == {"nextn": ["eagle"]}
+
+
+BAILOUT = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Config:
+    model_path: str
+    algorithm: str = "eagle"
+    draft_path: str = ""
+
+    def __post_init__(self):
+        if self.model_path == "dummy":
+            return
+        if self.draft_path and not self.model_path:
+            raise ValueError("a draft model needs a target model")
+        self._handle_speculative()
+
+    def _handle_speculative(self):
+        if self.algorithm == "nextn":
+            self.algorithm = "eagle"
+
+    def is_eagle(self):
+        return self.algorithm == "eagle"
+
+    def is_ngram(self):
+        return self.algorithm == "ngram"
+"""
+
+
+def test_a_rewrite_after_an_early_exit_of_the_construction(tmp_path: Path) -> None:
+    # a dummy configuration returns before it is configured, and a rejected one is
+    # never made: every configured object went through the rewrite
+    variants = _variants(tmp_path, BAILOUT)
+    qual = "str:cfgpkg.config.Config.algorithm"
+    assert _rewritten(variants, "algorithm", qual) == {"nextn": ["eagle"]}
+
+
+def test_a_rewrite_a_helper_may_return_before_is_not_made(tmp_path: Path) -> None:
+    skipped = BAILOUT.replace(
+        "    def _handle_speculative(self):\n",
+        "    def _handle_speculative(self):\n        if not self.draft_path:\n            return\n",
+    )
+    variants = _variants(tmp_path, skipped)
+    assert _rewritten(variants, "algorithm", "str:cfgpkg.config.Config.algorithm") == {}
+
+
+HANDED = """\
+def resolve_alias(algorithm):
+    if algorithm == "NEXTN":
+        return "EAGLE"
+    return algorithm
+
+
+def handle_speculative(args: "Config"):
+    if args.algorithm is not None:
+        args.algorithm = args.algorithm.upper()
+    args.algorithm = resolve_alias(args.algorithm)
+
+
+class Config:
+    def __init__(self, algorithm):
+        self.algorithm = algorithm
+        handle_speculative(self)
+
+    def is_eagle(self):
+        return self.algorithm == "EAGLE"
+
+    def is_ngram(self):
+        return self.algorithm == "NGRAM"
+"""
+
+
+def test_a_rewrite_by_a_function_the_construction_gives_itself_to(tmp_path: Path) -> None:
+    variants = _variants(tmp_path, HANDED)
+    qual = "str:cfgpkg.config.Config.algorithm"
+    assert _rewritten(variants, "algorithm", qual) == {"NEXTN": ["EAGLE"]}
+
+
+def test_a_case_change_into_no_known_value_is_unknown(tmp_path: Path) -> None:
+    # "nextn".upper() is no value the setting is compared with: nothing is known after
+    lowered = HANDED.replace('"NEXTN"', '"nextn"').replace('"EAGLE"', '"eagle"')
+    variants = _variants(tmp_path, lowered.replace('"NGRAM"', '"ngram"'))
+    assert _rewritten(variants, "algorithm", "str:cfgpkg.config.Config.algorithm") == {}

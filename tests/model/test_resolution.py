@@ -395,9 +395,9 @@ def test_conditional_expressions_are_value_sets(tmp_path: Path) -> None:
 
 def test_lambdas_are_functions(tmp_path: Path) -> None:
     # a lambda in a local, one passed as an argument and called by the callee, one
-    # chosen by a conditional expression; a lambda passed to what pdlint cannot
-    # resolve (``sorted``) runs under no known caller and stays silent, and no
-    # lambda is an entry point of its own
+    # chosen by a conditional expression, one handed to code outside the analysed
+    # package (``sorted``'s key, called on each element); no lambda is an entry
+    # point of its own
     found = _findings(
         tmp_path,
         {
@@ -442,6 +442,7 @@ def test_lambdas_are_functions(tmp_path: Path) -> None:
         "PDL101 eng/loop.py:20 LOOKUP",
         "PDL101 eng/loop.py:27 LOOKUP",
         "PDL101 eng/loop.py:28 LOOKUP",
+        "PDL101 eng/loop.py:30 LOOKUP",
     ]
 
 
@@ -1263,4 +1264,318 @@ def test_lists_filled_under_variant_tests_carry_their_members(tmp_path: Path) ->
         "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
         "PDL101 eng/stages.py:13 CHAIN",
         "PDL101 eng/stages.py:3 LOOKUP",
+    ]
+
+
+def test_elements_through_comprehensions_generators_and_unpacking(tmp_path: Path) -> None:
+    # batches made by a generator expression a generator yields from, walked with
+    # zip, kept in a dict comprehension walked by .values(), passed on as
+    # **named: Batch; a tuple attribute unpacked item by item (its second item's
+    # class is never the first's)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def relay(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def step(self):
+                        if self.algo.is_lookup():
+                            return self.draft.tokens
+
+                    def close(self):
+                        return self.draft.tokens.clear()
+
+
+                class Plain:
+                    def run(self, b):
+                        return 0
+
+
+                class Probe:
+                    def run(self, b):
+                        return b.draft.tokens[0]
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.stages = (Plain(), Probe())
+                        self.made = []
+
+                    def _batches(self, handoffs):
+                        yield from (Batch(self.algo) for h in handoffs)
+
+                    def _finish(self, **named: Batch):
+                        for b in named.values():
+                            b.close()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff, b in zip(handoffs, self._batches(handoffs)):
+                            b.relay(handoff)
+                            self.made.append(b)
+                        first, _ = self.stages
+                        for b in {id(b): b for b in self.made}.values():
+                            first.run(b)
+                            b.step()
+                        self._finish(last=self.made[-1])
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/loop.py:16 LOOKUP",
+        "PDL101 eng/loop.py:19 LOOKUP",
+    ]
+
+
+def test_callables_handed_to_outside_calls_are_reached(tmp_path: Path) -> None:
+    # a thread's target, an executor's job and a partial run in an event loop's
+    # executor are called by code outside the analysed package; a callable only kept
+    # (appended, looked at) is not run where it is handed over; a method of an enum
+    # member stored as a value is reached through the member
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/phase.py": """
+                import enum
+
+
+                class Phase(enum.Enum):
+                    PREFILL = 1
+                    DECODE = 2
+
+                    def finish(self, batch):
+                        if self is Phase.DECODE:
+                            return batch.draft.tokens[-1]
+            """,
+            "eng/loop.py": """
+                import asyncio
+                import functools
+                import threading
+                from concurrent.futures import ThreadPoolExecutor
+
+                from eng.drafting import Algo
+                from eng.phase import Phase
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+                        self.phase = Phase.DECODE
+
+                    def close(self):
+                        return self.phase.finish(self)
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.pool = ThreadPoolExecutor(1)
+                        self.hooks = []
+
+                    def _watch(self, b: Batch):
+                        if b.algo is Algo.LOOKUP:
+                            return b.draft.tokens
+
+                    def _score(self, b: Batch):
+                        if b.algo is Algo.CHAIN:
+                            return len(b.draft.tokens)
+
+                    def _log(self, b: Batch):
+                        return b.draft.tokens
+
+                    def _sample(self, b: Batch, k: int):
+                        if b.algo is Algo.TREE:
+                            return b.draft.tokens[:k]
+
+                    async def event_loop_disagg_decode(self, handoff):
+                        b = Batch(self.algo)
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            b.draft = d
+                        threading.Thread(target=self._watch, args=(b,)).start()
+                        self.pool.submit(self._score, b).result()
+                        self.hooks.append(self._log)
+                        loop = asyncio.get_running_loop()
+                        await loop.run_in_executor(None, functools.partial(self._sample, b, 2))
+                        b.close()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:28 LOOKUP",
+        "PDL101 eng/loop.py:32 CHAIN",
+        "PDL101 eng/phase.py:10 CHAIN",
+        "PDL101 eng/phase.py:10 LOOKUP",
+    ]
+
+
+def test_containers_filled_by_appends_and_item_stores(tmp_path: Path) -> None:
+    # a local list filled by appends, a local dict and an attribute dict filled by
+    # item stores (read back with .get, a subscript and .values())
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def first(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+
+                    def last(self):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1]
+
+                    def size(self):
+                        if self.algo is not Algo.TREE:
+                            return len(self.draft.tokens)
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.by_rid = {}
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        made = []
+                        for rid, handoff in enumerate(handoffs):
+                            req = Req(self.algo)
+                            req.take(handoff)
+                            made.append(req)
+                            self.by_rid[rid] = req
+                        local = {}
+                        for req in made:
+                            local[id(req)] = req
+                        local[0].first()
+                        self.by_rid.get(0).last()
+                        for req in self.by_rid.values():
+                            req.size()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:16 LOOKUP",
+        "PDL101 eng/loop.py:20 CHAIN",
+        "PDL101 eng/loop.py:24 CHAIN",
+        "PDL101 eng/loop.py:24 LOOKUP",
+    ]
+
+
+def test_parameters_without_annotation_take_what_their_callers_pass(tmp_path: Path) -> None:
+    # a helper method, a nested function, a static method called through its class
+    # and a decorated method, each calling a method on an unannotated parameter:
+    # what the calls in their module (on self, by name, on the class) pass for it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                import functools
+
+                from eng.drafting import Algo
+
+
+                def timed(f):
+                    @functools.wraps(f)
+                    def wrapper(*args, **kwargs):
+                        return f(*args, **kwargs)
+                    return wrapper
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def first(self):
+                        return self.draft.tokens[0]
+
+                    def last(self):
+                        return self.draft.tokens[-1]
+
+                    def size(self):
+                        return len(self.draft.tokens)
+
+                    def probe(self):
+                        return self.draft.tokens[1]
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _first(self, batch):
+                        if batch.algo is Algo.LOOKUP:
+                            batch.first()
+
+                    @staticmethod
+                    def _last(batch):
+                        if batch.algo is Algo.CHAIN:
+                            batch.last()
+
+                    @timed
+                    def _size(self, batch):
+                        if batch.algo is not Algo.TREE:
+                            batch.size()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        b = Batch(self.algo)
+                        b.take(handoff)
+
+                        def check(batch):
+                            if batch.algo.is_lookup():
+                                batch.probe()
+
+                        self._first(b)
+                        Loop._last(b)
+                        self._size(b)
+                        check(b)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:24 LOOKUP",
+        "PDL101 eng/loop.py:27 CHAIN",
+        "PDL101 eng/loop.py:30 CHAIN",
+        "PDL101 eng/loop.py:30 LOOKUP",
+        "PDL101 eng/loop.py:33 LOOKUP",
     ]

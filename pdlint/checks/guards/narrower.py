@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 from pdlint.checks.guards.settings import Setting, Settings
 from pdlint.facts.exprs import nodes, text
-from pdlint.facts.types import BindFact, Expr, FunctionFacts, Span, StoreFact
+from pdlint.facts.types import BindFact, Expr, FunctionFacts, Guards, Span, StoreFact
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.locations import location
-from pdlint.model.names import Model, assigned_values
+from pdlint.model.names import Model, assigned_values, is_property
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Truth, Variants
 
 _ZERO = (("const", 0), ("const", None), ("const", False), ("const", 0.0))
@@ -74,7 +74,6 @@ class NarrowGuards:
         if not nonzero:
             return None
         for setting in self._settings_of(fn, limit.guard):
-            variant = setting.variant
             live = self.settings.live(setting)
             guard = {m: self._truth(limit.guard, fn, setting, m, 0) for m in live}
             if UNKNOWN in guard.values() or F not in guard.values():
@@ -82,10 +81,7 @@ class NarrowGuards:
             sets: dict[int, list[Site]] = {}
             independent = False
             for site in nonzero:
-                reach = {
-                    m: self.variants.guards_truth(site.store.guards, site.function, variant, m)
-                    for m in live
-                }
+                reach = {m: self._sets(site, setting, m) for m in live}
                 if UNKNOWN in reach.values():
                     sets = {}
                     break
@@ -103,6 +99,63 @@ class NarrowGuards:
             if missed:
                 return self._finding(limit, setting, missed, sets, steps)
         return None
+
+    def _sets(self, site: Site, setting: Setting, m: int) -> Truth:
+        """Whether the store ``site`` may set the resource nonzero for member ``m``: its
+        guards, and when it stores a property of another object
+        (``self.num_lookahead = config.num_lookahead``), the property's returns of a
+        nonzero value."""
+        fn, store, variant = site.function, site.store, setting.variant
+        reach = self.variants.guards_truth(store.guards, fn, variant, m)
+        prop = self._property(fn, store.value)
+        if reach is F or prop is None:
+            return reach
+        returned = [
+            self._guards_truth(r.guards, prop, setting, m)
+            for r in prop.returns
+            if r.value is not None and r.value not in _ZERO
+        ]
+        return _combine([reach, _combine(returned, False)], True)
+
+    def _returned_for(self, site: Site, setting: Setting, m: int) -> list[Related]:
+        """Where the property a resource store reads returns a nonzero value for ``m``."""
+        prop = self._property(site.function, site.store.value)
+        if prop is None:
+            return []
+        shown = text(site.store.value)
+        return [
+            Related(
+                location(self.model, prop.qualname, ret.span),
+                f"`{shown}` is `{text(ret.value)}` for {setting.variant.members[m]} here",
+            )
+            for ret in prop.returns
+            if ret.value is not None
+            and ret.value not in _ZERO
+            and self._guards_truth(ret.guards, prop, setting, m) is not F
+        ]
+
+    def _guards_truth(self, guards: Guards, fn: FunctionFacts, setting: Setting, m: int) -> Truth:
+        """Whether code under ``guards`` in ``fn`` may run for member ``m``, each test
+        read as :meth:`_truth` reads it (its local flags followed)."""
+        values = []
+        for cond, polarity in guards:
+            value = self._truth(cond, fn, setting, m, 0)
+            if not polarity:
+                value = F if value is T else T if value is F else value
+            values.append(value)
+        return _combine(values, True)
+
+    def _property(self, fn: FunctionFacts, value: Expr) -> FunctionFacts | None:
+        """The property ``value`` (``obj.attr``) reads in ``fn``, if its class is known."""
+        if value[0] != "attr":
+            return None
+        owner = self.model.type_of(fn, value[1])
+        qual = self.model.lookup_method(owner, value[2]) if owner is not None else None
+        found = self.model.functions.get(qual) if qual is not None else None
+        if found is None or not is_property(found):
+            return None
+        self.classes_read.add(owner or "")
+        return found
 
     def _truth(self, expr: Expr, fn: FunctionFacts, setting: Setting, m: int, depth: int) -> Truth:
         """Whether ``expr`` in ``fn`` may hold for member ``m``, with each flag of the
@@ -240,6 +293,7 @@ class NarrowGuards:
                         f"`{resource}` is set for {members[m]} here (`{text(site.store.value)}`)",
                     )
                 )
+                related += self._returned_for(site, setting, m)
         message = (
             f"`{guard}` limits `{resource}` for {', '.join(covered)} only, but {names} "
             f"also {'sets' if len(missed) == 1 else 'set'} a nonzero `{resource}` and "

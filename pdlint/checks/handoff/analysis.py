@@ -7,7 +7,8 @@ It goes on without the payload when the handoff work is skipped while it is
 missing: a call of the analysed code or a store runs only under a test that the
 payload (or a value taken from it) is there, or the read falls back to a default.
 It is clean when the payload's absence is loud: a ``raise`` or a ``return`` under
-a test that it (or a value taken from it) is missing, in the function or in one of
+a test that it (or a value taken from it) is missing, or that the request lacks it
+(``not request.get(KEY)``, ``KEY not in request``), in the function or in one of
 its callers on the path from the entry point, or a call of a function that raises
 when what it is given is missing (``require_prefill_result(request)``; a pack's
 ``[handoff] preconditions``). A read under a test that the mode is not decode is
@@ -74,14 +75,59 @@ class SoftReads:
         derived = _derived(fn, read.name)
         receiver = read.call.func[1]
         given = {receiver[1]} if receiver[0] == "name" else set()
-        if _loud(fn, derived) or any(
+        here = Holders(frozenset(derived), frozenset(given), self.payloads)
+        if _loud(fn, here) or any(
             self._requires_payload(f, given, derived if f is fn else set()) for f in (fn, *callers)
         ):
+            return None
+        if self._loud_caller(fn, derived, callers):
             return None
         skipped = self._skipped_work(fn, read, derived)
         if skipped is None and not read.fallback:
             return None
         return (skipped,)
+
+    def _loud_caller(
+        self, fn: FunctionFacts, derived: set[str], callers: list[FunctionFacts]
+    ) -> bool:
+        """Whether a caller on the path raises (or returns) when what ``fn`` returns
+        from the payload is missing (``params = self.setup(request)`` ... ``if decode
+        and params is None: raise``)."""
+        callee, taken = fn, derived
+        for caller in callers:
+            names = self._returned(caller, callee, taken)
+            if not names:
+                return False
+            taken = set()
+            for name in names:
+                taken |= _derived(caller, name)
+            if _loud(caller, Holders(frozenset(taken), frozenset(), self.payloads)):
+                return True
+            callee = caller
+        return False
+
+    def _returned(self, caller: FunctionFacts, callee: FunctionFacts, taken: set[str]) -> set[str]:
+        """The locals of ``caller`` holding a value ``callee`` returns from ``taken`` (its
+        locals holding the payload or a value taken from it), a tuple's item included."""
+        out = set()
+        for name, value in caller.assigns:
+            index: int | None = None
+            if value[0] == "item" and value[1][0] == "call" and isinstance(value[2], int):
+                call, index = value[1], value[2]
+            elif value[0] == "call":
+                call = value
+            else:
+                continue
+            if callee.qualname not in self.model.call_targets(caller, call[1]):
+                continue
+            for ret in callee.returns:
+                returned = ret.value
+                if returned is not None and index is not None and returned[0] == "seq":
+                    returned = returned[1][index] if index < len(returned[1]) else None
+                if returned is not None and _mentions(returned, taken):
+                    out.add(name)
+                    break
+        return out
 
     def _skipped_work(
         self, fn: FunctionFacts, read: SoftRead, derived: set[str]
@@ -110,16 +156,19 @@ class SoftReads:
                 bound = bind_arguments(callee, call.func, call.args)
                 names = [(p, arg[1]) for p, arg in bound if arg[0] == "name"]
                 given = frozenset(p for p, arg in names if arg in payload)
-                if any(arg in request for _, arg in names) or given:
-                    if self._raises_when_missing(target, given):
-                        return True
+                requests = frozenset(p for p, arg in names if arg in request)
+                if (requests or given) and self._raises_when_missing(target, given, requests):
+                    return True
         return False
 
-    def _raises_when_missing(self, qual: str, params: frozenset[str]) -> bool:
+    def _raises_when_missing(
+        self, qual: str, params: frozenset[str], requests: frozenset[str]
+    ) -> bool:
         """Whether ``qual`` raises under a test that the payload is missing: a value
         taken from ``params`` (the payload given), from a soft read of it, or held in a
-        local named as its key (``prefill_result = extract_prefill_result(request)``)."""
-        key = (qual, params)
+        local named as its key (``prefill_result = extract_prefill_result(request)``),
+        or a test that the request it is given (``requests``) lacks it."""
+        key = (qual, params | requests)
         if key not in self._requires:
             callee = self.model.functions[qual]
             names = set(params) | {r.name for r in soft_reads(callee, self.payloads)}
@@ -127,7 +176,8 @@ class SoftReads:
             derived: set[str] = set()
             for name in names:
                 derived |= _derived(callee, name)
-            self._requires[key] = any(_raised_when_missing(g, derived) for _, g in callee.raises)
+            holders = Holders(frozenset(derived), requests, self.payloads)
+            self._requires[key] = any(_raised_when_missing(g, holders) for _, g in callee.raises)
         return self._requires[key]
 
     def _finding(
@@ -206,41 +256,91 @@ def _mentions(cond: Expr, names: set[str]) -> bool:
     return any(n[0] == "name" and n[1] in names for n in nodes(cond))
 
 
-def _absent_test(cond: Expr, polarity: bool, names: set[str]) -> bool:
-    """Whether a guard holds when one of ``names`` is missing (``not x``, ``x is None``)."""
+@dataclass(frozen=True)
+class Holders:
+    """What holds the payload in a function: locals holding it (or a value taken from
+    it), and names of the request it is read from under one of its ``keys``."""
+
+    names: frozenset[str]
+    requests: frozenset[str]
+    keys: tuple[str, ...]
+
+    def holds(self, expr: Expr) -> bool:
+        """``x`` for a local holding the payload, ``request.get(KEY)`` or
+        ``request[KEY]`` for the request."""
+        if expr[0] == "name":
+            return expr[1] in self.names
+        if expr[0] == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]:
+            return self._request_key(expr[1][1], expr[2][0])
+        if expr[0] == "subscript":
+            return self._request_key(expr[1], expr[2])
+        return False
+
+    def lacked(self, expr: Expr) -> bool | None:
+        """For ``KEY in request``: False (True for ``not in``); None for another test."""
+        if expr[0] != "cmp" or len(expr[2]) != 1 or expr[2][0] not in ("in", "not in"):
+            return None
+        if not self._request_key(expr[3][0], expr[1]):
+            return None
+        return expr[2][0] == "not in"
+
+    def _request_key(self, request: Expr, key: Expr) -> bool:
+        return (
+            request[0] == "name"
+            and request[1] in self.requests
+            and key[0] == "const"
+            and key[1] in self.keys
+        )
+
+    def only(self, cond: Expr) -> bool:
+        """Whether ``cond`` tests the payload and nothing else."""
+        return set(identifiers(self._without_reads(cond))) <= self.names
+
+    def _without_reads(self, expr: Expr) -> Expr:
+        if expr and isinstance(expr[0], str) and self.holds(expr):
+            return ("const", None)
+        return tuple(self._without_reads(p) if isinstance(p, tuple) else p for p in expr)
+
+
+def _absent_test(cond: Expr, polarity: bool, holders: Holders) -> bool:
+    """Whether a guard holds when the payload is missing (``not x``, ``x is None``,
+    ``not request.get(KEY)``, ``KEY not in request``)."""
     while cond[0] == "not":
         cond, polarity = cond[1], not polarity
-    if cond[0] == "name" and cond[1] in names:
+    if holders.holds(cond):
         return not polarity
+    lacked = holders.lacked(cond)
+    if lacked is not None:
+        return polarity == lacked
     if cond[0] == "cmp" and len(cond[2]) == 1 and ("const", None) in (cond[1], cond[3][0]):
         side = cond[3][0] if cond[1] == ("const", None) else cond[1]
-        if side[0] == "name" and side[1] in names:
+        if holders.holds(side):
             return polarity == (cond[2][0] in ("is", "=="))
     if cond[0] in ("and", "or") and polarity == (cond[0] == "and"):
-        return any(_absent_test(part, polarity, names) for part in cond[1])
+        return any(_absent_test(part, polarity, holders) for part in cond[1])
     return False
 
 
-def _loud(fn: FunctionFacts, names: set[str]) -> bool:
+def _loud(fn: FunctionFacts, holders: Holders) -> bool:
     """A raise or a return of ``fn`` under a test that the payload is missing."""
     guards: list[Guards] = [g for _, g in fn.raises]
     guards += [r.guards for r in fn.returns if not r.implicit]
-    return any(_raised_when_missing(found, names) for found in guards)
+    return any(_raised_when_missing(found, holders) for found in guards)
 
 
-def _raised_when_missing(guards: Guards, names: set[str]) -> bool:
+def _raised_when_missing(guards: Guards, holders: Holders) -> bool:
     """Whether code under ``guards`` runs whenever the payload (``names``) is missing in
     decode mode: one guard tests that it is missing, and the others that must hold test
     the mode or the payload only (a raise needing one more setting is not a
     precondition; a test that must fail is most often an earlier exit's)."""
     found = False
     for cond, polarity in guards:
-        if _absent_test(cond, polarity, names):
+        if _absent_test(cond, polarity, holders):
             found = True
         elif polarity and not (
             is_decode_mode(cond, polarity)
             or (_other_mode(cond) and not polarity)
-            or set(identifiers(cond)) <= names
+            or holders.only(cond)
         ):
             return False
     return found

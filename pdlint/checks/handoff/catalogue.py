@@ -22,7 +22,8 @@ the engine with an error that does not say what was missing.
 
 A handler that raises (or calls a function that raises) when the payload is
 missing, or returns at once, is clean: it fails loudly and early, as Dynamo's
-`require_prefill_result()` does.
+`require_prefill_result()` does. So is one whose caller raises in decode mode when
+the value the handler took from the payload and returned is missing.
 
 Fix: require the payload on the decode path (`payload =
 require_prefill_result(request, mode)`), and keep the soft read for the modes
