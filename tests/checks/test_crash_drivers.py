@@ -450,7 +450,7 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         from planner.worker import Worker
         Worker(Kind[sys.argv[1]]).step_disagg_decode([{"tokens": [1, 2, 3]}])
         """,
-        ("BEAM", "SCAN"),
+        ("BEAM", "SCAN", "REPLAN"),
     ),
 }
 

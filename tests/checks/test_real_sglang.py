@@ -1,4 +1,4 @@
-"""Case 1 on real code: the public sglang 0.5.16 wheel (downloaded, never committed)."""
+"""Case 1 on real code: public sglang wheels (downloaded, never committed)."""
 
 from __future__ import annotations
 
@@ -138,3 +138,32 @@ def test_newest_release(sglang_0_5_23: Path, packs: list[str], tmp_path: Path) -
         ("PDL104", "managers/overlap_utils.py", 435, "NGRAM"),
         ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 465, "FROZEN_KV_MTP"),
     ]
+
+
+@pytest.mark.real
+@pytest.mark.parametrize(
+    ("version", "relay_line", "gaps", "late"),
+    [
+        # SpeculativeAlgorithm is a registry: SpeculativeAlgorithm.register("NONE"), then
+        # register_speculative_algorithm("EAGLE", flags=("EAGLE",)) and the like
+        ("0.5.7", 105, "NONE,STANDALONE,NGRAM", None),
+        # an Enum again; STANDALONE's worker (an EAGLEWorker) asserts an
+        # EagleDraftInput in its draft step, the first decode step after the handoff
+        ("0.5.8", 105, "STANDALONE,NGRAM,NONE", ("speculative/eagle_worker.py", 531)),
+    ],
+)
+def test_inline_builder_before_the_builder_function(
+    version: str, relay_line: int, gaps: str, late: tuple[str, int] | None
+) -> None:
+    """Before 0.5.13 the relay built spec_info inline (``if self.spec_algorithm.is_eagle():
+    ... self.spec_info = spec_info``, no else): process_prebuilt is the builder, and
+    EAGLE and EAGLE3 (the members it builds for) are never reported."""
+    findings = json_findings("sglang", "--no-cache", cwd=sglang_tree(version))
+    found = {
+        (f["code"], f["filename"].removeprefix("sglang/srt/"), f["location"]["row"], f["member"])
+        for f in findings
+    }
+    assert ("PDL001", "disaggregation/decode_schedule_batch_mixin.py", relay_line, gaps) in found
+    if late is not None:
+        assert ("PDL101", *late, "STANDALONE") in found
+    assert not {f["member"] for f in findings} & {"EAGLE", "EAGLE3"}

@@ -621,7 +621,9 @@ class RelayAnalysis:
         key = (id(site), state)
         found = self._stored_calls.get(key)
         if found is None or found[0] is not site:
-            found = self._stored_calls[key] = (site, stored_for_call(self.model, fn, site, state))
+            relays = frozenset(r.function for r in self.found_relays() if r.state == state)
+            stored = stored_for_call(self.model, fn, site, state, relays)
+            found = self._stored_calls[key] = (site, stored)
         return found[1]
 
     def member_reach(
@@ -802,14 +804,17 @@ class RelayAnalysis:
         parents: dict[str, tuple[str, CallFact] | None],
         allowed: Callable[[FunctionFacts, CallFact], bool],
     ) -> Iterator[Finding]:
-        """Relay state passed as an argument to a callee that dereferences it."""
+        """Relay state passed as an argument to a callee that dereferences it (the
+        attribute of an object of the relay's class, as a direct dereference is)."""
         variant = relay.builder.variant
+        relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
         for call in fn.calls:
             indices = [
                 i
                 for i, arg in enumerate(call.args)
                 if arg[0] == "attr"
                 and arg[2] == relay.state
+                and self.same_class(fn, arg[1], relay_cls)
                 and not stored_before(
                     fn, DerefFact(arg[2], arg, "call", call.span, call.guards), self.model
                 )

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from pdlint.checks.relay.decode_tests import flatten
+from pdlint.checks.relay.state_types import StateReads
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import Expr, FunctionFacts, Guards, Span
 
@@ -69,17 +70,14 @@ def _tested(expr: Expr, names: frozenset[str], aliases: Aliases) -> Expr | None:
     return None
 
 
-def _aliases(fn: FunctionFacts, names: frozenset[str]) -> Aliases:
-    """The locals ``fn`` binds once, unconditionally, to the state (``s = batch.state``)."""
+def _aliases(reads: StateReads, at: Span, guards: Guards) -> Aliases:
+    """The locals bound to the state on every path to ``at`` (``s = batch.state``)."""
     out: Aliases = {}
-    for bind in fn.binds:
-        value = bind.value
-        if len(bind.names) == 1 and value[0] == "attr" and value[2] in names:
-            if sum(1 for b in fn.binds if bind.names[0] in b.names) == 1:
-                out[bind.names[0]] = value
-    return {
-        local: value for local, value in out.items() if not any(p == local for p, _ in fn.params)
-    }
+    for local in sorted(reads.aliases()):
+        value = reads.state(("name", local), at, guards)
+        if value is not None:
+            out[local] = value
+    return out
 
 
 def is_mode_variant(members: tuple[str, ...]) -> bool:
@@ -98,8 +96,9 @@ def bypass_only(guards: Guards) -> bool:
 def late_failures(fn: FunctionFacts, names: frozenset[str]) -> Iterator[LateFailure]:
     """The raises and asserts of ``fn`` that fire when the state (any of ``names``) is None
     and are not reached only by bypass batches."""
-    aliases = _aliases(fn, names)
+    reads = StateReads(fn, names)
     for span, guards in fn.raises:
+        aliases = _aliases(reads, span, guards)
         flat = flatten(guards)
         for at, (expr, polarity) in enumerate(flat):
             if value_if_none(expr, names, aliases) is not polarity:
@@ -110,6 +109,7 @@ def late_failures(fn: FunctionFacts, names: frozenset[str]) -> Iterator[LateFail
                 yield LateFailure(obj, span, rest)
             break
     for test, span, guards in fn.asserts:
+        aliases = _aliases(reads, span, guards)
         if value_if_none(test, names, aliases) is False and not bypass_only(flatten(guards)):
             obj = _tested(test, names, aliases)
             if obj is not None:

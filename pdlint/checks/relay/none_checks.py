@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pdlint.checks.relay.late_failures import bypass_only
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
@@ -72,7 +73,8 @@ def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
 
 def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
     """``callee`` sets ``<param>.state`` before each of its returns, for the param
-    that receives ``base`` at ``call``."""
+    that receives ``base`` at ``call`` (but a return for bypass batches alone, idle or
+    dummy, whose state the mode check follows)."""
     bound = bind_arguments(callee, call.func, call.args, call.kwargs, bind_receiver=True)
     names = [param for param, arg in bound if arg == base]
     for name in names:
@@ -80,9 +82,39 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
         if stores and all(
             any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
             for r in callee.returns
+            if not _ruled_out(r.guards, call, dict(bound))
         ):
             return True
     return False
+
+
+def _ruled_out(guards: Guards, call: CallFact, bound: dict[str, Expr]) -> bool:
+    """Code of the callee under ``guards`` does not run from ``call`` but for a bypass
+    batch: a condition of it whose every alternative (``a or b``) holds only for
+    bypass batches (idle, dummy) or is false where the call is (the caller tested it
+    false, with the callee's parameters standing for the arguments)."""
+
+    def false_at_call(part: Expr) -> bool:
+        shown = _substituted(part, bound)
+        return any(
+            not polarity and (expr == shown or (expr[0] == "or" and shown in expr[1]))
+            for expr, polarity in call.guards
+        )
+
+    for expr, polarity in guards:
+        if not polarity:
+            continue
+        parts = expr[1] if expr[0] == "or" else (expr,)
+        if all(bypass_only(((p, True),)) or false_at_call(p) for p in parts):
+            return True
+    return False
+
+
+def _substituted(node: Expr, bound: dict[str, Expr]) -> Expr:
+    """``node`` with the names of ``bound`` replaced by what they are bound to."""
+    if len(node) == 2 and node[0] == "name" and isinstance(node[1], str):
+        return bound.get(node[1], node)
+    return tuple(_substituted(x, bound) if isinstance(x, tuple) else x for x in node)
 
 
 def never_none(
@@ -93,12 +125,16 @@ def never_none(
     returns, a local every assignment of which is one, or a local a method was called
     on earlier on every path to ``at`` (it would have failed there). A builder's
     result, which may be None, is not."""
-    if depth > 2:
+    if depth > 4:
         return False
     if value[0] == "name":
         if at is not None and _called_on_before(fn, value, at):
             return True
         values = assigned_values(fn, value[1])
+        if at is not None:
+            # the assignments before ``at``, when one alone (those after cannot reach it)
+            before = [b.value for b in fn.binds if b.names == (value[1],) and b.span < at]
+            values = before if len(before) == 1 else values
         return bool(values) and all(
             never_none(model, fn, v, None, depth + 1) for v in values if v != value
         )
@@ -136,7 +172,9 @@ def _called_on_before(fn: FunctionFacts, local: Expr, at: Span) -> bool:
     return not any(local[1] in b.names and first < b.span < at for b in fn.binds)
 
 
-def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str) -> bool:
+def stored_for_call(
+    model: Model, fn: FunctionFacts, site: CallFact, state: str, relays: frozenset[str]
+) -> bool:
     """``fn`` sets ``<obj>.state`` to a new object on every path before ``site``, for an
     ``obj`` the call receives (an argument, or the receiver of a method call): the
     callee sees the state just set, not what the relay left (``batch.draft =
@@ -156,7 +194,25 @@ def stored_for_call(model: Model, fn: FunctionFacts, site: CallFact, state: str)
             model, fn, store.value, store.span
         ):
             return True
+    # or an earlier call it passes the object to sets its state on every path, as
+    # :func:`stored_before` reads one before a dereference (``self.verify(batch)``,
+    # which ends ``batch.draft = result.next_draft``, then ``self.extend(batch)``); a
+    # relay (``relays``) sets it to what its builder gave, maybe None
+    for call in fn.calls:
+        if call.span >= site.span or not _dominates(call.guards, site.guards, state):
+            continue
+        for base in passed & {*call.args, *(v for _, v in call.kwargs), *_receiver(call)}:
+            targets = model.call_targets(fn, call.func)
+            if targets and all(
+                t not in relays and _sets_state(model.functions[t], call, base, state)
+                for t in targets
+            ):
+                return True
     return False
+
+
+def _receiver(call: CallFact) -> tuple[Expr, ...]:
+    return (call.func[1],) if call.func[0] == "attr" else ()
 
 
 def called_on_state(fn: FunctionFacts, site: CallFact, state: str) -> bool:

@@ -148,7 +148,11 @@ class StateReads:
             return expr
         if expr[0] != "name":
             return None
-        binds = [b for b in self.fn.binds if expr[1] in b.names and b.span < at]
+        binds = [
+            b
+            for b in self.fn.binds
+            if expr[1] in b.names and b.span < at and not _exclusive(b.guards, guards)
+        ]
         if len(binds) != 1 or binds[0].names != (expr[1],):
             return None
         if not all(g in guards for g in binds[0].guards):
@@ -157,6 +161,13 @@ class StateReads:
             return None
         value = binds[0].value
         return value if value[0] == "attr" and value[2] in self.names else None
+
+
+def _exclusive(one: Guards, other: Guards) -> bool:
+    """Code under ``one`` and code under ``other`` never run on one path (a condition
+    holds for one and fails for the other: ``if extend: ...; return`` and what
+    follows)."""
+    return any((expr, not polarity) in other for expr, polarity in one)
 
 
 def _isinstance(
