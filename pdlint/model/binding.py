@@ -133,3 +133,59 @@ def bind_signature(
         elif var_kw is not None:
             out.append(Bound(var_kw, arg, "keyword", key))
     return out
+
+
+class HandedCall(NamedTuple):
+    """A call that code outside the analysed tree makes of a callable it was given:
+    ``func(*args, **kwargs)`` (an element of an iterable ``xs`` is ``("elem", xs)``)."""
+
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]
+
+
+# called with its arguments after the callable: ``partial(f, a)``, ``pool.submit(f, a)``
+_FORWARDERS = frozenset({"partial", "submit", "to_thread", "call_soon", "call_soon_threadsafe"})
+# called with its arguments after the callable, which comes second:
+# ``loop.run_in_executor(pool, f, a)``, ``loop.call_later(delay, f, a)``
+_SECOND_FORWARDERS = frozenset({"run_in_executor", "call_later", "call_at"})
+# called with each element of the iterables after the callable: ``map(f, xs)``
+_MAPPERS = frozenset({"map", "filter"})
+# called with each element of their one positional argument as ``key=``
+_KEYED = frozenset({"sorted", "min", "max"})
+# run ``target=`` with ``args=(...)`` and ``kwargs={...}``
+_STARTERS = frozenset({"Thread", "Process"})
+
+
+def handed_calls(call: CallFact) -> tuple[HandedCall, ...]:
+    """The calls of a callable ``call`` hands to library code that calls it: by the
+    last name of what it calls (``map``, ``functools.partial``, ``Thread``...), the
+    callable and the arguments it is called with; () for any other call. Whether a
+    bare name is the builtin is the caller's to decide."""
+    func, args, kwargs = call.func, call.args, call.kwargs
+    name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else None
+    if name in _MAPPERS and len(args) >= 2:
+        items = args[1:] if name == "map" else args[1:2]
+        return (HandedCall(args[0], tuple(("elem", xs) for xs in items), ()),)
+    if name in _FORWARDERS and args:
+        return (HandedCall(args[0], args[1:], kwargs),)
+    if name in _SECOND_FORWARDERS and len(args) >= 2:
+        return (HandedCall(args[1], args[2:], ()),)
+    key = next((v for k, v in kwargs if k == "key"), None)
+    if key is not None and name in _KEYED and len(args) == 1:
+        return (HandedCall(key, (("elem", args[0]),), ()),)
+    if key is not None and name == "sort" and func[0] == "attr" and not args:
+        return (HandedCall(key, (("elem", func[1]),), ()),)
+    target = next((v for k, v in kwargs if k == "target"), None)
+    if target is not None and name in _STARTERS:
+        passed = next((v for k, v in kwargs if k == "args"), ("seq", ()))
+        named = next((v for k, v in kwargs if k == "kwargs"), ("dict", (), ()))
+        if passed[0] != "seq" or named[0] != "dict":
+            return ()
+        keywords = tuple(
+            (k[1], v)
+            for k, v in zip(named[1], named[2], strict=True)
+            if k[0] == "const" and isinstance(k[1], str)
+        )
+        return (HandedCall(target, passed[1], keywords),)
+    return ()

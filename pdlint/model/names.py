@@ -25,7 +25,13 @@ from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import lambda_name, string_annotation_expr
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
-from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
+from pdlint.model.binding import (
+    ORDINARY,
+    HandedCall,
+    bind_arguments,
+    bind_signature,
+    handed_calls,
+)
 
 ENUM_BASES = {
     "enum.Enum",
@@ -276,6 +282,7 @@ class Model:
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
+        self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self._passing = 0  # parameters being resolved from their callers (see passed_classes)
@@ -1655,11 +1662,21 @@ class Model:
         out: set[str] = set()
         try:
             for module in sorted(modules):
-                for caller, call in self._module_calls_named(module).get(name, ()):
-                    if not self._may_call(caller, call.func, fn):
-                        continue
+                # the calls of ``fn`` written there, and the calls library code makes of
+                # it where it is handed over (``map(fn, xs)``, ``pool.submit(fn, x)``)
+                sites: list[tuple[FunctionFacts, CallFact | HandedCall]] = [
+                    (caller, call)
+                    for caller, call in self._module_calls_named(module).get(name, ())
+                    if self._may_call(caller, call.func, fn)
+                ]
+                sites.extend(
+                    (caller, handed)
+                    for caller, handed in self._module_handed_calls(module).get(name, ())
+                    if self._hands(caller, handed.func, fn)
+                )
+                for caller, site in sites:
                     bound = bind_arguments(
-                        fn, call.func, call.args, call.kwargs, skip_receiver_always=init
+                        fn, site.func, site.args, site.kwargs, skip_receiver_always=init
                     )
                     for bound_param, arg in bound:
                         if bound_param == param:
@@ -1672,11 +1689,21 @@ class Model:
             self._passed_cache[key] = found
         return found
 
+    def _hands(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
+        """Whether the callable ``func`` handed over in ``caller`` is ``fn`` itself (not
+        a local holding it, which may be a partial with arguments of its own)."""
+        if func[0] == "name":
+            named = self.resolve_name(caller, self.module_of(caller), func[1])
+            return named is not None and self._callable(named) == (fn.qualname,)
+        return self._may_call(caller, func, fn)
+
     def _may_call(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
-        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, or a
-        method of ``fn``'s name on ``self``, ``super()`` or a class, of a class related
-        to ``fn``'s by inheritance (without asking every override: that would load the
-        modules of every subclass)."""
+        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, a
+        lambda that is it, or a method of ``fn``'s name on ``self``, ``super()`` or a
+        class, of a class related to ``fn``'s by inheritance (without asking every
+        override: that would load the modules of every subclass)."""
+        if func[0] == "lambda":
+            return fn.qualname == f"{caller.qualname}.{lambda_name(func[1], func[2])}"
         if func[0] == "name":
             return fn.qualname in self.call_targets(caller, func)
         if func[0] != "attr" or fn.cls is None:
@@ -1706,6 +1733,44 @@ class Model:
                         table.setdefault(last, []).append((fn, call))
             if facts is not None:
                 self._calls_named[module] = table
+        return table
+
+    def _module_handed_calls(
+        self, module: str
+    ) -> dict[str, list[tuple[FunctionFacts, HandedCall]]]:
+        """The calls a loaded module's functions hand to library code to make
+        (``map(f, xs)``, ``pool.submit(self.step, batch)``), by the last name of the
+        callable handed (a lambda by its name); a bare name that the analysed code
+        defines is not the library's (``map`` of its own)."""
+        table = self._handed_named.get(module)
+        if table is not None:
+            return table
+        table = {}
+        facts = self.modules.get(module)
+        for fn in facts.functions if facts is not None else ():
+            for call in fn.calls:
+                handed = handed_calls(call)
+                if not handed:
+                    continue
+                if call.func[0] == "name":
+                    own = self.resolve_name(fn, module, call.func[1])
+                    if own is not None and (own in self.functions or own in self.classes):
+                        continue
+                for made in handed:
+                    func = made.func
+                    last = (
+                        func[2]
+                        if func[0] == "attr"
+                        else func[1]
+                        if func[0] == "name"
+                        else lambda_name(func[1], func[2])
+                        if func[0] == "lambda"
+                        else None
+                    )
+                    if isinstance(last, str):
+                        table.setdefault(last, []).append((fn, made))
+        if facts is not None:
+            self._handed_named[module] = table
         return table
 
     def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:

@@ -68,6 +68,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "mapped_steps": (
+        """
+        import sys
+        from sweep_engine.server import DecodeServer
+        from sweep_engine.speculation import Speculator
+        DecodeServer(Speculator[sys.argv[1]]).event_loop_disagg_decode([{"proposal": [3, 4]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "override_hook": (
         """
         import sys

@@ -1579,3 +1579,69 @@ def test_parameters_without_annotation_take_what_their_callers_pass(tmp_path: Pa
         "PDL101 eng/loop.py:30 LOOKUP",
         "PDL101 eng/loop.py:33 LOOKUP",
     ]
+
+
+def test_callables_mapped_over_a_container_take_its_elements(tmp_path: Path) -> None:
+    # a lambda as a sort key, a lambda filtering, a module function mapped by an
+    # executor: each is called with the elements of the list, its parameter
+    # unannotated; a check behind a None test stays silent
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from concurrent.futures import ThreadPoolExecutor
+
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def rank(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+                        return 0
+
+                    def step(self):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1]
+
+                    def alive(self):
+                        return self.draft is not None and self.draft.tokens
+
+
+                def finish(req):
+                    return req.step()
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.pool = ThreadPoolExecutor(1)
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        reqs = []
+                        for handoff in handoffs:
+                            req = Req(self.algo)
+                            req.take(handoff)
+                            reqs.append(req)
+                        ordered = sorted(reqs, key=lambda r: r.rank())
+                        live = [r for r in filter(lambda r: r.alive(), ordered)]
+                        return list(self.pool.map(finish, live))
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:18 LOOKUP",
+        "PDL101 eng/loop.py:23 CHAIN",
+    ]
