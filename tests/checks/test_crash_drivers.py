@@ -68,6 +68,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "handed_arguments": (
+        """
+        import asyncio, sys
+        from relay_pool.guessing import GuessMode
+        from relay_pool.server import DecodeServer
+        server = DecodeServer(GuessMode[sys.argv[1]])
+        asyncio.run(server.event_loop_disagg_decode([{"guess": [3, 4]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "mapped_steps": (
         """
         import sys

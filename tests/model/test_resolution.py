@@ -1645,3 +1645,87 @@ def test_callables_mapped_over_a_container_take_its_elements(tmp_path: Path) -> 
         "PDL101 eng/loop.py:18 LOOKUP",
         "PDL101 eng/loop.py:23 CHAIN",
     ]
+
+
+def test_arguments_handed_with_a_callable_bind_its_parameters(tmp_path: Path) -> None:
+    # a thread's args and kwargs, a job of asyncio.to_thread, a partial run in an
+    # executor with one more argument: the arguments given with the callable bind
+    # its unannotated parameters, by position and by keyword (those of the partial's
+    # call go after its own); a callback scheduled with no argument takes nothing
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                import asyncio
+                import threading
+                from functools import partial
+
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def first(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+
+                    def last(self):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1]
+
+                    def size(self):
+                        if self.algo is not Algo.TREE:
+                            return len(self.draft.tokens)
+
+                    def probe(self):
+                        return self.draft.tokens[1]
+
+
+                def watch(tag, req=None):
+                    if req is not None:
+                        req.first()
+
+
+                def tally(req):
+                    req.probe()
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _finish(self, req, log):
+                        log.append(req.last())
+
+                    def _measure(self, req):
+                        req.size()
+
+                    async def event_loop_disagg_decode(self, handoff):
+                        req = Req(self.algo)
+                        req.take(handoff)
+                        threading.Thread(target=watch, args=("w",), kwargs={"req": req}).start()
+                        job = partial(self._finish, req)
+                        loop = asyncio.get_running_loop()
+                        await loop.run_in_executor(None, job, [])
+                        await asyncio.to_thread(self._measure, req)
+                        loop.call_soon(tally)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:20 LOOKUP",
+        "PDL101 eng/loop.py:24 CHAIN",
+        "PDL101 eng/loop.py:28 CHAIN",
+        "PDL101 eng/loop.py:28 LOOKUP",
+    ]
