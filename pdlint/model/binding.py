@@ -1,9 +1,11 @@
 """Which parameter of the callee each argument of a call binds (one rule for every reader).
 
 The facts record a function's parameters by name in order (positional-only,
-ordinary, then keyword-only); ``*args`` and ``**kwargs`` are not among them, so
-a positional argument past the last named parameter and a keyword the callee
-does not name bind nothing, and a parameter left to its default binds nothing.
+ordinary, then keyword-only), and apart from them the names of its ``*args`` and
+``**kwargs``: :func:`bind_arguments` gives the named parameters only (a positional
+argument past the last one and a keyword the callee does not name bind nothing
+there), :func:`bind_call` also what ``*args`` and ``**kwargs`` take. A parameter
+left to its default binds nothing.
 """
 
 from __future__ import annotations
@@ -34,16 +36,38 @@ def bind_arguments(
     (``obj``) is bound to that parameter last. Pass no ``kwargs`` to bind the
     positional arguments only: the i-th pair is then the i-th argument's.
     """
+    bound = bind_call(callee, func, args, kwargs, skip_receiver_always=skip_receiver_always)
+    out = [(b.param, b.arg) for b in bound if b.how == "value" and b.param not in callee.var_params]
+    params = callee.params
+    if bind_receiver and params and params[0][0] in _RECEIVERS and func[0] == "attr":
+        out.append((params[0][0], func[1]))
+    return tuple(out)
+
+
+def bind_call(
+    callee: FunctionFacts,
+    func: Expr,
+    args: Sequence[Expr],
+    kwargs: Sequence[tuple[str, Expr]] = (),
+    *,
+    skip_receiver_always: bool = False,
+) -> list[Bound]:
+    """Each argument of ``func(*args, **kwargs)`` bound to ``callee``'s signature as
+    :func:`bind_signature` does, ``*args`` and ``**kwargs`` included (an argument
+    past the named parameters is ``packed`` into the first, a keyword the callee
+    does not name is a ``keyword`` of the second). The receiver as in
+    :func:`bind_arguments`."""
     params = [p for p, _ in callee.params]
     method = bool(params) and params[0] in _RECEIVERS and func[0] == "attr"
     skip = 1 if method or (skip_receiver_always and params and params[0] in _RECEIVERS) else 0
     # the facts name the parameters without their kinds: each may take a position
     signature = [(name, ORDINARY) for name in params[skip:]]
-    bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
-    out = [(b.param, b.arg) for b in bound]
-    if bind_receiver and method:
-        out.append((params[0], func[1]))
-    return tuple(out)
+    var_positional, var_keyword = callee.var_params
+    if var_positional:
+        signature.append((var_positional, VAR_POSITIONAL))
+    if var_keyword:
+        signature.append((var_keyword, VAR_KEYWORD))
+    return bind_signature(signature, [(a, False) for a in args], list(kwargs))
 
 
 def call_arguments(call: CallFact) -> tuple[Expr, ...]:

@@ -27,8 +27,10 @@ from pdlint.facts.indexer import lambda_name, string_annotation_expr
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import (
     ORDINARY,
+    Bound,
     HandedCall,
     bind_arguments,
+    bind_call,
     bind_signature,
     handed_calls,
 )
@@ -1639,12 +1641,21 @@ class Model:
         (one with no annotation): the calls of ``fn`` by its name, on ``self`` or on
         ``super()`` written in its module and in the modules of its class's MRO (loaded
         with it, so the answer does not depend on what else is loaded), bound by the
-        one binding helper."""
-        key = (fn.qualname, param)
+        one binding helper; through a caller forwarding its own ``*args`` or
+        ``**kwargs`` (``self.step(**options)``), what that caller's callers pass."""
+        return self._passed_values(fn, ("param", param), depth)
+
+    def _passed_values(
+        self, fn: FunctionFacts, want: tuple[str, str], depth: int
+    ) -> frozenset[str]:
+        """The classes of what the callers of ``fn`` pass for ``want``: ``("param",
+        name)``, ``("keyword", key)`` (a keyword its ``**kwargs`` takes) or ``("packed",
+        index)`` (an element of its ``*args``)."""
+        key = (fn.qualname, f"{want[0]}:{want[1]}")
         kept = self._passed_cache.get(key)
         if kept is not None:
             return kept
-        guard = (fn.qualname, param, "passed")
+        guard = (*key, "passed")
         # a value handed down through unannotated parameters is followed a few hops up:
         # in a strongly connected call graph each hop multiplies the callers to ask,
         # and results cut short are not kept
@@ -1656,6 +1667,8 @@ class Model:
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
+        # a keyword forwarded with ``**kwargs`` may fill it
+        keyword = want[1] if want[0] in ("param", "keyword") else ""
         top, cuts = self._at_top(), self._cuts
         self._in_progress.add(guard)
         self._passing += 1
@@ -1675,12 +1688,37 @@ class Model:
                     if self._hands(caller, handed.func, fn)
                 )
                 for caller, site in sites:
-                    bound = bind_arguments(
-                        fn, site.func, site.args, site.kwargs, skip_receiver_always=init
-                    )
-                    for bound_param, arg in bound:
-                        if bound_param == param:
+                    args, kwargs = site.args, site.kwargs
+                    # the caller's own ``*args``/``**kwargs`` passed on: each position or
+                    # keyword they fill stands for the caller's callers' argument
+                    if isinstance(site, CallFact) and site.star is not None:
+                        if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
+                            extra = len(fn.params) + (
+                                int(want[1]) + 1 if want[0] == "packed" else 0
+                            )
+                            args = (*args, *(("forwarded", i) for i in range(extra)))
+                    if isinstance(site, CallFact) and site.double_star is not None and keyword:
+                        if (
+                            site.double_star == ("name", caller.var_params[1])
+                            and caller.var_params[1]
+                            and all(k != keyword for k, _ in kwargs)
+                        ):
+                            kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
+                    packed = -1
+                    for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
+                        if bound.how == "packed":
+                            packed += 1
+                        if not _wanted(bound, want, fn.var_params, packed):
+                            continue
+                        arg = bound.arg
+                        if arg[0] != "forwarded":
                             out.update(self.types_of(caller, arg, depth + 1))
+                        elif isinstance(arg[1], int):
+                            out.update(
+                                self._passed_values(caller, ("packed", str(arg[1])), depth + 1)
+                            )
+                        else:
+                            out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
         finally:
             self._in_progress.discard(guard)
             self._passing -= 1
@@ -1943,6 +1981,17 @@ class Model:
             init = self.lookup_method(target, "__init__")
             return (init,) if init else ()
         return ()
+
+
+def _wanted(bound: Bound, want: tuple[str, str], var_params: tuple[str, str], packed: int) -> bool:
+    """Whether an argument bound to a signature fills ``want`` (see
+    :meth:`Model._passed_values`); ``packed`` counts the arguments packed so far."""
+    kind, what = want
+    if kind == "param":
+        return bound.how == "value" and bound.param == what
+    if kind == "keyword":
+        return bound.how == "keyword" and bound.param == var_params[1] and bound.key == what
+    return bound.how == "packed" and bound.param == var_params[0] and str(packed) == what
 
 
 def _names_in(expr: Expr) -> set[str]:

@@ -68,6 +68,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "forwarded_options": (
+        """
+        import sys
+        from option_engine.methods import Lookahead
+        from option_engine.worker import DecodeWorker
+        DecodeWorker(Lookahead[sys.argv[1]]).event_loop_disagg_decode([{"window": [3, 4]}])
+        """,
+        ("JACOBI", "BLOCK", "NONE"),
+    ),
     "handed_arguments": (
         """
         import asyncio, sys

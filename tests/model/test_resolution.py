@@ -1729,3 +1729,81 @@ def test_arguments_handed_with_a_callable_bind_its_parameters(tmp_path: Path) ->
         "PDL101 eng/loop.py:28 CHAIN",
         "PDL101 eng/loop.py:28 LOOKUP",
     ]
+
+
+def test_arguments_forwarded_with_star_args_and_kwargs_bind_the_callee(tmp_path: Path) -> None:
+    # wrappers passing their own *args and **kwargs on, through two levels and to a
+    # module function; a dict parameter spread with ** is not a forwarded **kwargs
+    # (what it holds is unknown: nothing is bound)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def first(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+
+                    def last(self):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1]
+
+                    def probe(self):
+                        return self.draft.tokens[1]
+
+
+                def settle(tag, req, *, limit=0):
+                    return req.first()
+
+
+                def retried(*args, **kwargs):
+                    return settle(*args, **kwargs)
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _leaf(self, req):
+                        return req.last()
+
+                    def _middle(self, **kw):
+                        return self._leaf(**kw)
+
+                    def _outer(self, **kw):
+                        return self._middle(**kw)
+
+                    def _spread(self, options):
+                        return self._peek(**options)
+
+                    def _peek(self, req):
+                        return req.probe()
+
+                    def event_loop_disagg_decode(self, handoff):
+                        req = Req(self.algo)
+                        req.take(handoff)
+                        retried("t", req, limit=2)
+                        self._outer(req=req)
+                        self._spread({"req": req})
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/loop.py:16 LOOKUP",
+        "PDL101 eng/loop.py:20 CHAIN",
+    ]
