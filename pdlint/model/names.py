@@ -48,6 +48,8 @@ _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
 # how many unannotated parameters a value is followed up through, caller to caller
 _PASS_HOPS = 3
+# how many modules may build a class for its constructor's callers to be read in them all
+_BUILDING_MODULES = 3
 _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
@@ -284,6 +286,7 @@ class Model:
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
+        self._building: dict[str, list[str]] = {}  # class -> the modules that may build it
         self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
@@ -414,6 +417,40 @@ class Model:
         found = self.source.defining(pieces, ignore_case=ignore_case)
         self.load_modules(found)
         return [m for m in found if m in self.modules]
+
+    def modules_building(self, cls: str) -> list[str]:
+        """The modules that may build the class ``cls`` by its name, loaded, when they
+        are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
+        package or naming that package (an import of it), with a call by the class's
+        name: in a lazy model, whose text holds ``Name(`` (as formatted code writes a
+        call). A class built in many modules is a component whose constructor's
+        arguments are not what a request carries, and loading every module that builds
+        it would make a lazy run parse most of the program. (The text is a superset of
+        the calls: where it names the class in more modules than call it, past the
+        bound, a lazy run reads none where an eager one reads the callers.)"""
+        found = self._building.get(cls)
+        if found is not None:
+            return found
+        name = cls.rsplit(".", 1)[-1]
+        top = self.class_module.get(cls, cls).split(".", 1)[0]
+        if self.source is None:
+            found = [
+                m
+                for m, facts in self.modules.items()
+                if self._module_calls_named(m).get(name)
+                and (m.split(".", 1)[0] == top or _imports_from(facts, top))
+            ]
+        else:
+            inside = self.source.with_text(all_of=((f"{name}(",),))
+            naming = self.source.with_text(all_of=((f"{name}(", top),))
+            found = sorted({*(m for m in inside if m.split(".", 1)[0] == top), *naming})
+        if len(found) > _BUILDING_MODULES:
+            found = []
+        missing = [m for m in found if self._loadable(m)]
+        if missing:
+            self._need(missing)
+        found = self._building[cls] = [m for m in found if m in self.modules]
+        return found
 
     def load_text(
         self,
@@ -1667,6 +1704,8 @@ class Model:
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
+        if init and fn.cls is not None:  # a class is built where it is imported
+            modules.update(self.modules_building(fn.cls))
         # a keyword forwarded with ``**kwargs`` may fill it
         keyword = want[1] if want[0] in ("param", "keyword") else ""
         top, cuts = self._at_top(), self._cuts
@@ -1981,6 +2020,15 @@ class Model:
             init = self.lookup_method(target, "__init__")
             return (init,) if init else ()
         return ()
+
+
+def _imports_from(facts: ModuleFacts, top: str) -> bool:
+    """Whether a module imports anything from the top package ``top``."""
+    return any(
+        q == top or q.startswith(f"{top}.")
+        for imports in (facts.imports, *(fn.imports for fn in facts.functions))
+        for _, q in imports
+    )
 
 
 def _wanted(bound: Bound, want: tuple[str, str], var_params: tuple[str, str], packed: int) -> bool:

@@ -77,6 +77,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("JACOBI", "BLOCK", "NONE"),
     ),
+    "remote_constructor": (
+        """
+        import sys
+        from cross_engine.engine import DecodeEngine
+        from cross_engine.spec import SpecKind
+        DecodeEngine(SpecKind[sys.argv[1]]).event_loop_disagg_decode([{"drafts": [3, 4]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "handed_arguments": (
         """
         import asyncio, sys

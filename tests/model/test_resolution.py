@@ -1807,3 +1807,64 @@ def test_arguments_forwarded_with_star_args_and_kwargs_bind_the_callee(tmp_path:
         "PDL101 eng/loop.py:16 LOOKUP",
         "PDL101 eng/loop.py:20 CHAIN",
     ]
+
+
+def test_constructor_arguments_from_another_module_bind_init(tmp_path: Path) -> None:
+    # the request is built by a factory function in the loop's module, positionally,
+    # with the sink it drains into later; its class takes both unannotated: the
+    # variant and the sink's class come from the call in the other module
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/sinks.py": """
+                from eng.drafting import Algo
+
+
+                class Sink:
+                    def drain(self, req):
+                        if req.algo is Algo.CHAIN:
+                            return req.draft.tokens[-1]
+                        return None
+            """,
+            "eng/req.py": """
+                class Req:
+                    def __init__(self, algo, sink=None):
+                        self.algo = algo
+                        self.sink = sink
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def flush(self):
+                        return self.sink.drain(self)
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.req import Req
+                from eng.sinks import Sink
+
+
+                def make(algo):
+                    return Req(algo, Sink())
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoff):
+                        req = make(self.algo)
+                        req.take(handoff)
+                        return req.flush()
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/sinks.py:7 CHAIN",
+    ]
