@@ -34,6 +34,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         del os.environ["PDLINT_TEST_SESSION"]
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's: without it, never called
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker per core, at most four (each runs pdlint's own pool)."""
     return max(1, min(4, len(os.sched_getaffinity(0))))
@@ -53,19 +54,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Run alone, start the compiled build now if a selected test needs it, so its
-    minutes of compiling on one core overlap the tests that run before that one.
-    (A worker of pytest-xdist builds when its test needs it: it cannot know whether it
-    will run that test, and another worker runs the others meanwhile.)"""
+    """Start the compiled build now if a selected test needs it, so its minutes of
+    compiling on one core overlap the tests that run before that one (the first
+    pytest-xdist worker to get here starts it, for all)."""
     config = session.config
-    if config.option.collectonly or _worker(config) or not compiled_build.has_c_compiler():
+    if config.option.collectonly or not compiled_build.has_c_compiler():
         return
     if any(_needs_compiled(item) for item in session.items):
         compiled_build.start_compiled()
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    compiled_build.discard_compiled()
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    interrupted = exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldfail)
+    compiled_build.finish_compiled(interrupted)
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -13,27 +11,13 @@ import subprocess
 import sys
 import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from compiled_build import clean_env
-from pdlint_helpers import REPO
+from pdlint_helpers import REPO, locked
 
 CACHE = Path(os.environ.get("PDLINT_TEST_CACHE", Path.home() / ".cache" / "pdlint-test"))
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` (made if needed): test processes running side
-    by side (pytest-xdist's workers) download, unpack or run one thing once."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def sglang_tree(version: str) -> Path:

@@ -14,7 +14,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from real_sglang import CACHE, locked
+from pdlint_helpers import locked
+from real_sglang import CACHE
 
 
 def wheel_tree(project: str, version: str, top: str) -> Path:
