@@ -7,6 +7,7 @@ conftest, which holds pytest fixtures only).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -94,6 +95,19 @@ def invoke(
     return subprocess.CompletedProcess(
         ["pdlint", *map(str, args)], result.exit_code, result.stdout, result.stderr
     )
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (made if needed): test processes running side
+    by side (pytest-xdist's workers) download, unpack or run one thing once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def json_findings(*args: str, cwd: Path | str | None = None) -> list[dict]:

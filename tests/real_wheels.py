@@ -7,12 +7,14 @@ Downloaded once into $PDLINT_TEST_CACHE (never committed) and unpacked with thei
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+from pdlint_helpers import locked
 from real_sglang import CACHE
 
 
@@ -22,6 +24,13 @@ def wheel_tree(project: str, version: str, top: str) -> Path:
     target = CACHE / f"{project}-{version}-py"
     if (target / top).is_dir():
         return target
+    with locked(CACHE / f".{project}-{version}.lock"):
+        if not (target / top).is_dir():
+            _unpack(project, version, top, target)
+    return target
+
+
+def _unpack(project: str, version: str, top: str, target: Path) -> None:
     wheels = CACHE / "wheels"
     wheels.mkdir(parents=True, exist_ok=True)
     stem = project.replace("-", "_")
@@ -42,8 +51,8 @@ def wheel_tree(project: str, version: str, top: str) -> Path:
                 pytest.fail(f"cannot download {project}=={version}: {proc.stderr[-2000:]}")
             pytest.skip(f"cannot download {project}=={version}")
     tmp = target.with_suffix(".partial")
+    shutil.rmtree(tmp, ignore_errors=True)  # left by a run that was stopped
     with zipfile.ZipFile(found[0]) as wheel:
         members = [m for m in wheel.namelist() if m.startswith(f"{top}/") and m.endswith(".py")]
         wheel.extractall(tmp, members)
     tmp.rename(target)
-    return target

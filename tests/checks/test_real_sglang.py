@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 from pdlint_helpers import json_findings
-from real_sglang import sglang_tree
-
-
-@pytest.fixture(scope="module")
-def sglang_0_5_16() -> Path:
-    return sglang_tree("0.5.16")
+from real_sglang import release_check, sglang_tree
 
 
 @pytest.mark.real
 @pytest.mark.parametrize("packs", [[], ["--no-packs"]], ids=["sglang-pack", "no-packs"])
-def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
-    start = time.monotonic()
-    findings = json_findings("sglang", *packs, "--no-cache", cwd=sglang_0_5_16)
-    elapsed = time.monotonic() - start
-    print(f"\npdlint on sglang 0.5.16 ({'no packs' if packs else 'sglang pack'}): {elapsed:.1f} s")
+def test_dflash_gap_found(packs: list[str]) -> None:
+    run = release_check("0.5.16", *packs)
+    findings = run.findings()
+    print(
+        f"\npdlint on sglang 0.5.16 ({'no packs' if packs else 'sglang pack'}): {run.seconds:.1f} s"
+    )
     pdl101 = [f for f in findings if f["code"] == "PDL101"]
     at_837 = {
         f["member"]
@@ -85,7 +80,7 @@ def test_dflash_gap_found(sglang_0_5_16: Path, packs: list[str]) -> None:
         ("PDL105", "speculative/frozen_kv_mtp_worker_v2.py", 413, "FROZEN_KV_MTP"),
         ("PDL201", "disaggregation/mori/conn.py", 712, "kv_mem_descs"),
     ]
-    assert elapsed < 60
+    assert run.seconds < 60
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ import pytest
 from compiled_build import BIN, Install, clean_env, has_c_compiler, start_compiled
 from pathological import BOUNDS
 from pdlint_helpers import REPO, fixture, fixture_dirs
-from real_sglang import sglang_tree
+from real_sglang import release_check, sglang_tree
 
 import pdlint
 
@@ -175,12 +175,14 @@ def compiled_modules() -> list[str]:
     )
 
 
-def run_source(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``pdlint ARGV`` from this checkout's source (what the compiled build must match)."""
+def run_source(
+    argv: list[str], cwd: Path, *, module: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """``pdlint ARGV`` (``python ARGV`` with ``module=False``) from this checkout's
+    source: what the compiled build must match."""
     env = {**clean_env(), "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "pdlint", *argv], cwd=cwd, env=env, capture_output=True, text=True
-    )
+    command = [sys.executable, *(["-m", "pdlint"] if module else []), *argv]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
 
 
 def wheel_tags(venv: Path, cwd: Path) -> list[str]:
@@ -293,15 +295,30 @@ def test_the_opt_in_build_is_compiled(compiled_install, elsewhere):
 def test_the_compiled_analysis_finds_what_its_source_finds(compiled_install, elsewhere, packs):
     """On a real release, with and without packs: the installed (compiled) pdlint's
     JSON is byte for byte the source's."""
-    tree = sglang_tree("0.5.16")
-    argv = ["check", "--no-cache", "--output-format", "json", *packs, "sglang"]
-
-    source = run_source(argv, tree)
-    compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=tree)
+    source = release_check("0.5.16", *packs)  # the run the source's tests read
+    argv = ["check", "sglang", "--no-cache", "--output-format", "json", *packs]
+    compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=sglang_tree("0.5.16"))
 
     assert source.returncode == compiled.returncode == 1, source.stderr + compiled.stderr
     assert json.loads(source.stdout)  # it finds something
     assert compiled.stdout == source.stdout
+
+
+# Run by an interpreter: ``pdlint check`` in process on each folder given, one
+# after the other; prints each one's exit code and JSON output.
+EVERY_FOLDER = """
+import contextlib, io, json, sys
+from pdlint.cli import cli
+runs = []
+for folder in sys.argv[1:]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            cli.main(["check", "--no-cache", "--output-format", "json", folder], prog_name="pdlint")
+        except SystemExit as exc:
+            runs.append([folder, exc.code, out.getvalue()])
+print(json.dumps(runs))
+"""
 
 
 @pytest.mark.slow
@@ -310,16 +327,19 @@ def test_the_compiled_analysis_finds_what_its_source_finds_on_every_fixture(
 ):
     """Each fixture (analysed whole, not lazily: a small tree): the installed
     (compiled) pdlint's JSON is byte for byte the source's."""
-    folders = fixture_dirs()
-    found = 0
-    for folder in folders:
-        argv = ["check", "--no-cache", "--output-format", "json", str(folder)]
-        source = run_source(argv, elsewhere)
-        compiled = run([str(compiled_install / BIN / "pdlint"), *argv], cwd=elsewhere)
-        assert source.returncode in (0, 1), source.stderr
-        assert (compiled.returncode, compiled.stdout) == (source.returncode, source.stdout), folder
-        found += len(json.loads(source.stdout))
-    assert len(folders) > 20 and found > 20
+    folders = [str(folder) for folder in fixture_dirs()]
+    source = run_source(["-c", EVERY_FOLDER, *folders], elsewhere, module=False)
+    compiled = run(
+        [str(compiled_install / BIN / "python"), "-c", EVERY_FOLDER, *folders], elsewhere
+    )
+
+    assert source.returncode == compiled.returncode == 0, source.stderr + compiled.stderr
+    expected, got = json.loads(source.stdout), json.loads(compiled.stdout)
+    assert [run[0] for run in expected] == folders
+    for want, have in zip(expected, got, strict=True):
+        assert want[1] in (0, 1), want
+        assert have == want, want[0]
+    assert len(folders) > 20 and sum(len(json.loads(run[2])) for run in expected) > 20
 
 
 PATHOLOGICAL = {  # test_pathological.py's cases: its bound of each, by generator
@@ -380,7 +400,9 @@ def test_the_compiled_pdlint_passes_the_lazy_cache_and_determinism_tests(
     assert not where.stdout.strip().endswith(".py"), where.stdout + where.stderr
 
     res = run(
-        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+        # the files' release-level tests stay out: the compiled analysis of a release
+        # is compared with its source's above; no worker processes (not installed there)
+        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "-m", "not real"]
         + ["--basetemp", str(elsewhere / "suite-tmp")]
         + [str(REPO / "tests" / name) for name in COMPILED_SUITE],
         cwd=elsewhere,
