@@ -269,8 +269,17 @@ def held(table: Table[V]) -> Iterable[V]:
 class Model:
     """Symbols of the analysed program and how names and calls resolve."""
 
-    def __init__(self, modules: Iterable[ModuleFacts], source: ModuleSource | None = None) -> None:
+    def __init__(
+        self,
+        modules: Iterable[ModuleFacts],
+        source: ModuleSource | None = None,
+        texts: ModuleSource | None = None,
+    ) -> None:
+        """``source``: where a lazy model loads modules from. ``texts``: what an eager
+        model asks the text queries whose answer decides something, so that it decides
+        as a lazy model of the same program does (a lazy model asks its source)."""
         self.source = source
+        self.texts = source if source is not None else texts
         self.modules: dict[str, ModuleFacts] = {}
         self.functions: Table[FunctionFacts] = LazyTable(self._load_for)
         self.function_module: dict[str, str] = {}
@@ -421,19 +430,19 @@ class Model:
     def modules_building(self, cls: str) -> list[str]:
         """The modules that may build the class ``cls`` by its name, loaded, when they
         are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
-        package or naming that package (an import of it), with a call by the class's
-        name: in a lazy model, whose text holds ``Name(`` (as formatted code writes a
-        call). A class built in many modules is a component whose constructor's
-        arguments are not what a request carries, and loading every module that builds
-        it would make a lazy run parse most of the program. (The text is a superset of
-        the calls: where it names the class in more modules than call it, past the
-        bound, a lazy run reads none where an eager one reads the callers.)"""
+        package or naming that package (an import of it) whose text holds ``Name(`` (as
+        formatted code writes a call). A class built in many modules is a component
+        whose constructor's arguments are not what a request carries, and loading every
+        module that builds it would make a lazy run parse most of the program. The
+        count is of the text's matches in a lazy and an eager run alike (a superset of
+        the calls), so both read the same callers; a model with no text (the call
+        graph's, of a whole program) counts the calls in its facts."""
         found = self._building.get(cls)
         if found is not None:
             return found
         name = cls.rsplit(".", 1)[-1]
         top = self.class_module.get(cls, cls).split(".", 1)[0]
-        if self.source is None:
+        if self.texts is None:
             found = [
                 m
                 for m, facts in self.modules.items()
@@ -441,8 +450,8 @@ class Model:
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
-            inside = self.source.with_text(all_of=((f"{name}(",),))
-            naming = self.source.with_text(all_of=((f"{name}(", top),))
+            inside = self.texts.with_text(all_of=((f"{name}(",),))
+            naming = self.texts.with_text(all_of=((f"{name}(", top),))
             found = sorted({*(m for m in inside if m.split(".", 1)[0] == top), *naming})
         if len(found) > _BUILDING_MODULES:
             found = []
