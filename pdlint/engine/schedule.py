@@ -103,7 +103,7 @@ def analyse(
     lazy_key = record_key if lazy and both else None
     shared_key = check_key(lazy_key, shared[0].__name__) if lazy_key is not None else None
     shared_reading = Reading(program)
-    model = Model([], source=shared_reading) if lazy else Model(program.load_all())
+    model = Model([], source=shared_reading) if lazy else Model(program.load_all(), texts=program)
     active = active_packs(packs, program.tops(), explicit=settings.packs is not None)
     on_shared = bool(shared)
     kept_shared: RunRecord | None = None  # their record, when their findings still hold

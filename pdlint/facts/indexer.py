@@ -248,6 +248,22 @@ def _call_parts(node: ast.Call, d: int) -> CallParts:
     return found
 
 
+def _forwarded(node: ast.Call) -> tuple[Expr | None, Expr | None]:
+    """A call's ``*x`` when it is its one starred argument and the last positional
+    one, and its ``**m`` when it is the one (what :func:`_call_parts` leaves out)."""
+    star: Expr | None = None
+    double_star: Expr | None = None
+    args = node.args
+    if args and args[-1].__class__ is ast.Starred:
+        if sum(1 for a in args if a.__class__ is ast.Starred) == 1:
+            star = _ir(args[-1].value, 0)
+    if node.keywords:
+        spread = [k.value for k in node.keywords if k.arg is None]
+        if len(spread) == 1:
+            double_star = _ir(spread[0], 0)
+    return star, double_star
+
+
 def _compare(node: ast.Compare, d: int) -> Expr:
     if len(node.ops) == 1:  # without comprehensions: most comparisons
         op = _CMP.get(node.ops[0].__class__, "?")
@@ -742,7 +758,10 @@ class _FunctionWalker:
         ``result`` is the local name its value is assigned to."""
         span = self.span(node)
         func_ir, args, kwargs = _call_parts(node, 0)
-        self.calls.append(_fact(CallFact, (func_ir, args, kwargs, span, guards, result)))
+        star, double_star = _forwarded(node)
+        self.calls.append(
+            _fact(CallFact, (func_ir, args, kwargs, span, guards, result, star, double_star))
+        )
         func = node.func
         if type(func) is ast.Attribute:
             receiver = func.value
@@ -1056,7 +1075,10 @@ class _ModuleIndexer:
                 # a registration at import time: the variants a registry holds
                 func, args, kwargs = _call_parts(node.value, 0)
                 span = self.lines.span(node.value)
-                self.calls.append(_fact(CallFact, (func, args, kwargs, span, (), None)))
+                star, double_star = _forwarded(node.value)
+                self.calls.append(
+                    _fact(CallFact, (func, args, kwargs, span, (), None, star, double_star))
+                )
             elif isinstance(node, (ast.Assign, ast.AnnAssign)) and cls is None:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for tgt in targets:
@@ -1188,6 +1210,10 @@ class _ModuleIndexer:
                 flags=tuple(walker.flags),
                 yields=tuple(walker.yields),
                 item_stores=tuple(walker.item_stores),
+                var_params=(
+                    args.vararg.arg if args.vararg is not None else "",
+                    args.kwarg.arg if args.kwarg is not None else "",
+                ),
             )
         )
 

@@ -43,6 +43,10 @@ class CallFact(NamedTuple):
     span: Span
     guards: Guards
     target: str | None  # local name the result is assigned to
+    # ``*x`` when it is the one starred argument and comes after every positional one,
+    # and ``**m`` when it is the one (a function forwarding its ``*args``, ``**kwargs``)
+    star: Expr | None = None
+    double_star: Expr | None = None
 
 
 class ReturnFact(NamedTuple):
@@ -139,6 +143,8 @@ class FunctionFacts(NamedTuple):
     yields: tuple[Expr, ...] = ()
     # (container, value) of each ``container[key] = value``
     item_stores: tuple[tuple[Expr, Expr], ...] = ()
+    # the names of its ``*args`` and ``**kwargs`` parameters ("" for none)
+    var_params: tuple[str, str] = ("", "")
 
 
 class ClassFacts(NamedTuple):

@@ -1,9 +1,11 @@
 """Which parameter of the callee each argument of a call binds (one rule for every reader).
 
 The facts record a function's parameters by name in order (positional-only,
-ordinary, then keyword-only); ``*args`` and ``**kwargs`` are not among them, so
-a positional argument past the last named parameter and a keyword the callee
-does not name bind nothing, and a parameter left to its default binds nothing.
+ordinary, then keyword-only), and apart from them the names of its ``*args`` and
+``**kwargs``: :func:`bind_arguments` gives the named parameters only (a positional
+argument past the last one and a keyword the callee does not name bind nothing
+there), :func:`bind_call` also what ``*args`` and ``**kwargs`` take. A parameter
+left to its default binds nothing.
 """
 
 from __future__ import annotations
@@ -34,16 +36,38 @@ def bind_arguments(
     (``obj``) is bound to that parameter last. Pass no ``kwargs`` to bind the
     positional arguments only: the i-th pair is then the i-th argument's.
     """
+    bound = bind_call(callee, func, args, kwargs, skip_receiver_always=skip_receiver_always)
+    out = [(b.param, b.arg) for b in bound if b.how == "value" and b.param not in callee.var_params]
+    params = callee.params
+    if bind_receiver and params and params[0][0] in _RECEIVERS and func[0] == "attr":
+        out.append((params[0][0], func[1]))
+    return tuple(out)
+
+
+def bind_call(
+    callee: FunctionFacts,
+    func: Expr,
+    args: Sequence[Expr],
+    kwargs: Sequence[tuple[str, Expr]] = (),
+    *,
+    skip_receiver_always: bool = False,
+) -> list[Bound]:
+    """Each argument of ``func(*args, **kwargs)`` bound to ``callee``'s signature as
+    :func:`bind_signature` does, ``*args`` and ``**kwargs`` included (an argument
+    past the named parameters is ``packed`` into the first, a keyword the callee
+    does not name is a ``keyword`` of the second). The receiver as in
+    :func:`bind_arguments`."""
     params = [p for p, _ in callee.params]
     method = bool(params) and params[0] in _RECEIVERS and func[0] == "attr"
     skip = 1 if method or (skip_receiver_always and params and params[0] in _RECEIVERS) else 0
     # the facts name the parameters without their kinds: each may take a position
     signature = [(name, ORDINARY) for name in params[skip:]]
-    bound = bind_signature(signature, [(a, False) for a in args], list(kwargs))
-    out = [(b.param, b.arg) for b in bound]
-    if bind_receiver and method:
-        out.append((params[0], func[1]))
-    return tuple(out)
+    var_positional, var_keyword = callee.var_params
+    if var_positional:
+        signature.append((var_positional, VAR_POSITIONAL))
+    if var_keyword:
+        signature.append((var_keyword, VAR_KEYWORD))
+    return bind_signature(signature, [(a, False) for a in args], list(kwargs))
 
 
 def call_arguments(call: CallFact) -> tuple[Expr, ...]:
@@ -133,3 +157,59 @@ def bind_signature(
         elif var_kw is not None:
             out.append(Bound(var_kw, arg, "keyword", key))
     return out
+
+
+class HandedCall(NamedTuple):
+    """A call that code outside the analysed tree makes of a callable it was given:
+    ``func(*args, **kwargs)`` (an element of an iterable ``xs`` is ``("elem", xs)``)."""
+
+    func: Expr
+    args: tuple[Expr, ...]
+    kwargs: tuple[tuple[str, Expr], ...]
+
+
+# called with its arguments after the callable: ``partial(f, a)``, ``pool.submit(f, a)``
+_FORWARDERS = frozenset({"partial", "submit", "to_thread", "call_soon", "call_soon_threadsafe"})
+# called with its arguments after the callable, which comes second:
+# ``loop.run_in_executor(pool, f, a)``, ``loop.call_later(delay, f, a)``
+_SECOND_FORWARDERS = frozenset({"run_in_executor", "call_later", "call_at"})
+# called with each element of the iterables after the callable: ``map(f, xs)``
+_MAPPERS = frozenset({"map", "filter"})
+# called with each element of their one positional argument as ``key=``
+_KEYED = frozenset({"sorted", "min", "max"})
+# run ``target=`` with ``args=(...)`` and ``kwargs={...}``
+_STARTERS = frozenset({"Thread", "Process"})
+
+
+def handed_calls(call: CallFact) -> tuple[HandedCall, ...]:
+    """The calls of a callable ``call`` hands to library code that calls it: by the
+    last name of what it calls (``map``, ``functools.partial``, ``Thread``...), the
+    callable and the arguments it is called with; () for any other call. Whether a
+    bare name is the builtin is the caller's to decide."""
+    func, args, kwargs = call.func, call.args, call.kwargs
+    name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else None
+    if name in _MAPPERS and len(args) >= 2:
+        items = args[1:] if name == "map" else args[1:2]
+        return (HandedCall(args[0], tuple(("elem", xs) for xs in items), ()),)
+    if name in _FORWARDERS and args:
+        return (HandedCall(args[0], args[1:], kwargs),)
+    if name in _SECOND_FORWARDERS and len(args) >= 2:
+        return (HandedCall(args[1], args[2:], ()),)
+    key = next((v for k, v in kwargs if k == "key"), None)
+    if key is not None and name in _KEYED and len(args) == 1:
+        return (HandedCall(key, (("elem", args[0]),), ()),)
+    if key is not None and name == "sort" and func[0] == "attr" and not args:
+        return (HandedCall(key, (("elem", func[1]),), ()),)
+    target = next((v for k, v in kwargs if k == "target"), None)
+    if target is not None and name in _STARTERS:
+        passed = next((v for k, v in kwargs if k == "args"), ("seq", ()))
+        named = next((v for k, v in kwargs if k == "kwargs"), ("dict", (), ()))
+        if passed[0] != "seq" or named[0] != "dict":
+            return ()
+        keywords = tuple(
+            (k[1], v)
+            for k, v in zip(named[1], named[2], strict=True)
+            if k[0] == "const" and isinstance(k[1], str)
+        )
+        return (HandedCall(target, passed[1], keywords),)
+    return ()

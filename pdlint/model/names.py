@@ -25,7 +25,15 @@ from typing import Protocol, TypeVar
 
 from pdlint.facts.indexer import lambda_name, string_annotation_expr
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
-from pdlint.model.binding import ORDINARY, bind_arguments, bind_signature
+from pdlint.model.binding import (
+    ORDINARY,
+    Bound,
+    HandedCall,
+    bind_arguments,
+    bind_call,
+    bind_signature,
+    handed_calls,
+)
 
 ENUM_BASES = {
     "enum.Enum",
@@ -40,6 +48,8 @@ _UNION_NAMES = {"Union", "typing.Union"}
 _LITERAL_NAMES = {"typing.Literal", "typing_extensions.Literal", "Literal"}
 # how many unannotated parameters a value is followed up through, caller to caller
 _PASS_HOPS = 3
+# how many modules may build a class for its constructor's callers to be read in them all
+_BUILDING_MODULES = 3
 _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
@@ -259,8 +269,17 @@ def held(table: Table[V]) -> Iterable[V]:
 class Model:
     """Symbols of the analysed program and how names and calls resolve."""
 
-    def __init__(self, modules: Iterable[ModuleFacts], source: ModuleSource | None = None) -> None:
+    def __init__(
+        self,
+        modules: Iterable[ModuleFacts],
+        source: ModuleSource | None = None,
+        texts: ModuleSource | None = None,
+    ) -> None:
+        """``source``: where a lazy model loads modules from. ``texts``: what an eager
+        model asks the text queries whose answer decides something, so that it decides
+        as a lazy model of the same program does (a lazy model asks its source)."""
         self.source = source
+        self.texts = source if source is not None else texts
         self.modules: dict[str, ModuleFacts] = {}
         self.functions: Table[FunctionFacts] = LazyTable(self._load_for)
         self.function_module: dict[str, str] = {}
@@ -276,6 +295,8 @@ class Model:
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
+        self._building: dict[str, list[str]] = {}  # class -> the modules that may build it
+        self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self._passing = 0  # parameters being resolved from their callers (see passed_classes)
@@ -405,6 +426,40 @@ class Model:
         found = self.source.defining(pieces, ignore_case=ignore_case)
         self.load_modules(found)
         return [m for m in found if m in self.modules]
+
+    def modules_building(self, cls: str) -> list[str]:
+        """The modules that may build the class ``cls`` by its name, loaded, when they
+        are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
+        package or naming that package (an import of it) whose text holds ``Name(`` (as
+        formatted code writes a call). A class built in many modules is a component
+        whose constructor's arguments are not what a request carries, and loading every
+        module that builds it would make a lazy run parse most of the program. The
+        count is of the text's matches in a lazy and an eager run alike (a superset of
+        the calls), so both read the same callers; a model with no text (the call
+        graph's, of a whole program) counts the calls in its facts."""
+        found = self._building.get(cls)
+        if found is not None:
+            return found
+        name = cls.rsplit(".", 1)[-1]
+        top = self.class_module.get(cls, cls).split(".", 1)[0]
+        if self.texts is None:
+            found = [
+                m
+                for m, facts in self.modules.items()
+                if self._module_calls_named(m).get(name)
+                and (m.split(".", 1)[0] == top or _imports_from(facts, top))
+            ]
+        else:
+            inside = self.texts.with_text(all_of=((f"{name}(",),))
+            naming = self.texts.with_text(all_of=((f"{name}(", top),))
+            found = sorted({*(m for m in inside if m.split(".", 1)[0] == top), *naming})
+        if len(found) > _BUILDING_MODULES:
+            found = []
+        missing = [m for m in found if self._loadable(m)]
+        if missing:
+            self._need(missing)
+        found = self._building[cls] = [m for m in found if m in self.modules]
+        return found
 
     def load_text(
         self,
@@ -1632,12 +1687,21 @@ class Model:
         (one with no annotation): the calls of ``fn`` by its name, on ``self`` or on
         ``super()`` written in its module and in the modules of its class's MRO (loaded
         with it, so the answer does not depend on what else is loaded), bound by the
-        one binding helper."""
-        key = (fn.qualname, param)
+        one binding helper; through a caller forwarding its own ``*args`` or
+        ``**kwargs`` (``self.step(**options)``), what that caller's callers pass."""
+        return self._passed_values(fn, ("param", param), depth)
+
+    def _passed_values(
+        self, fn: FunctionFacts, want: tuple[str, str], depth: int
+    ) -> frozenset[str]:
+        """The classes of what the callers of ``fn`` pass for ``want``: ``("param",
+        name)``, ``("keyword", key)`` (a keyword its ``**kwargs`` takes) or ``("packed",
+        index)`` (an element of its ``*args``)."""
+        key = (fn.qualname, f"{want[0]}:{want[1]}")
         kept = self._passed_cache.get(key)
         if kept is not None:
             return kept
-        guard = (fn.qualname, param, "passed")
+        guard = (*key, "passed")
         # a value handed down through unannotated parameters is followed a few hops up:
         # in a strongly connected call graph each hop multiplies the callers to ask,
         # and results cut short are not kept
@@ -1649,21 +1713,60 @@ class Model:
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
+        if init and fn.cls is not None:  # a class is built where it is imported
+            modules.update(self.modules_building(fn.cls))
+        # a keyword forwarded with ``**kwargs`` may fill it
+        keyword = want[1] if want[0] in ("param", "keyword") else ""
         top, cuts = self._at_top(), self._cuts
         self._in_progress.add(guard)
         self._passing += 1
         out: set[str] = set()
         try:
             for module in sorted(modules):
-                for caller, call in self._module_calls_named(module).get(name, ()):
-                    if not self._may_call(caller, call.func, fn):
-                        continue
-                    bound = bind_arguments(
-                        fn, call.func, call.args, call.kwargs, skip_receiver_always=init
-                    )
-                    for bound_param, arg in bound:
-                        if bound_param == param:
+                # the calls of ``fn`` written there, and the calls library code makes of
+                # it where it is handed over (``map(fn, xs)``, ``pool.submit(fn, x)``)
+                sites: list[tuple[FunctionFacts, CallFact | HandedCall]] = [
+                    (caller, call)
+                    for caller, call in self._module_calls_named(module).get(name, ())
+                    if self._may_call(caller, call.func, fn)
+                ]
+                sites.extend(
+                    (caller, handed)
+                    for caller, handed in self._module_handed_calls(module).get(name, ())
+                    if self._hands(caller, handed.func, fn)
+                )
+                for caller, site in sites:
+                    args, kwargs = site.args, site.kwargs
+                    # the caller's own ``*args``/``**kwargs`` passed on: each position or
+                    # keyword they fill stands for the caller's callers' argument
+                    if isinstance(site, CallFact) and site.star is not None:
+                        if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
+                            extra = len(fn.params) + (
+                                int(want[1]) + 1 if want[0] == "packed" else 0
+                            )
+                            args = (*args, *(("forwarded", i) for i in range(extra)))
+                    if isinstance(site, CallFact) and site.double_star is not None and keyword:
+                        if (
+                            site.double_star == ("name", caller.var_params[1])
+                            and caller.var_params[1]
+                            and all(k != keyword for k, _ in kwargs)
+                        ):
+                            kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
+                    packed = -1
+                    for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
+                        if bound.how == "packed":
+                            packed += 1
+                        if not _wanted(bound, want, fn.var_params, packed):
+                            continue
+                        arg = bound.arg
+                        if arg[0] != "forwarded":
                             out.update(self.types_of(caller, arg, depth + 1))
+                        elif isinstance(arg[1], int):
+                            out.update(
+                                self._passed_values(caller, ("packed", str(arg[1])), depth + 1)
+                            )
+                        else:
+                            out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
         finally:
             self._in_progress.discard(guard)
             self._passing -= 1
@@ -1672,11 +1775,21 @@ class Model:
             self._passed_cache[key] = found
         return found
 
+    def _hands(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
+        """Whether the callable ``func`` handed over in ``caller`` is ``fn`` itself (not
+        a local holding it, which may be a partial with arguments of its own)."""
+        if func[0] == "name":
+            named = self.resolve_name(caller, self.module_of(caller), func[1])
+            return named is not None and self._callable(named) == (fn.qualname,)
+        return self._may_call(caller, func, fn)
+
     def _may_call(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
-        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, or a
-        method of ``fn``'s name on ``self``, ``super()`` or a class, of a class related
-        to ``fn``'s by inheritance (without asking every override: that would load the
-        modules of every subclass)."""
+        """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, a
+        lambda that is it, or a method of ``fn``'s name on ``self``, ``super()`` or a
+        class, of a class related to ``fn``'s by inheritance (without asking every
+        override: that would load the modules of every subclass)."""
+        if func[0] == "lambda":
+            return fn.qualname == f"{caller.qualname}.{lambda_name(func[1], func[2])}"
         if func[0] == "name":
             return fn.qualname in self.call_targets(caller, func)
         if func[0] != "attr" or fn.cls is None:
@@ -1706,6 +1819,44 @@ class Model:
                         table.setdefault(last, []).append((fn, call))
             if facts is not None:
                 self._calls_named[module] = table
+        return table
+
+    def _module_handed_calls(
+        self, module: str
+    ) -> dict[str, list[tuple[FunctionFacts, HandedCall]]]:
+        """The calls a loaded module's functions hand to library code to make
+        (``map(f, xs)``, ``pool.submit(self.step, batch)``), by the last name of the
+        callable handed (a lambda by its name); a bare name that the analysed code
+        defines is not the library's (``map`` of its own)."""
+        table = self._handed_named.get(module)
+        if table is not None:
+            return table
+        table = {}
+        facts = self.modules.get(module)
+        for fn in facts.functions if facts is not None else ():
+            for call in fn.calls:
+                handed = handed_calls(call)
+                if not handed:
+                    continue
+                if call.func[0] == "name":
+                    own = self.resolve_name(fn, module, call.func[1])
+                    if own is not None and (own in self.functions or own in self.classes):
+                        continue
+                for made in handed:
+                    func = made.func
+                    last = (
+                        func[2]
+                        if func[0] == "attr"
+                        else func[1]
+                        if func[0] == "name"
+                        else lambda_name(func[1], func[2])
+                        if func[0] == "lambda"
+                        else None
+                    )
+                    if isinstance(last, str):
+                        table.setdefault(last, []).append((fn, made))
+        if facts is not None:
+            self._handed_named[module] = table
         return table
 
     def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
@@ -1878,6 +2029,26 @@ class Model:
             init = self.lookup_method(target, "__init__")
             return (init,) if init else ()
         return ()
+
+
+def _imports_from(facts: ModuleFacts, top: str) -> bool:
+    """Whether a module imports anything from the top package ``top``."""
+    return any(
+        q == top or q.startswith(f"{top}.")
+        for imports in (facts.imports, *(fn.imports for fn in facts.functions))
+        for _, q in imports
+    )
+
+
+def _wanted(bound: Bound, want: tuple[str, str], var_params: tuple[str, str], packed: int) -> bool:
+    """Whether an argument bound to a signature fills ``want`` (see
+    :meth:`Model._passed_values`); ``packed`` counts the arguments packed so far."""
+    kind, what = want
+    if kind == "param":
+        return bound.how == "value" and bound.param == what
+    if kind == "keyword":
+        return bound.how == "keyword" and bound.param == var_params[1] and bound.key == what
+    return bound.how == "packed" and bound.param == var_params[0] and str(packed) == what
 
 
 def _names_in(expr: Expr) -> set[str]:

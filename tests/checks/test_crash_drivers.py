@@ -68,6 +68,43 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "forwarded_options": (
+        """
+        import sys
+        from option_engine.methods import Lookahead
+        from option_engine.worker import DecodeWorker
+        DecodeWorker(Lookahead[sys.argv[1]]).event_loop_disagg_decode([{"window": [3, 4]}])
+        """,
+        ("JACOBI", "BLOCK", "NONE"),
+    ),
+    "remote_constructor": (
+        """
+        import sys
+        from cross_engine.engine import DecodeEngine
+        from cross_engine.spec import SpecKind
+        DecodeEngine(SpecKind[sys.argv[1]]).event_loop_disagg_decode([{"drafts": [3, 4]}])
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "handed_arguments": (
+        """
+        import asyncio, sys
+        from relay_pool.guessing import GuessMode
+        from relay_pool.server import DecodeServer
+        server = DecodeServer(GuessMode[sys.argv[1]])
+        asyncio.run(server.event_loop_disagg_decode([{"guess": [3, 4]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "mapped_steps": (
+        """
+        import sys
+        from sweep_engine.server import DecodeServer
+        from sweep_engine.speculation import Speculator
+        DecodeServer(Speculator[sys.argv[1]]).event_loop_disagg_decode([{"proposal": [3, 4]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "override_hook": (
         """
         import sys

@@ -55,6 +55,23 @@ def test_lazy_equals_full_on_every_fixture(name: str, packs: bool) -> None:
     assert run(folder, ".", lazy=True, packs=packs) == full
 
 
+@pytest.mark.parametrize("mentions", [1, 4])
+def test_callers_of_a_constructor_elsewhere_are_the_same_lazy_or_full(
+    tmp_path: Path, mentions: int
+) -> None:
+    """remote_constructor's batch is built in one other module; modules that only name
+    ``StepBatch(`` in a docstring count like callers in both runs (the text is what a
+    lazy run can ask without parsing), so past the bound both read no caller."""
+    folder = Path(shutil.copytree(fixture("remote_constructor"), tmp_path / "tree"))
+    for i in range(mentions):
+        note = '"""Notes: cross_engine builds each StepBatch(reqs, kind, ...) per step."""\n'
+        (folder / "cross_engine" / f"notes_{i}.py").write_text(note)
+    full = run(folder, ".", lazy=False)
+    assert run(folder, ".", lazy=True) == full
+    found = {(f.code, f.member) for f in full}  # type: ignore[attr-defined]
+    assert (("PDL101", "LOOKUP") in found) == (mentions + 1 <= 3)
+
+
 @pytest.mark.parametrize("name", [c for c in CASES if c.startswith("layout_")])
 def test_files_parsed_ahead_give_the_same_findings(name: str, tmp_path: Path, monkeypatch) -> None:
     """PDL201's first query (a peer's copy and ``len(``) is parsed ahead by the
