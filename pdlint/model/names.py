@@ -450,9 +450,11 @@ class Model:
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
-            inside = self.texts.with_text(all_of=((f"{name}(",),))
-            naming = self.texts.with_text(all_of=((f"{name}(", top),))
-            found = sorted({*(m for m in inside if m.split(".", 1)[0] == top), *naming})
+            calling = self.texts.with_text(all_of=((f"{name}(",),))
+            found = [m for m in calling if m.split(".", 1)[0] == top]
+            if len(found) < len(calling):  # outside its package, where it is imported
+                naming = self.texts.with_text(all_of=((f"{name}(", top),))
+                found = sorted({*found, *naming})
         if len(found) > _BUILDING_MODULES:
             found = []
         missing = [m for m in found if self._loadable(m)]

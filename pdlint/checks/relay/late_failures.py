@@ -8,6 +8,7 @@ by bypass batches (idle, dummy, warm-up) is a mode's business, not a gap.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -87,10 +88,23 @@ def is_mode_variant(members: tuple[str, ...]) -> bool:
 
 def bypass_only(guards: Guards) -> bool:
     """Whether a guard that holds only for a bypass batch (``batch.forward_mode.is_idle()``)."""
-    return any(
-        polarity and any(word in text(expr, brief=True).lower() for word in BYPASS_WORDS)
-        for expr, polarity in guards
-    )
+    return any(polarity and _names_bypass(expr) for expr, polarity in guards)
+
+
+def _names_bypass(expr: Expr) -> bool:
+    try:
+        return _names_bypass_kept(expr)
+    except TypeError:  # an expression holding a list: not hashable, so not kept
+        return _brief_names_bypass(expr)
+
+
+def _brief_names_bypass(expr: Expr) -> bool:
+    brief = text(expr, brief=True).lower()
+    return any(word in brief for word in BYPASS_WORDS)
+
+
+# the same guards are asked again for every path through them
+_names_bypass_kept = functools.lru_cache(maxsize=1 << 14)(_brief_names_bypass)
 
 
 def late_failures(fn: FunctionFacts, names: frozenset[str]) -> Iterator[LateFailure]:
