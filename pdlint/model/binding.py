@@ -213,3 +213,32 @@ def handed_calls(call: CallFact) -> tuple[HandedCall, ...]:
         )
         return (HandedCall(target, passed[1], keywords),)
     return ()
+
+
+# a call written in the code, or one library code makes of a callable handed to it
+Site = CallFact | HandedCall
+
+
+def through_held(site: Site, held: Expr) -> tuple[Site, ...]:
+    """``site``, a call of a name or an attribute that holds the callable ``held``
+    (``f = self.step`` then ``f(b)`` or ``map(f, xs)``), as the calls of what it holds:
+    a function or bound method called with the same arguments, a
+    ``functools.partial`` (by its last name, as :func:`handed_calls` reads it) with
+    its own arguments first, either side of ``a if c else b``; () for any other value."""
+    kind = held[0]
+    if kind in ("name", "attr", "lambda"):
+        return (site._replace(func=held),)
+    if kind == "ifexp":
+        return (*through_held(site, held[2]), *through_held(site, held[3]))
+    if kind == "call" and held[2]:
+        func = held[1]
+        name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else None
+        if name == "partial":
+            return (
+                site._replace(
+                    func=held[2][0],
+                    args=(*held[2][1:], *site.args),
+                    kwargs=(*held[3], *site.kwargs),
+                ),
+            )
+    return ()

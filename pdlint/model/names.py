@@ -29,10 +29,12 @@ from pdlint.model.binding import (
     ORDINARY,
     Bound,
     HandedCall,
+    Site,
     bind_arguments,
     bind_call,
     bind_signature,
     handed_calls,
+    through_held,
 )
 
 ENUM_BASES = {
@@ -295,8 +297,11 @@ class Model:
         self._attr_elements: dict[str, dict[str, list[Expr]]] = {}
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
-        self._building: dict[str, list[str]] = {}  # class -> the modules that may build it
+        # (class, method or "") -> the modules that may build it (and call the method)
+        self._building: dict[tuple[str, str], list[str]] = {}
+        self._building_text: dict[str, list[str]] = {}
         self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
+        self._held_named: dict[str, dict[str, list[tuple[FunctionFacts, Site]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self._passing = 0  # parameters being resolved from their callers (see passed_classes)
@@ -427,7 +432,7 @@ class Model:
         self.load_modules(found)
         return [m for m in found if m in self.modules]
 
-    def modules_building(self, cls: str) -> list[str]:
+    def modules_building(self, cls: str, calling: str = "") -> list[str]:
         """The modules that may build the class ``cls`` by its name, loaded, when they
         are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
         package or naming that package (an import of it) whose text holds ``Name(`` (as
@@ -436,8 +441,40 @@ class Model:
         module that builds it would make a lazy run parse most of the program. The
         count is of the text's matches in a lazy and an eager run alike (a superset of
         the calls), so both read the same callers; a model with no text (the call
-        graph's, of a whole program) counts the calls in its facts."""
-        found = self._building.get(cls)
+        graph's, of a whole program) counts the calls in its facts. With ``calling``
+        (a method's name), those of them that call a method of that name (a loaded
+        module by its facts, another by its text: ``.calling(``), where an instance
+        built is held and called (``self.acceptor = Acceptor(...)`` then
+        ``self.acceptor.accept(batch)``): no module is loaded that would not be
+        loaded for the constructor's callers."""
+        key = (cls, calling)
+        found = self._building.get(key)
+        if found is not None:
+            return found
+        found = self._building_candidates(cls)
+        if calling:
+            word = f".{calling}("
+            texts = self.texts
+            found = [
+                m
+                for m in found
+                if self._module_calls_named(m).get(calling)
+                or (
+                    m not in self.modules
+                    and texts is not None
+                    and word in (texts.source_text(m) or "")
+                )
+            ]
+        missing = [m for m in found if self._loadable(m)]
+        if missing:
+            self._need(missing)
+        found = self._building[key] = [m for m in found if m in self.modules]
+        return found
+
+    def _building_candidates(self, cls: str) -> list[str]:
+        """The modules :meth:`modules_building` reads for ``cls``, by their text (or
+        their facts), loaded or not."""
+        found = self._building_text.get(cls)
         if found is not None:
             return found
         name = cls.rsplit(".", 1)[-1]
@@ -457,10 +494,7 @@ class Model:
                 found = sorted({*found, *naming})
         if len(found) > _BUILDING_MODULES:
             found = []
-        missing = [m for m in found if self._loadable(m)]
-        if missing:
-            self._need(missing)
-        found = self._building[cls] = [m for m in found if m in self.modules]
+        self._building_text[cls] = found
         return found
 
     def load_text(
@@ -1715,8 +1749,9 @@ class Model:
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
-        if init and fn.cls is not None:  # a class is built where it is imported
-            modules.update(self.modules_building(fn.cls))
+        if fn.cls is not None:  # a class is built where it is imported, and its
+            # instances are held there (``self.acceptor = Acceptor(...)``) to be called
+            modules.update(self.modules_building(fn.cls, "" if init else fn.name))
         # a keyword forwarded with ``**kwargs`` may fill it
         keyword = want[1] if want[0] in ("param", "keyword") else ""
         top, cuts = self._at_top(), self._cuts
@@ -1736,6 +1771,14 @@ class Model:
                     (caller, handed)
                     for caller, handed in self._module_handed_calls(module).get(name, ())
                     if self._hands(caller, handed.func, fn)
+                )
+                # and through a local or an attribute holding it (``f = self.step; f(b)``)
+                sites.extend(
+                    (caller, held)
+                    for caller, held in self._module_held_calls(module).get(name, ())
+                    if (self._hands if isinstance(held, HandedCall) else self._may_call)(
+                        caller, held.func, fn
+                    )
                 )
                 for caller, site in sites:
                     args, kwargs = site.args, site.kwargs
@@ -1787,9 +1830,10 @@ class Model:
 
     def _may_call(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
         """Whether ``func(...)`` in ``caller`` calls ``fn``: a name resolving to it, a
-        lambda that is it, or a method of ``fn``'s name on ``self``, ``super()`` or a
-        class, of a class related to ``fn``'s by inheritance (without asking every
-        override: that would load the modules of every subclass)."""
+        lambda that is it, or a method of ``fn``'s name on ``self``, ``super()``, a
+        class or any receiver whose value resolves to instances (``self.acceptor``
+        holding an ``Acceptor``), of a class related to ``fn``'s by inheritance
+        (without asking every override: that would load the modules of every subclass)."""
         if func[0] == "lambda":
             return fn.qualname == f"{caller.qualname}.{lambda_name(func[1], func[2])}"
         if func[0] == "name":
@@ -1797,15 +1841,18 @@ class Model:
         if func[0] != "attr" or fn.cls is None:
             return False
         base = func[1]
+        own = None
         if base in _SELF_NAMES or base[0] == "call":  # ``self.m()``, ``super().m()``
             own = caller.cls
         elif base[0] == "name":  # ``Worker.m(...)``
             own = self.resolve_dotted(caller, self.module_of(caller), base)
+        if own is not None and own in self.classes:
+            owners: Iterable[str] = (own,)
+        elif base[0] in ("name", "attr"):
+            owners = self.types_of(caller, base)
         else:
             return False
-        if own is None or own not in self.classes:
-            return False
-        return fn.cls in self.mro(own) or own in self.mro(fn.cls)
+        return any(fn.cls in self.mro(k) or k in self.mro(fn.cls) for k in owners)
 
     def _module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
         """The calls of a loaded module's functions, by the last name of what they call."""
@@ -1845,20 +1892,45 @@ class Model:
                     if own is not None and (own in self.functions or own in self.classes):
                         continue
                 for made in handed:
-                    func = made.func
-                    last = (
-                        func[2]
-                        if func[0] == "attr"
-                        else func[1]
-                        if func[0] == "name"
-                        else lambda_name(func[1], func[2])
-                        if func[0] == "lambda"
-                        else None
-                    )
-                    if isinstance(last, str):
+                    last = _last_name(made.func)
+                    if last is not None:
                         table.setdefault(last, []).append((fn, made))
         if facts is not None:
             self._handed_named[module] = table
+        return table
+
+    def _module_held_calls(self, module: str) -> dict[str, list[tuple[FunctionFacts, Site]]]:
+        """The calls a loaded module's functions make, or hand to library code to make,
+        of a local or an attribute of ``self`` holding a callable (``f = self.step``
+        then ``f(b)`` or ``map(f, xs)``; ``self._run = partial(self.step, k)`` in a
+        method of its class), each as a call of what it holds (see
+        :func:`through_held`), by the last name of that. A parameter holds what its
+        callers pass, not read here."""
+        table = self._held_named.get(module)
+        if table is not None:
+            return table
+        table = {}
+        sites: list[tuple[FunctionFacts, Site]] = [
+            entry for entries in self._module_calls_named(module).values() for entry in entries
+        ]
+        sites.extend(
+            entry for entries in self._module_handed_calls(module).values() for entry in entries
+        )
+        for fn, site in sites:
+            func = site.func
+            if func[0] == "name" and all(p != func[1] for p, _ in fn.params):
+                held = [v for n, v in fn.assigns if n == func[1] and v != func]
+            elif func[0] == "attr" and func[1] == ("name", "self") and fn.cls is not None:
+                held = [v for _, v in self._stores_on_self(fn.cls).get(func[2], ()) if v != func]
+            else:
+                continue
+            for value in held:
+                for made in through_held(site, value):
+                    last = _last_name(made.func)
+                    if last is not None:
+                        table.setdefault(last, []).append((fn, made))
+        if module in self.modules:
+            self._held_named[module] = table
         return table
 
     def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
@@ -2031,6 +2103,20 @@ class Model:
             init = self.lookup_method(target, "__init__")
             return (init,) if init else ()
         return ()
+
+
+def _last_name(func: Expr) -> str | None:
+    """The last name of a callable written ``func``: a name, an attribute's, a lambda's."""
+    last = (
+        func[2]
+        if func[0] == "attr"
+        else func[1]
+        if func[0] == "name"
+        else lambda_name(func[1], func[2])
+        if func[0] == "lambda"
+        else None
+    )
+    return last if isinstance(last, str) else None
 
 
 def _imports_from(facts: ModuleFacts, top: str) -> bool:

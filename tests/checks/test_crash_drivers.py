@@ -96,6 +96,25 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "held_callable": (
+        """
+        import sys
+        from bound_engine.server import DecodeServer
+        from bound_engine.speculation import Speculator
+        DecodeServer(Speculator[sys.argv[1]]).event_loop_disagg_decode([{"proposal": [3, 4]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "held_component": (
+        """
+        import sys
+        from desk_engine.drafting import DraftMethod
+        from desk_engine.scheduler import DecodeScheduler
+        scheduler = DecodeScheduler(DraftMethod[sys.argv[1]], 2)
+        scheduler.event_loop_disagg_decode([{"draft": [3, 4]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "mapped_steps": (
         """
         import sys
