@@ -1720,11 +1720,14 @@ class Model:
 
     def passed_classes(self, fn: FunctionFacts, param: str, depth: int = 0) -> frozenset[str]:
         """The classes of what the callers of ``fn`` pass for its parameter ``param``
-        (one with no annotation): the calls of ``fn`` by its name, on ``self`` or on
-        ``super()`` written in its module and in the modules of its class's MRO (loaded
-        with it, so the answer does not depend on what else is loaded), bound by the
-        one binding helper; through a caller forwarding its own ``*args`` or
-        ``**kwargs`` (``self.step(**options)``), what that caller's callers pass."""
+        (one with no annotation): the calls of ``fn`` by its name, on ``self``, on
+        ``super()`` or on any receiver holding an instance of its class, and the calls
+        of a local or an attribute holding it, written in its module and in the
+        modules of its class's MRO (loaded with it, so the answer does not depend on
+        what else is loaded) and in the few modules that build its class (see
+        :meth:`modules_building`), bound by the one binding helper; through a caller
+        forwarding its own ``*args`` or ``**kwargs`` (``self.step(**options)``), what
+        that caller's callers pass."""
         return self._passed_values(fn, ("param", param), depth)
 
     def _passed_values(

@@ -1868,3 +1868,169 @@ def test_constructor_arguments_from_another_module_bind_init(tmp_path: Path) -> 
         "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
         "PDL101 eng/sinks.py:7 CHAIN",
     ]
+
+
+def test_callables_held_in_locals_and_attributes_bind_what_their_calls_pass(
+    tmp_path: Path,
+) -> None:
+    # a module function held in a local and handed to an executor, a partial of one
+    # held in an attribute and called, a bound method held in a local as a sort key:
+    # each callable's parameter is unannotated and takes the request; a check behind
+    # a None test stays silent
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/req.py": """
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def head(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+                        return 0
+
+                    def tail(self, scale):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1] * scale
+                        return 0
+
+                    def size(self):
+                        return len(self.draft.tokens) if self.draft is not None else 0
+            """,
+            "eng/loop.py": """
+                import functools
+                from concurrent.futures import ThreadPoolExecutor
+
+                from eng.drafting import Algo
+                from eng.req import Req
+
+
+                def finish(scale, req):
+                    return req.tail(scale)
+
+
+                def first(req):
+                    return req.head()
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.pool = ThreadPoolExecutor(1)
+                        self._finish = functools.partial(finish, 2)
+
+                    def _order(self, req):
+                        return req.size()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        reqs = []
+                        for handoff in handoffs:
+                            req = Req(self.algo)
+                            req.take(handoff)
+                            reqs.append(req)
+                        order = self._order
+                        job = first
+                        out = [self.pool.submit(job, r).result() for r in sorted(reqs, key=order)]
+                        return out + [self._finish(r) for r in reqs]
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/req.py:16 LOOKUP",
+        "PDL101 eng/req.py:21 CHAIN",
+    ]
+
+
+def test_methods_called_on_a_held_instance_take_the_arguments(tmp_path: Path) -> None:
+    # the checker is a local of a module function, the sink an attribute annotated in
+    # the class body and built by a factory classmethod: the calls on them bind the
+    # request to their methods' unannotated parameters, which call back into it
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING.replace("LOOKUP = 2", "LOOKUP = 2\n        CHAIN = 3"),
+            "eng/req.py": """
+                from eng.drafting import Algo
+
+
+                class Req:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+                    def take(self, handoff):
+                        d = self.algo.draft_for(handoff)
+                        if d is not None:
+                            self.draft = d
+
+                    def verified(self):
+                        if self.algo is Algo.LOOKUP:
+                            return self.draft.tokens[0]
+                        return 0
+
+                    def drained(self):
+                        if self.algo is Algo.CHAIN:
+                            return self.draft.tokens[-1]
+                        return 0
+
+                    def size(self):
+                        return len(self.draft.tokens) if self.draft is not None else 0
+            """,
+            "eng/parts.py": """
+                class Checker:
+                    def check(self, req):
+                        return req.verified() + req.size()
+
+
+                class Sink:
+                    def drain(self, req):
+                        return req.drained()
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.parts import Checker, Sink
+                from eng.req import Req
+
+
+                def check_one(req):
+                    checker = Checker()
+                    return checker.check(req)
+
+
+                class Loop:
+                    sink: Sink
+
+                    def __init__(self, algo: Algo, sink):
+                        self.algo = algo
+                        self.sink = sink
+
+                    @classmethod
+                    def create(cls, algo: Algo):
+                        return cls(algo, Sink())
+
+                    def event_loop_disagg_decode(self, handoff):
+                        req = Req(self.algo)
+                        req.take(handoff)
+                        return check_one(req) + self.sink.drain(req)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:18 LOOKUP,CHAIN",
+        "PDL101 eng/req.py:16 LOOKUP",
+        "PDL101 eng/req.py:21 CHAIN",
+    ]
