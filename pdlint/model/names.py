@@ -1724,8 +1724,9 @@ class Model:
         ``super()`` or on any receiver holding an instance of its class, and the calls
         of a local or an attribute holding it, written in its module and in the
         modules of its class's MRO (loaded with it, so the answer does not depend on
-        what else is loaded) and in the few modules that build its class (see
-        :meth:`modules_building`), bound by the one binding helper; through a caller
+        what else is loaded), a constructor's also in the few modules that build its
+        class and a method's, when none is written there, in those of them calling it
+        (see :meth:`modules_building`), bound by the one binding helper; through a caller
         forwarding its own ``*args`` or ``**kwargs`` (``self.step(**options)``), what
         that caller's callers pass."""
         return self._passed_values(fn, ("param", param), depth)
@@ -1752,9 +1753,8 @@ class Model:
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
-        if fn.cls is not None:  # a class is built where it is imported, and its
-            # instances are held there (``self.acceptor = Acceptor(...)``) to be called
-            modules.update(self.modules_building(fn.cls, "" if init else fn.name))
+        if init and fn.cls is not None:  # a class is built where it is imported
+            modules.update(self.modules_building(fn.cls))
         # a keyword forwarded with ``**kwargs`` may fill it
         keyword = want[1] if want[0] in ("param", "keyword") else ""
         top, cuts = self._at_top(), self._cuts
@@ -1762,59 +1762,46 @@ class Model:
         self._passing += 1
         out: set[str] = set()
         try:
-            for module in sorted(modules):
-                # the calls of ``fn`` written there, and the calls library code makes of
-                # it where it is handed over (``map(fn, xs)``, ``pool.submit(fn, x)``)
-                sites: list[tuple[FunctionFacts, CallFact | HandedCall]] = [
-                    (caller, call)
-                    for caller, call in self._module_calls_named(module).get(name, ())
-                    if self._may_call(caller, call.func, fn)
+            sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
+            if not sites and fn.cls is not None and not init:
+                # a method its class and bases never call is a component's, called where
+                # an instance is held: ``self.acceptor = Acceptor(...)`` then
+                # ``self.acceptor.accept(batch)`` (asked only then: a cold run pays a text
+                # query for each class asked)
+                sites = [
+                    site
+                    for m in self.modules_building(fn.cls, fn.name)
+                    if m not in modules
+                    for site in self._sites_in(m, name, fn)
                 ]
-                sites.extend(
-                    (caller, handed)
-                    for caller, handed in self._module_handed_calls(module).get(name, ())
-                    if self._hands(caller, handed.func, fn)
-                )
-                # and through a local or an attribute holding it (``f = self.step; f(b)``)
-                sites.extend(
-                    (caller, held)
-                    for caller, held in self._module_held_calls(module).get(name, ())
-                    if (self._hands if isinstance(held, HandedCall) else self._may_call)(
-                        caller, held.func, fn
-                    )
-                )
-                for caller, site in sites:
-                    args, kwargs = site.args, site.kwargs
-                    # the caller's own ``*args``/``**kwargs`` passed on: each position or
-                    # keyword they fill stands for the caller's callers' argument
-                    if isinstance(site, CallFact) and site.star is not None:
-                        if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
-                            extra = len(fn.params) + (
-                                int(want[1]) + 1 if want[0] == "packed" else 0
-                            )
-                            args = (*args, *(("forwarded", i) for i in range(extra)))
-                    if isinstance(site, CallFact) and site.double_star is not None and keyword:
-                        if (
-                            site.double_star == ("name", caller.var_params[1])
-                            and caller.var_params[1]
-                            and all(k != keyword for k, _ in kwargs)
-                        ):
-                            kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
-                    packed = -1
-                    for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
-                        if bound.how == "packed":
-                            packed += 1
-                        if not _wanted(bound, want, fn.var_params, packed):
-                            continue
-                        arg = bound.arg
-                        if arg[0] != "forwarded":
-                            out.update(self.types_of(caller, arg, depth + 1))
-                        elif isinstance(arg[1], int):
-                            out.update(
-                                self._passed_values(caller, ("packed", str(arg[1])), depth + 1)
-                            )
-                        else:
-                            out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
+            for caller, site in sites:
+                args, kwargs = site.args, site.kwargs
+                # the caller's own ``*args``/``**kwargs`` passed on: each position or
+                # keyword they fill stands for the caller's callers' argument
+                if isinstance(site, CallFact) and site.star is not None:
+                    if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
+                        extra = len(fn.params) + (int(want[1]) + 1 if want[0] == "packed" else 0)
+                        args = (*args, *(("forwarded", i) for i in range(extra)))
+                if isinstance(site, CallFact) and site.double_star is not None and keyword:
+                    if (
+                        site.double_star == ("name", caller.var_params[1])
+                        and caller.var_params[1]
+                        and all(k != keyword for k, _ in kwargs)
+                    ):
+                        kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
+                packed = -1
+                for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
+                    if bound.how == "packed":
+                        packed += 1
+                    if not _wanted(bound, want, fn.var_params, packed):
+                        continue
+                    arg = bound.arg
+                    if arg[0] != "forwarded":
+                        out.update(self.types_of(caller, arg, depth + 1))
+                    elif isinstance(arg[1], int):
+                        out.update(self._passed_values(caller, ("packed", str(arg[1])), depth + 1))
+                    else:
+                        out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
         finally:
             self._in_progress.discard(guard)
             self._passing -= 1
@@ -1822,6 +1809,32 @@ class Model:
         if top or self._cuts == cuts:
             self._passed_cache[key] = found
         return found
+
+    def _sites_in(
+        self, module: str, name: str, fn: FunctionFacts
+    ) -> list[tuple[FunctionFacts, Site]]:
+        """The calls of ``fn`` (called ``name``) written in a loaded ``module``, the calls
+        library code makes of it where it is handed over (``map(fn, xs)``,
+        ``pool.submit(fn, x)``), and the calls of a local or an attribute holding it
+        (``f = self.step; f(b)``), each with the function it is written in."""
+        sites: list[tuple[FunctionFacts, Site]] = [
+            (caller, call)
+            for caller, call in self._module_calls_named(module).get(name, ())
+            if self._may_call(caller, call.func, fn)
+        ]
+        sites.extend(
+            (caller, handed)
+            for caller, handed in self._module_handed_calls(module).get(name, ())
+            if self._hands(caller, handed.func, fn)
+        )
+        sites.extend(
+            (caller, held)
+            for caller, held in self._module_held_calls(module).get(name, ())
+            if (self._hands if isinstance(held, HandedCall) else self._may_call)(
+                caller, held.func, fn
+            )
+        )
+        return sites
 
     def _hands(self, caller: FunctionFacts, func: Expr, fn: FunctionFacts) -> bool:
         """Whether the callable ``func`` handed over in ``caller`` is ``fn`` itself (not
