@@ -69,6 +69,9 @@ class ScanIndex:
         self.text_now: dict[tuple[object, ...], set[str]] = {}
         # (a query's branch part, a content hash) -> whether the file passes it
         self._branch_hits: dict[tuple[object, str], bool] = {}
+        # the bytes of the files read so far, joined (see _containing), and each word's hits
+        self._joined: tuple[list[str], bytes, list[int], set[str]] | None = None
+        self._word_hits: dict[bytes, set[str]] = {}
 
     def scans(self) -> dict[str, FileScan]:
         """Module name -> text scan, for every readable file (cached by content)."""
@@ -190,16 +193,60 @@ class ScanIndex:
         passing, tested = self._text_known.get(query, (set(), set()))
         scans = self.scans() if query[1] else {}
         test = text_test(query, self._branch_hits)
+        found = self._candidates(query)
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:
                 hit = entry.digest in passing
+            elif found is not None and module in found[1] and module not in found[0]:
+                hit = False  # a word the query needs is not in the file
             else:
                 hit = test(scans.get(module), entry.data or b"", entry.digest)
             if hit:
                 out.append(module)
         self.text_now[query] = {self.by_module[m].digest for m in out}
         return out
+
+    def _candidates(self, query: tuple[object, ...]) -> tuple[set[str], set[str]] | None:
+        """(the files that hold the words a text query needs, the files that answer
+        covers: those read so far), or None when the query needs no word."""
+        any_of, all_of = query[3], query[4]
+        assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
+        words = [*any_of, *(w for group in all_of for w in group)]
+        if not words or any("\0" in w for w in words):
+            return None
+        hits = self._containing
+        parts = []
+        if any_of:
+            parts.append(set().union(*(hits(w.encode()) for w in any_of)))
+        if all_of:
+            parts.append(
+                set().union(
+                    *(set.intersection(*(hits(w.encode()) for w in group)) for group in all_of)
+                )
+            )
+        assert self._joined is not None
+        return set.intersection(*parts), self._joined[3]
+
+    def _containing(self, word: bytes) -> set[str]:
+        """The files read so far whose bytes hold ``word``: found in all of them joined,
+        the search done in C, a Python step only at each hit (a test of each file in
+        turn costs a Python step per file for every query)."""
+        if self._joined is None:
+            modules = [m for m, e in self.by_module.items() if e.raw is not None]
+            datas = [self.by_module[m].raw or b"" for m in modules]
+            starts = list(itertools.accumulate((len(d) + 1 for d in datas), initial=0))
+            self._joined = (modules, b"\0".join(datas), starts, set(modules))
+        found = self._word_hits.get(word)
+        if found is None:
+            modules, whole, starts, _ = self._joined
+            found = self._word_hits[word] = set()
+            at = whole.find(word) if modules else -1
+            while at != -1:
+                index = bisect.bisect_right(starts, at) - 1
+                found.add(modules[index])
+                at = whole.find(word, starts[index + 1])  # the next file on
+        return found
 
     def defining(self, query: tuple[object, ...]) -> list[str]:
         """:func:`pdlint.engine.textscan.may_define` for every module, on one string per module

@@ -166,6 +166,9 @@ class Variants:
         self._member_free: dict[tuple[int, str, str, frozenset[str]], tuple[Expr, Truth]] = {}
         self._guard_memo: dict[tuple[int, str, str, frozenset[str], int], tuple[Expr, Truth]] = {}
         self._member_reads = 0
+        # counts the times the truths above were forgotten: a caller keeping answers
+        # derived from them keeps this with each
+        self.epoch = 0
         self._active: set[tuple[str, str, str, tuple[str, ...]]] = set()
         # Every result (UNKNOWN included) of the outermost evaluation under way:
         # predicates calling each other through many branches would otherwise be
@@ -338,9 +341,7 @@ class Variants:
         if self.carrier_names != before:
             self._attr_cache.clear()
             self._mentions.clear()
-            self._pred_cache.clear()
-            self._guard_memo.clear()
-            self._member_free.clear()
+            self._forget_truths()
 
     def _load_validators(self) -> bool:
         """Load, in a lazy model, the files that can test a setting string the program
@@ -1108,6 +1109,13 @@ class Variants:
         return _and(values) if values else T
 
     # settings tied to members by startup validators ------------------------------
+    def _forget_truths(self) -> None:
+        """Forget the truths of guards given so far (what they read has changed)."""
+        self._pred_cache.clear()
+        self._guard_memo.clear()
+        self._member_free.clear()
+        self.epoch += 1
+
     def settle(self, variant: Variant, member: int, setting: str, value: bool) -> None:
         """Record that ``setting`` (a :meth:`setting_key`) always has ``value`` when the
         variant is ``member``: a startup validator rejects the member with the other value."""
@@ -1115,9 +1123,7 @@ class Variants:
         if settled.get(setting) is not value:
             settled[setting] = value
             self._settled_anywhere.setdefault(variant.qualname, set()).add(setting)
-            self._pred_cache.clear()  # answers given so far read the setting as MAYBE
-            self._guard_memo.clear()
-            self._member_free.clear()
+            self._forget_truths()  # answers given so far read the setting as MAYBE
 
     def setting_key(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """One name for the setting ``expr`` reads in ``fn``, the same wherever it is read.
@@ -1288,9 +1294,7 @@ class Variants:
             self._string_names.add(attr)
             self._attr_cache.clear()
             self._mentions.clear()
-            self._pred_cache.clear()
-            self._guard_memo.clear()
-            self._member_free.clear()
+            self._forget_truths()
             self._normalised.clear()
         return self.by_name[key]
 

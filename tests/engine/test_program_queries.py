@@ -52,6 +52,48 @@ def test_defining_is_may_define_of_each_module(
             assert program.defining(pieces, ignore_case=ignore_case) == expected
 
 
+@settings(max_examples=80, deadline=None)
+@given(MODULES, st.data())
+def test_text_queries_are_the_test_of_each_file(
+    modules: list[list[str]], data: st.DataObject
+) -> None:
+    """A text query's answer (its words found in every file's bytes joined) is the
+    modules whose file passes the query's test, file by file."""
+    with tempfile.TemporaryDirectory() as folder:
+        package = Path(folder) / "pkg_x"
+        package.mkdir()
+        (package / "__init__.py").write_text("")
+        for i, names in enumerate(modules):
+            text = "".join(f"def {n}():\n    {n}(1)\n" for n in names)
+            (package / f"mod_{i}.py").write_text(text)
+        files, _ = discover([str(package)], ())
+        program = Program([(f, None) for f in files], FactStore(None), "salt")
+        texts = {
+            f"pkg_x.{Path(f.path).stem}".removesuffix(".__init__"): Path(f.path).read_bytes()
+            for f in files
+        }
+        # words cut from the defined names, with the call's parenthesis or not
+        words = [*(n for names in modules for n in names), "def", "zz"]
+        word = st.builds(
+            lambda w, start, size, call: w[start : start + size] + ("(" if call else ""),
+            st.sampled_from(words),
+            st.integers(0, 3),
+            st.integers(1, 6),
+            st.booleans(),
+        )
+        for _ in range(data.draw(st.integers(1, 6))):
+            any_of = data.draw(st.lists(word, max_size=3))
+            all_of = data.draw(st.lists(st.lists(word, min_size=1, max_size=3), max_size=3))
+            expected = sorted(
+                m
+                for m, text in texts.items()
+                if (not any_of or any(w.encode() in text for w in any_of))
+                and (not all_of or any(all(w.encode() in text for w in g) for g in all_of))
+            )
+            query = {"any_of": any_of, "all_of": tuple(tuple(g) for g in all_of)}
+            assert sorted(program.with_text(**query)) == expected  # type: ignore[arg-type]
+
+
 def _scans(folder: Path, cache: Path) -> dict[str, object]:
     files, _ = discover([str(folder)], ())
     program = Program([(f, None) for f in files], FactStore(cache), "salt")

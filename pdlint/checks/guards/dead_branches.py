@@ -11,7 +11,7 @@ alternative of a disjunction being one).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdlint.checks.guards.settings import Setting, Settings
@@ -61,8 +61,8 @@ class DeadBranches:
         values = (setting.variant.values[m] for m in sorted(found.rewrites))
         return [str(v) for v in values if v is not None]
 
-    def findings(self, fn: FunctionFacts, steps: list[Step]) -> Iterator[Finding]:
-        """A finding for each dead branch of ``fn`` (``steps``: its path, if reached
+    def findings(self, fn: FunctionFacts, steps: Callable[[], list[Step]]) -> Iterator[Finding]:
+        """A finding for each dead branch of ``fn`` (``steps()``: its path, if reached
         from an entry point)."""
         for cond, span, _guards in fn.branches:
             culprits = self._dead(fn, cond)
@@ -167,7 +167,7 @@ class DeadBranches:
         cond: Expr,
         span: Span,
         culprits: list[Impossible],
-        steps: list[Step],
+        path_to: Callable[[], list[Step]],
     ) -> Finding:
         model = self.model
         first = culprits[0]
@@ -185,6 +185,7 @@ class DeadBranches:
             for where, at, said in c.related
         )
         here = location(model, fn.qualname, span)
+        steps = path_to()
         path = (*steps, Step(here, fn.qualname, f"tests `{test}`")) if steps else ()
         return Finding(
             code="PDL108",

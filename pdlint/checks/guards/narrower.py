@@ -12,7 +12,7 @@ never hold get the unlimited resource.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdlint.checks.guards.settings import Setting, Settings
@@ -56,15 +56,15 @@ class NarrowGuards:
         self._stores: dict[tuple[str, str], list[Site]] = {}
         self.classes_read: set[str] = set()  # whose stores or predicates were read
 
-    def findings(self, fn: FunctionFacts, steps: list[Step]) -> Iterator[Finding]:
-        """The findings of the limits in ``fn``, reached by the path ``steps``."""
+    def findings(self, fn: FunctionFacts, steps: Callable[[], list[Step]]) -> Iterator[Finding]:
+        """The findings of the limits in ``fn``, reached by the path ``steps()``."""
         for limit in limits(fn):
             found = self._check(limit, steps)
             if found is not None:
                 yield found
 
     # the per-member sets ------------------------------------------------------------
-    def _check(self, limit: Limit, steps: list[Step]) -> Finding | None:
+    def _check(self, limit: Limit, steps: Callable[[], list[Step]]) -> Finding | None:
         fn = limit.function
         owner = self.model.type_of(fn, limit.resource[1])
         if owner is None:
@@ -270,7 +270,7 @@ class NarrowGuards:
         setting: Setting,
         missed: list[int],
         sets: dict[int, list[Site]],
-        steps: list[Step],
+        steps: Callable[[], list[Step]],
     ) -> Finding:
         model, fn = self.model, limit.function
         members = setting.variant.members
@@ -303,7 +303,7 @@ class NarrowGuards:
         verb = "sets" if len(missed) == 1 else "set"
         summary = f"limit of `{limit.resource[2]}` misses {names}, which {verb} it too"
         here = location(model, fn.qualname, limit.guard_span)
-        path = (*steps, Step(here, fn.qualname, f"limits `{resource}` under `{guard}`"))
+        path = (*steps(), Step(here, fn.qualname, f"limits `{resource}` under `{guard}`"))
         return Finding(
             code="PDL107",
             message=message,

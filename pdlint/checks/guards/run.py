@@ -4,6 +4,7 @@ in the files that test a value the variant can no longer hold."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from pdlint.checks.base import Context, Run
 from pdlint.checks.guards.dead_branches import DeadBranches, branch_strings
@@ -31,7 +32,7 @@ class GuardRun(Run):
         model = graph.model
         parents = graph.graph.reach(graph.roots, lambda fn, site: True)
         reached = [model.functions[q] for q in sorted(parents)]
-        steps = {fn.qualname: entry_steps(model, parents, fn.qualname) for fn in reached}
+        steps = {fn.qualname: partial(entry_steps, model, parents, fn.qualname) for fn in reached}
         names = self.section.variants
         out: list[Finding] = []
         narrow = NarrowGuards(model, graph.variants, Settings(model, graph.variants, names))
@@ -75,10 +76,12 @@ class GuardRun(Run):
         testing = [
             fn
             for fn in model.functions.values()
-            if fn.qualname not in steps and (branch_strings(fn) & wanted or _mentions(fn, written))
+            if fn.branches
+            and fn.qualname not in steps
+            and (_compares_any(fn, wanted) or _mentions(fn, written))
         ]
         for fn in sorted(testing, key=lambda f: f.qualname) + reached:
-            out += dead.findings(fn, steps.get(fn.qualname, []))
+            out += dead.findings(fn, steps.get(fn.qualname, list))
         return iter(out)
 
 
@@ -100,6 +103,14 @@ def _tested(model: Model, fn: FunctionFacts, cond: Expr) -> list[tuple[FunctionF
                         sides = (inner[1], *inner[3])
                         out += [(callee, side) for side in sides if side[0] == "attr"]
     return out
+
+
+def _compares_any(fn: FunctionFacts, wanted: set[str]) -> bool:
+    """Whether a branch of ``fn`` compares with one of the ``wanted`` strings."""
+    # a string's repr is in the repr of every expression holding it: a test in C
+    # before the walk of every condition
+    shown = repr(fn.branches)
+    return any(repr(v) in shown for v in wanted) and bool(branch_strings(fn) & wanted)
 
 
 def _mentions(fn: FunctionFacts, written: list[str]) -> bool:

@@ -17,7 +17,7 @@ not on the decode path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdlint.facts.exprs import identifiers, nodes, text
@@ -49,7 +49,7 @@ class SoftReads:
         self._requires: dict[tuple[str, frozenset[str]], bool] = {}
 
     def findings(
-        self, fn: FunctionFacts, steps: list[Step], callers: list[FunctionFacts]
+        self, fn: FunctionFacts, steps: Callable[[], list[Step]], callers: list[FunctionFacts]
     ) -> Iterator[Finding]:
         """The findings of ``fn``, reached by the path ``steps`` through ``callers``
         (nearest first). A read already made softly by a caller is reported there."""
@@ -181,11 +181,16 @@ class SoftReads:
         return self._requires[key]
 
     def _finding(
-        self, fn: FunctionFacts, read: SoftRead, skipped: CallFact | None, steps: list[Step]
+        self,
+        fn: FunctionFacts,
+        read: SoftRead,
+        skipped: CallFact | None,
+        path_to: Callable[[], list[Step]],
     ) -> Finding:
         model = self.model
         here = location(model, fn.qualname, read.call.span)
         shown = text(("call", read.call.func, read.call.args, read.call.kwargs))
+        steps = path_to()
         entry = steps[0].function if steps else fn.qualname
         if skipped is not None:
             goes_on = f"`{text(skipped.func, brief=True)}(...)` runs only when it is there"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from pdlint.checks.base import Context, Run
 from pdlint.checks.handoff.analysis import SoftReads
@@ -37,5 +38,5 @@ class HandoffRun(Run):
             while link is not None and len(callers) < 20:
                 callers.append(model.functions[link[0]])
                 link = parents[link[0]]
-            out += reads.findings(fn, entry_steps(model, parents, qual), callers)
+            out += reads.findings(fn, partial(entry_steps, model, parents, qual), callers)
         return iter(out)

@@ -27,7 +27,13 @@ from pdlint.checks.relay.none_checks import (
 from pdlint.checks.relay.paths import EntryTrees
 from pdlint.checks.relay.placeholders import find_placeholders
 from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
-from pdlint.checks.relay.state_types import StateReads, fails, made_classes, type_demands
+from pdlint.checks.relay.state_types import (
+    StateReads,
+    TypeDemand,
+    fails,
+    made_classes,
+    type_demands,
+)
 from pdlint.checks.relay.statements import StatementFilter
 from pdlint.checks.relay.type_findings import type_finding
 from pdlint.checks.relay.unwired import UnwiredBuilders
@@ -35,7 +41,7 @@ from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
-from pdlint.model.callgraph import CallGraph, EdgeFilter, call_chain
+from pdlint.model.callgraph import CallGraph, EdgeFilter
 from pdlint.model.locations import deref_step, entry_steps, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
@@ -75,6 +81,9 @@ class RelayAnalysis:
         self._carriers = CarrierSearch(model, variants)
         self._settings = SettingLiterals(model, variants)
         self._trees: dict[tuple[Relay, int], EntryTrees] = {}
+        self._filters: dict[tuple[str, str, int], EdgeFilter] = {}  # see edge_filter
+        self._demanded: dict[tuple[str, frozenset[str]], list[TypeDemand]] = {}
+        self._bypass_cache: dict[int, tuple[dict[str, tuple[str, CallFact] | None], set[str]]] = {}
         self.placeholder_factories = placeholder_factories
         # (relay, member) -> the placeholders a PDL101 of the member holds as a note: the
         # request crashes before it reaches them (the mode check leaves them out)
@@ -516,34 +525,80 @@ class RelayAnalysis:
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
         names = self.model.attribute_aliases(relay_cls, relay.state)
+        # the demands the member's classes fail, wherever the entries reach: the member's
+        # own reach is walked only when there is one
+        failing = {
+            qual: found
+            for qual in self.reach_relayed(relay)
+            if qual != relay.function  # the relay's own check fails at handoff
+            if (found := [d for d in self._demands(qual, names) if fails(self.model, d, made)])
+        }
+        if not failing:
+            return
         parents = self.member_reach(relay, variant, member)
-        for qual in sorted(parents):
-            if qual == relay.function:  # the relay's own check fails at handoff
-                continue
-            chain = call_chain(parents, qual)
-            if any(site is not None and bypass_only(site.guards) for _, site in chain):
-                continue  # reached only by bypass batches, whose state is a placeholder
+        bypassed = self._bypassed(parents)
+        for qual in sorted(failing.keys() & parents.keys() - bypassed):
             fn = self.model.functions[qual]
-            # a test of the state's class or None-ness, or of a local holding it,
-            # guards a demand under it
-            tested = names | StateReads(fn, names).aliases()
-            for demand in type_demands(self.model, fn, names):
-                guards = demand.guards
-                if bypass_only(guards) or any(guards_mention(guards, n) for n in tested):
-                    continue
-                deref = DerefFact(demand.obj[2], demand.obj, "attribute", demand.span, guards)
+            for demand in failing[qual]:
+                deref = DerefFact(
+                    demand.obj[2], demand.obj, "attribute", demand.span, demand.guards
+                )
                 if stored_before(fn, deref, self.model):
                     continue
                 if not self.same_class(fn, demand.obj[1], relay_cls):
                     continue
-                truth = self.variants.guards_truth(guards, fn, variant, member)
-                if truth not in (T, MAYBE) or not fails(self.model, demand, made):
+                truth = self.variants.guards_truth(demand.guards, fn, variant, member)
+                if truth not in (T, MAYBE):
                     continue
-                shown_from = self.trees(relay, member).choose(parents, qual, guards, demand.span)
+                shown_from = self.trees(relay, member).choose(
+                    parents, qual, demand.guards, demand.span
+                )
                 yield type_finding(
                     self.model, relay, member, made, made_span, qual, demand, shown_from
                 )
                 break  # the first failing demand of a function stops the request
+
+    def _demands(self, qual: str, names: frozenset[str]) -> list[TypeDemand]:
+        """The type demands of ``qual`` on the state that no guard of theirs answers (a
+        test of the state's class or None-ness, or of a local holding it, guards a
+        demand under it, as a bypass batch's guard does); the same for every member."""
+        key = (qual, names)
+        if key not in self._demanded:
+            fn = self.model.functions[qual]
+            tested = names | StateReads(fn, names).aliases()
+            self._demanded[key] = [
+                demand
+                for demand in type_demands(self.model, fn, names)
+                if not bypass_only(demand.guards)
+                and not any(guards_mention(demand.guards, n) for n in tested)
+            ]
+        return self._demanded[key]
+
+    def _bypassed(self, parents: dict[str, tuple[str, CallFact] | None]) -> set[str]:
+        """The functions of a reach that it reaches only through a call taken by bypass
+        batches alone (their state is a placeholder: the mode check's business)."""
+        found = self._bypass_cache.get(id(parents))
+        if found is not None and found[0] is parents:
+            return found[1]
+        known: dict[str, bool] = {}
+        for start in parents:
+            chain: list[str] = []
+            node: str | None = start
+            flag = False  # a root, or a cycle, ends the walk unbypassed
+            while node is not None and node not in chain:
+                if node in known:
+                    flag = known[node]
+                    break
+                chain.append(node)
+                link = parents[node]
+                if link is not None and bypass_only(link[1].guards):
+                    flag = True
+                    break
+                node = link[0] if link is not None else None
+            known.update(dict.fromkeys(chain, flag))
+        out = {q for q, flag in known.items() if flag}
+        self._bypass_cache[id(parents)] = (parents, out)
+        return out
 
     def _carried(self, relay: Relay, member: int, none_span: Span) -> Iterator[Finding]:
         """PDL104: the member runs the relay's fallback, which makes a carrier with a
@@ -598,11 +653,18 @@ class RelayAnalysis:
         )
 
     def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
-        """Call sites the member can take with the state unchecked (no None test)."""
-
+        """Call sites the member can take with the state unchecked (no None test); one
+        filter per state and member, which keeps its answers: the member's reaches
+        (from all the entries, from each) ask it of the same sites."""
+        key = (state, variant.qualname, member)
+        if key in self._filters:
+            return self._filters[key]
         mentioned = self._mentioned
+        variants = self.variants
+        # (id of a site, caller) -> (the site, the variants' epoch, the answer)
+        answers: dict[tuple[int, str], tuple[CallFact, int, bool]] = {}
 
-        def allowed(fn: FunctionFacts, site: CallFact) -> bool:
+        def decide(fn: FunctionFacts, site: CallFact) -> bool:
             guards = site.guards
             found = mentioned.get((id(guards), state))
             if found is None or found[0] is not guards:
@@ -613,8 +675,17 @@ class RelayAnalysis:
                 return False  # the callee sees the state this function just set
             if called_on_state(fn, site, state):
                 return False  # a method of the state runs only when it exists
-            return self.variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
+            return variants.guards_truth(guards, fn, variant, member) in (T, MAYBE)
 
+        def allowed(fn: FunctionFacts, site: CallFact) -> bool:
+            known = answers.get((id(site), fn.qualname))
+            if known is not None and known[0] is site and known[1] == variants.epoch:
+                return known[2]
+            answer = decide(fn, site)
+            answers[(id(site), fn.qualname)] = (site, variants.epoch, answer)
+            return answer
+
+        self._filters[key] = allowed
         return allowed
 
     def _stored_for(self, fn: FunctionFacts, site: CallFact, state: str) -> bool:
@@ -770,8 +841,7 @@ class RelayAnalysis:
     ) -> Iterator[Finding]:
         """PDL101 at a consumer's raise (or assert) that fires when the state is None."""
         variant = relay.builder.variant
-        chain = call_chain(parents, fn.qualname)
-        if any(site is not None and bypass_only(site.guards) for _, site in chain):
+        if fn.qualname in self._bypassed(parents):
             return  # reached only by bypass batches: the mode check's business
         for failure in late_failures(fn, names):
             if any(guards_mention(failure.guards, n) for n in names):
@@ -851,6 +921,10 @@ class RelayAnalysis:
                             extended,
                         )
                         break
+
+    def reach_relayed(self, relay: Relay) -> set[str]:
+        """What the entries that reach the relay reach, whatever the member."""
+        return set().union(*(self.reach_all(e) for e in self.relay_entries(relay)))
 
     def reach_all(self, entry: str) -> set[str]:
         if entry not in self._reach_cache:
