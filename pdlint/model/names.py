@@ -442,23 +442,30 @@ class Model:
         count is of the text's matches in a lazy and an eager run alike (a superset of
         the calls), so both read the same callers; a model with no text (the call
         graph's, of a whole program) counts the calls in its facts. With ``calling``
-        (a method's name), those of them that call a method of that name (a loaded
-        module by its facts, another by its text: ``.calling(``), where an instance
-        built is held and called (``self.acceptor = Acceptor(...)`` then
-        ``self.acceptor.accept(batch)``): no module is loaded that would not be
-        loaded for the constructor's callers."""
+        (a method's name), those of them that call a method of that name or hand it
+        over (a loaded module by its facts, another by its text: ``.calling``), where
+        an instance built is held and called (``self.acceptor = Acceptor(...)`` then
+        ``self.acceptor.accept(batch)``, ``pool.submit(self.acceptor.accept, b)``): no
+        module is loaded that would not be loaded for the constructor's callers."""
         key = (cls, calling)
         found = self._building.get(key)
         if found is not None:
             return found
         found = self._building_candidates(cls)
         if calling:
-            word = f".{calling}("
+            word = f".{calling}"
             texts = self.texts
             found = [
                 m
                 for m in found
-                if self._module_calls_named(m).get(calling)
+                if any(
+                    calling in table
+                    for table in (
+                        self._module_calls_named(m),
+                        self._module_handed_calls(m),
+                        self._module_held_calls(m),
+                    )
+                )
                 or (
                     m not in self.modules
                     and texts is not None

@@ -1956,8 +1956,9 @@ def test_callables_held_in_locals_and_attributes_bind_what_their_calls_pass(
 
 def test_methods_called_on_a_held_instance_take_the_arguments(tmp_path: Path) -> None:
     # the checker is a local of a module function, the sink an attribute annotated in
-    # the class body and built by a factory classmethod: the calls on them bind the
-    # request to their methods' unannotated parameters, which call back into it
+    # the class body and built by a factory classmethod, its method held in a local:
+    # the calls bind the request to the methods' unannotated parameters, which call
+    # back into it
     found = _findings(
         tmp_path,
         {
@@ -2023,9 +2024,10 @@ def test_methods_called_on_a_held_instance_take_the_arguments(tmp_path: Path) ->
                         return cls(algo, Sink())
 
                     def event_loop_disagg_decode(self, handoff):
+                        drain = self.sink.drain
                         req = Req(self.algo)
                         req.take(handoff)
-                        return check_one(req) + self.sink.drain(req)
+                        return check_one(req) + drain(req)
             """,
         },
     )
