@@ -446,7 +446,7 @@ class Model:
             found = [
                 m
                 for m, facts in self.modules.items()
-                if self._module_calls_named(m).get(name)
+                if self.module_calls_named(m).get(name)
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
@@ -1729,7 +1729,7 @@ class Model:
                 # it where it is handed over (``map(fn, xs)``, ``pool.submit(fn, x)``)
                 sites: list[tuple[FunctionFacts, CallFact | HandedCall]] = [
                     (caller, call)
-                    for caller, call in self._module_calls_named(module).get(name, ())
+                    for caller, call in self.module_calls_named(module).get(name, ())
                     if self._may_call(caller, call.func, fn)
                 ]
                 sites.extend(
@@ -1807,7 +1807,7 @@ class Model:
             return False
         return fn.cls in self.mro(own) or own in self.mro(fn.cls)
 
-    def _module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
+    def module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
         """The calls of a loaded module's functions, by the last name of what they call."""
         table = self._calls_named.get(module)
         if table is None:
