@@ -309,6 +309,8 @@ class Model:
         self._cuts = 0
         self._resolving = 0  # calls being resolved (see _at_top)
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
+        # (function or "", module, id of an expression) -> (it, callables_of's answer)
+        self._callables_cache: dict[tuple[str, str, int], tuple[Expr, tuple[str, ...]]] = {}
         self._type_param_cache: dict[str, tuple[str, ...]] = {}
         self._stored_cache: dict[str, dict[str, tuple[str, ...]]] = {}  # constructors
         self._probed: set[str] = set()
@@ -1634,6 +1636,19 @@ class Model:
             self._cuts += 1
             return ()
         module = self.module_of(fn) if fn is not None else module
+        key = (fn.qualname if fn is not None else "", module, id(expr))
+        kept = self._callables_cache.get(key)
+        if kept is not None and kept[0] is expr:
+            return kept[1]
+        top, cuts = self._at_top() and depth == 0, self._cuts
+        found = self._callables_of(fn, expr, depth, module)
+        if top or self._cuts == cuts:  # as types_of keeps its answers
+            self._callables_cache[key] = (expr, found)
+        return found
+
+    def _callables_of(
+        self, fn: FunctionFacts | None, expr: Expr, depth: int, module: str
+    ) -> tuple[str, ...]:
         kind = expr[0]
         out: dict[str, None] = {}
         if kind == "scoped":  # a value written in another scope: (function or None, module)
