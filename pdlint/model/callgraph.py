@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pdlint.facts.globs import literal_pieces
@@ -35,6 +36,17 @@ ChosenReceivers = Callable[
 Edge = tuple[str, list[CallFact], tuple[str, frozenset[int]] | None]
 # (id of a call site, callee) -> (the call site, what it passes for each parameter)
 PassedMemo = dict[tuple[int, str], tuple[CallFact, list[tuple[str, list[str]]]]]
+
+
+@dataclass
+class GraphMemo:
+    """What the call graphs of one model share: answers that depend on the model alone
+    (the model keeps what it loads, so a later graph asks nothing again)."""
+
+    passed: PassedMemo = field(default_factory=dict)  # see CallGraph._passed
+    prefetched: set[str] = field(default_factory=set)  # functions :meth:`_prefetch` did
+    # id of a call site with no callee -> (the site, the functions it hands off)
+    handed: dict[int, tuple[CallFact, set[str]]] = field(default_factory=dict)
 
 
 # calls that keep a callable, make one or look at it rather than run it
@@ -105,17 +117,14 @@ class CallGraph:
         model: Model,
         roots: Iterable[str],
         chosen: ChosenTargets | None = None,
-        passed: PassedMemo | None = None,
-        prefetched: set[str] | None = None,
+        memo: GraphMemo | None = None,
         receivers: ChosenReceivers | None = None,
     ) -> None:
         self.model = model
-        # what each call passes for its callees' parameters (see _passed): shared by
-        # the graphs of one model, as it depends on the model alone
-        self._passed_memo: PassedMemo = {} if passed is None else passed
-        # the functions whose calls :meth:`_prefetch` resolved (shared alike: the
-        # model keeps the answers, a later graph has nothing to load for them)
-        self._prefetched: set[str] = set() if prefetched is None else prefetched
+        memo = GraphMemo() if memo is None else memo
+        self._passed_memo = memo.passed
+        self._prefetched = memo.prefetched
+        self._handed_memo = memo.handed
         self._chosen = chosen
         # (caller, callee) -> (variant, members) when only those members take the edge
         self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
@@ -174,7 +183,10 @@ class CallGraph:
                 if not targets:
                     self.dropped += 1
                     self.dropped_sites.append((caller, call))
-                    targets = handed = self._handed_off(fn, call)
+                    known = self._handed_memo.get(id(call))
+                    if known is None or known[0] is not call:
+                        known = self._handed_memo[id(call)] = (call, self._handed_off(fn, call))
+                    targets = handed = known[1]
                 else:
                     self.resolved += 1
                 for target in sorted(targets):

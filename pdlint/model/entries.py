@@ -47,12 +47,14 @@ def is_test_code(module: str, qualname: str) -> bool:
     return any(p.startswith("test_") or p.startswith("Test") for p in inside)
 
 
-def _with_words(model: Model, gate: tuple[tuple[str, ...], ...]) -> list[str]:
-    """The modules whose text holds every word of a ``gate`` group, loaded (every
-    module of an eager model)."""
+def _with_words(
+    model: Model, gate: tuple[tuple[str, ...], ...] = (), any_of: tuple[str, ...] = ()
+) -> list[str]:
+    """The modules whose text holds every word of a ``gate`` group, or one of
+    ``any_of`` (case-sensitive), loaded (every module of an eager model)."""
     if model.source is None:
         return list(model.modules)
-    found = model.source.with_text(gate=gate)
+    found = model.source.with_text(gate=gate, any_of=any_of)
     model.load_modules(found)
     return [m for m in found if m in model.modules]
 
@@ -99,6 +101,53 @@ def connector_methods(model: Model) -> list[str]:
             if n >= 2 and not _is_stub(fn)
         }
     )
+
+
+def connector_drivers(model: Model, methods: list[str]) -> list[str]:
+    """The functions that drive a connector's receiving side: for each call of a
+    receiving method (``self.connector.start_load_kv(ctx)``) outside the connector
+    classes, its function and the functions of its module that call that one on
+    ``self`` in turn, up to the outermost (a model runner's ``execute_model``, whose
+    other calls consume what the connector loaded). A connector method alone as the
+    entry point reaches the handoff but not the code that reads it."""
+    names = sorted({q.rsplit(".", 1)[1] for q in methods})
+    connectors = {model.functions[q].cls for q in methods}
+    if not names:
+        return []
+    out: set[str] = set()
+    for module in _with_words(model, any_of=tuple(f".{name}(" for name in names)):
+        calls = model.module_calls_named(module)
+        callers = {
+            fn.qualname
+            for name in names
+            for fn, call in calls.get(name, ())
+            if call.func[0] == "attr" and fn.cls not in connectors
+        }
+        for start in callers:
+            out.update(_outermost(model, module, start))
+    return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
+
+
+def _outermost(model: Model, module: str, start: str, depth: int = 4) -> set[str]:
+    """The functions of ``module`` that call ``start`` through ``self`` (and on up, at
+    most ``depth`` calls), that nothing in the module calls so; ``start`` when none.
+    A call in the decode branch of a dispatch on the mode is not climbed: that branch
+    is the entry (:func:`decode_handlers`), not the dispatch."""
+    calls = model.module_calls_named(module)
+    cls = model.functions[start].cls
+    above = {
+        fn.qualname
+        for fn, call in calls.get(start.rsplit(".", 1)[1], ())
+        if fn.cls == cls
+        and call.func[0] == "attr"
+        and call.func[1] == ("name", "self")
+        and fn.qualname != start
+        # a dispatch on the disaggregation mode: its other branches run on other roles
+        and not _in_decode_mode(call.guards)
+    }
+    if not above or depth == 0:
+        return {start}
+    return {top for caller in sorted(above) for top in _outermost(model, module, caller, depth - 1)}
 
 
 def _is_stub(fn: FunctionFacts) -> bool:
@@ -217,9 +266,11 @@ def _waits_remote(expr: Expr) -> bool:
 
 def heuristic_entries(model: Model) -> list[str]:
     """Every entry point the generic engine finds (by name and by interface)."""
+    connectors = connector_methods(model)
     found = {
         *by_name(model),
-        *connector_methods(model),
+        *connectors,
+        *connector_drivers(model, connectors),
         *waiting_schedulers(model),
         *decode_handlers(model),
         *idle_runs(model),

@@ -314,6 +314,8 @@ class Model:
         self._cuts = 0
         self._resolving = 0  # calls being resolved (see _at_top)
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
+        # (function or "", module, id of an expression) -> (it, callables_of's answer)
+        self._callables_cache: dict[tuple[str, str, int], tuple[Expr, tuple[str, ...]]] = {}
         self._type_param_cache: dict[str, tuple[str, ...]] = {}
         self._stored_cache: dict[str, dict[str, tuple[str, ...]]] = {}  # constructors
         self._probed: set[str] = set()
@@ -461,7 +463,7 @@ class Model:
                 if any(
                     calling in table
                     for table in (
-                        self._module_calls_named(m),
+                        self.module_calls_named(m),
                         self._module_handed_calls(m),
                         self._module_held_calls(m),
                     )
@@ -490,7 +492,7 @@ class Model:
             found = [
                 m
                 for m, facts in self.modules.items()
-                if self._module_calls_named(m).get(name)
+                if self.module_calls_named(m).get(name)
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
@@ -1675,6 +1677,19 @@ class Model:
             self._cuts += 1
             return ()
         module = self.module_of(fn) if fn is not None else module
+        key = (fn.qualname if fn is not None else "", module, id(expr))
+        kept = self._callables_cache.get(key)
+        if kept is not None and kept[0] is expr:
+            return kept[1]
+        top, cuts = self._at_top() and depth == 0, self._cuts
+        found = self._callables_of(fn, expr, depth, module)
+        if top or self._cuts == cuts:  # as types_of keeps its answers
+            self._callables_cache[key] = (expr, found)
+        return found
+
+    def _callables_of(
+        self, fn: FunctionFacts | None, expr: Expr, depth: int, module: str
+    ) -> tuple[str, ...]:
         kind = expr[0]
         out: dict[str, None] = {}
         if kind == "scoped":  # a value written in another scope: (function or None, module)
@@ -1826,7 +1841,7 @@ class Model:
         (``f = self.step; f(b)``), each with the function it is written in."""
         sites: list[tuple[FunctionFacts, Site]] = [
             (caller, call)
-            for caller, call in self._module_calls_named(module).get(name, ())
+            for caller, call in self.module_calls_named(module).get(name, ())
             if self._may_call(caller, call.func, fn)
         ]
         sites.extend(
@@ -1877,7 +1892,7 @@ class Model:
             return False
         return any(fn.cls in self.mro(k) or k in self.mro(fn.cls) for k in owners)
 
-    def _module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
+    def module_calls_named(self, module: str) -> dict[str, list[tuple[FunctionFacts, CallFact]]]:
         """The calls of a loaded module's functions, by the last name of what they call."""
         table = self._calls_named.get(module)
         if table is None:
@@ -1934,7 +1949,7 @@ class Model:
             return table
         table = {}
         sites: list[tuple[FunctionFacts, Site]] = [
-            entry for entries in self._module_calls_named(module).values() for entry in entries
+            entry for entries in self.module_calls_named(module).values() for entry in entries
         ]
         sites.extend(
             entry for entries in self._module_handed_calls(module).values() for entry in entries

@@ -48,6 +48,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("CHAIN",),
     ),
+    "runner_connector": (
+        """
+        import sys
+        from tandem_runner.guessing import Guess
+        from tandem_runner.runner import StepRunner
+        StepRunner(Guess[sys.argv[1]]).step({"r1": {"tokens": [1, 2], "guess": [7, 8]}})
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "element_flow": (
         """
         import sys

@@ -21,8 +21,8 @@ Verdicts, each after reading the code:
   ``use_eagle()`` branch, which counts the draft model's layers instead of
   ``num_nextn_predict_layers`` (PDL108, true; the two counts agree for DeepSeek's
   single MTP layer, so a dead branch more than a wrong count). The generic engine
-  finds it on 0.33.0, where the code it reaches tests the method; on 0.23.0 it needs
-  the pack's ``[variants] settings``.
+  finds it on both: on 0.23.0 from the model runner that drives the connector's
+  receiving side (an entry point found with no pack).
 - vLLM 0.33.0 and 0.34.0 ``v1/worker/gpu/attn_utils.py:98``: ``FastPrefillHelper.prepare``
   returns None for ``CUDAGraphMode.FULL`` (PDL001, a true inventory note: fast
   prefill is off under full cudagraphs, and its readers test for None: no PDL101).
@@ -106,7 +106,8 @@ def test_vllm_0_23_0_limits_the_lookahead_for_eagle_only(packs: bool) -> None:
     )
     expected = [
         ("PDL107", "v1/core/sched/scheduler.py", 736, "draft_model"),
-        *([(*dead, 412, "deepseek_mtp")] if packs else []),
+        # with no pack too: the model runner that drives the connector is an entry point
+        (*dead, 412, "deepseek_mtp"),
     ]
     assert rows == expected
     (narrow,) = [f for f in findings if f["code"] == "PDL107"]

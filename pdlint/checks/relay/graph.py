@@ -11,7 +11,7 @@ from pdlint.checks.base import Context, Run
 from pdlint.checks.relay.analysis import RelayAnalysis
 from pdlint.facts.exprs import text
 from pdlint.findings import Finding
-from pdlint.model.callgraph import CallGraph, PassedMemo, match_entries
+from pdlint.model.callgraph import CallGraph, GraphMemo, match_entries
 from pdlint.model.class_factories import ClassFactories
 from pdlint.model.dropped import DROPPED_CALL, why_dropped
 from pdlint.model.entries import heuristic_entries
@@ -76,13 +76,12 @@ class GraphRun(Run):
             from pdlint.checks.relay.check import REJECTION_BRANCHES, REJECTION_WORDS
 
             model.load_text(gate=REJECTION_WORDS, branches=REJECTION_BRANCHES)
-        self.passed: PassedMemo = {}
-        self.prefetched: set[str] = set()
+        self.memo = GraphMemo()
         if model.source is not None:
             # A lazy model: the variant tables are built from the loaded modules, so
             # load what the entry points reach first (a call graph without the
             # variant-chosen edges, which need those tables).
-            CallGraph(model, entries, passed=self.passed, prefetched=self.prefetched)
+            CallGraph(model, entries, memo=self.memo)
         self.validators: tuple[str, ...] = section.startup_validators
         self.placeholders: tuple[str, ...] = section.placeholder_factories
 
@@ -95,8 +94,7 @@ class GraphRun(Run):
             model,
             self.entries,
             factories.targets,
-            self.passed,
-            self.prefetched,
+            self.memo,
             factories.receivers,
         )
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
