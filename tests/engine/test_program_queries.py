@@ -20,19 +20,26 @@ NAMES = st.text(alphabet="abcDE_x", min_size=1, max_size=8).filter(str.isidentif
 MODULES = st.lists(st.lists(NAMES, max_size=4), min_size=1, max_size=6)
 
 
+def _package_of(folder: Path, modules: list[list[str]], body: str) -> list:  # type: ignore[type-arg]
+    """A package ``pkg_x`` with a module per list, defining its names (each function's
+    body ``body``, ``{name}`` its name); its files as discovered."""
+    package = folder / "pkg_x"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for i, names in enumerate(modules):
+        text = "".join(f"def {n}():\n    {body.format(name=n)}\n" for n in names)
+        (package / f"mod_{i}.py").write_text(text)
+    files, _ = discover([str(package)], ())
+    return files
+
+
 @settings(max_examples=80, deadline=None)
 @given(MODULES, st.booleans(), st.data())
 def test_defining_is_may_define_of_each_module(
     modules: list[list[str]], ignore_case: bool, data: st.DataObject
 ) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        package = Path(folder) / "pkg_x"
-        package.mkdir()
-        (package / "__init__.py").write_text("")
-        for i, names in enumerate(modules):
-            text = "".join(f"def {n}():\n    pass\n" for n in names)
-            (package / f"mod_{i}.py").write_text(text)
-        files, _ = discover([str(package)], ())
+        files = _package_of(Path(folder), modules, "pass")
         program = Program([(f, None) for f in files], FactStore(None), "salt")
         scans = program.scans()
         # pieces cut from the modules' own names and defined names, and others
@@ -60,13 +67,7 @@ def test_text_queries_are_the_test_of_each_file(
     """A text query's answer (its words found in every file's bytes joined) is the
     modules whose file passes the query's test, file by file."""
     with tempfile.TemporaryDirectory() as folder:
-        package = Path(folder) / "pkg_x"
-        package.mkdir()
-        (package / "__init__.py").write_text("")
-        for i, names in enumerate(modules):
-            text = "".join(f"def {n}():\n    {n}(1)\n" for n in names)
-            (package / f"mod_{i}.py").write_text(text)
-        files, _ = discover([str(package)], ())
+        files = _package_of(Path(folder), modules, "{name}(1)")
         program = Program([(f, None) for f in files], FactStore(None), "salt")
         texts = {
             f"pkg_x.{Path(f.path).stem}".removesuffix(".__init__"): Path(f.path).read_bytes()
