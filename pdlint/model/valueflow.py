@@ -109,6 +109,7 @@ class Solver:
         self.calls = 0
         self.derived: dict[tuple[Any, ...], int] = {}  # operations made while solving
         self.partials: dict[str, tuple[Node, tuple[Any, ...], tuple[Any, ...]]] = {}
+        self.calling_partials: set[str] = set()  # the partials being expanded (see call)
         self.base_nodes = {b for c in self.classes.values() for b in c.bases}
         self.mros: dict[str, tuple[list[Value], list[Node]]] = {}
         # calls of builtin types' methods: (caller, callee, receiver), see holds_code
@@ -909,10 +910,18 @@ class Solver:
                 self.pts.add(dst, [("prop", value[1], s) for s in setters] or [("prop", value[1])])
             self.resolved.add(self.op)
         elif kind == "partial":
+            if value[1] in self.calling_partials:
+                # a partial of itself (``f = partial(f, x)`` in a loop): its other
+                # callables are called by the outer expansion, once
+                return
             fn_node, args, kwargs = self.partials[value[1]]
             merged = _Call(args + call.args, kwargs + call.kwargs)
-            for target in self.pts.get(fn_node):
-                self.call(target, merged, dst, caller, deco)
+            self.calling_partials.add(value[1])
+            try:
+                for target in self.pts.get(fn_node):
+                    self.call(target, merged, dst, caller, deco)
+            finally:
+                self.calling_partials.discard(value[1])
         elif kind == "bmeth":
             self.resolved.add(self.op)
             type_name = _TYPE_NAMES.get(value[1])
