@@ -1086,10 +1086,11 @@ class Solver:
                 else:
                     self.pts.add(dst, [UNKNOWN])
         elif name == "setattr" and len(args) >= 3:
+            # an operation per attribute name, which handles each new object once (a
+            # loop over both sets, run again whenever either grows, is cubic)
             for attr in self.pts.get(args[1]):
                 if is_key(attr) and isinstance(attr[2], str):
-                    for value in self.pts.get(args[0]):
-                        self.setattr(value, attr[2], args[2], caller)
+                    self.derive("setattr", args[0], attr[2], args[2], caller)
             self.pts.add(dst, [UNKNOWN])
         elif name == "property" and args:
             setters = self.pts.get(args[1]) if len(args) > 1 else []
@@ -1116,10 +1117,9 @@ class Solver:
             if name == "enumerate":
                 self.put_values(pair, 0, [UNKNOWN])
         elif name == "getattr" and len(args) >= 2:
-            for attr in self.pts.get(args[1]):
+            for attr in self.pts.get(args[1]):  # as setattr
                 if is_key(attr) and isinstance(attr[2], str):
-                    for value in self.pts.get(args[0]):
-                        self.getattr(value, attr[2], dst, caller)
+                    self.derive("getattr", dst, args[0], attr[2], caller)
             if len(args) > 2:
                 self.pts.flow(args[2], dst)
         elif name == "super" and len(args) == 2:
