@@ -14,7 +14,8 @@ import itertools
 import pickle
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, AnyStr
 
 from pdlint.cache.store import CODE, FactStore, make_key
 from pdlint.engine.files import SourceEntry
@@ -235,17 +236,13 @@ class ScanIndex:
         if self._joined is None:
             modules = [m for m, e in self.by_module.items() if e.raw is not None]
             datas = [self.by_module[m].raw or b"" for m in modules]
-            starts = list(itertools.accumulate((len(d) + 1 for d in datas), initial=0))
-            self._joined = (modules, b"\0".join(datas), starts, set(modules))
+            whole, starts = _joined(datas, b"\0")
+            self._joined = (modules, whole, starts, set(modules))
         found = self._word_hits.get(word)
         if found is None:
             modules, whole, starts, _ = self._joined
-            found = self._word_hits[word] = set()
-            at = whole.find(word) if modules else -1
-            while at != -1:
-                index = bisect.bisect_right(starts, at) - 1
-                found.add(modules[index])
-                at = whole.find(word, starts[index + 1])  # the next file on
+            found = {modules[i] for i in _parts_holding(whole, starts, word)}
+            self._word_hits[word] = found
         return found
 
     def defining(self, query: tuple[object, ...]) -> list[str]:
@@ -264,20 +261,17 @@ class ScanIndex:
             for module, scan in self.scans().items():
                 joined = "\n".join([module, *scan.defs])
                 names.append((module, joined.lower() if ignore_case else joined))
-            starts = list(itertools.accumulate((len(j) + 1 for _m, j in names), initial=0))
-            texts = self._names_text[ignore_case] = (names, "\0".join(j for _m, j in names), starts)
+            whole, starts = _joined([j for _m, j in names], "\0")
+            texts = self._names_text[ignore_case] = (names, whole, starts)
         names, whole, starts = texts
         longest = max(wanted, key=len, default="")
         if not longest:
             return [m for m, joined in names if all(p in joined for p in wanted)]
         out = []
-        at = whole.find(longest)
-        while at != -1:
-            index = bisect.bisect_right(starts, at) - 1
+        for index in _parts_holding(whole, starts, longest):
             module, joined = names[index]
             if all(p in joined for p in wanted):
                 out.append(module)
-            at = whole.find(longest, starts[index + 1])  # the next module on
         return out
 
     def headers_naming(self, words: tuple[str, ...]) -> list[str]:
@@ -293,3 +287,21 @@ class ScanIndex:
         for word in words:
             found |= self._header_index.get(word, set())
         return sorted(found)
+
+
+def _joined(parts: list[AnyStr], separator: AnyStr) -> tuple[AnyStr, list[int]]:
+    """``parts`` joined by ``separator`` (one character no word holds), and where each
+    part starts in the whole."""
+    starts = list(itertools.accumulate((len(p) + 1 for p in parts), initial=0))
+    return separator.join(parts), starts
+
+
+def _parts_holding(whole: AnyStr, starts: list[int], word: AnyStr) -> Iterator[int]:
+    """The index of each part of ``whole`` (see :func:`_joined`) that holds ``word``: one
+    search in C through the whole, a Python step only at each hit, the search going on
+    from the next part."""
+    at = whole.find(word) if len(starts) > 1 else -1
+    while at != -1:
+        index = bisect.bisect_right(starts, at) - 1
+        yield index
+        at = whole.find(word, starts[index + 1])
