@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pdlint.facts.exprs import nodes
 from pdlint.facts.types import Expr, FunctionFacts, Guards
+from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
@@ -201,6 +202,10 @@ class ClassFactories:
                 return [
                     (v, ((("cmp", key, ("==",), (k,)), True),)) for k, v in entries if k is not None
                 ]
+        if kind == "call" and lookup is None:
+            found = self._returned_lookup(fn, value)
+            if found:
+                return found
         if kind == "name":
             held = assigned_values(fn, value[1])
             if len(held) == 1 and held[0] != value:
@@ -212,6 +217,41 @@ class ClassFactories:
             if len(found) > 1:
                 return [(("call", f, value[2], value[3]), g) for f, g in found]
         return [(value, ())]
+
+    def _returned_lookup(self, fn: FunctionFacts, call: Expr) -> list[tuple[Expr, Guards]]:
+        """The alternatives of a call of a function that returns a lookup in a table by
+        its parameter (``def drafter_class(name): return _DRAFTERS[name]``): each value
+        of the table, chosen when the argument the call binds to that parameter equals
+        its key; [] for any other call."""
+        targets = self.model.call_targets(fn, call[1])
+        callee = self.model.functions[targets[0]] if len(targets) == 1 else None
+        if callee is None or len(callee.returns) != 1 or callee.returns[0].value is None:
+            return []
+        returned = callee.returns[0].value
+        if returned[0] == "subscript":
+            table, key = returned[1], returned[2]
+        elif returned[0] == "call" and returned[1][0] == "attr" and returned[1][2] == "get":
+            if len(returned[2]) != 1:
+                return []
+            table, key = returned[1][1], returned[2][0]
+        else:
+            return []
+        if key[0] != "name" or table[0] not in ("name", "attr"):
+            return []
+        bound = dict(bind_arguments(callee, call[1], call[2], call[3]))
+        arg = bound.get(key[1])
+        if arg is None or arg[0] not in ("name", "attr"):
+            return []
+        where = self.model.module_of(callee)
+        entries = self.model.entries(callee, where, table)
+        if not entries or any(k is None for k, _ in entries):
+            return []
+        out: list[tuple[Expr, Guards]] = []
+        for k, v in entries:
+            assert k is not None
+            k, v = (_in_scope(callee.qualname, where, e) for e in (k, v))
+            out.append((v, ((("cmp", arg, ("==",), (k,)), True),)))
+        return out
 
     def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
         """The enum and Literal variants the guards of the stores test (parameters annotated with
@@ -456,3 +496,8 @@ class ClassFactories:
         if default is not None and rest:
             out.append((default, rest))
         return (variant.qualname, out)
+
+
+def _in_scope(function: str, module: str, expr: Expr) -> Expr:
+    """``expr`` marked with the scope it is written in, unless it is marked already."""
+    return expr if expr[0] == "scoped" else ("scoped", function, module, expr)

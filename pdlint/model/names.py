@@ -36,6 +36,7 @@ from pdlint.model.binding import (
     handed_calls,
     through_held,
 )
+from pdlint.model.registrations import registered_entries
 
 ENUM_BASES = {
     "enum.Enum",
@@ -63,6 +64,9 @@ _STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
+# what a function returning a class object returns: a class or what holds one, a
+# lookup in a table of classes (``return _DRAFTERS[name]``, ``_DRAFTERS.get(name)``)
+_HELD_RETURNS = frozenset({"name", "attr", "subscript", "call", "ifexp"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
@@ -324,6 +328,7 @@ class Model:
         self._subclasses_known: set[str] = set()
         self._base_names: dict[str, set[str]] = {}  # a name in a base expression -> classes
         self._aliases: dict[str, set[str]] | None = None
+        self._registered: dict[str, list[tuple[Expr | None, Expr]]] = {}
         for facts in modules:
             self._add(facts)
         if source is None:
@@ -780,7 +785,7 @@ class Model:
                     and call.args
                 ):
                     table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
-            for held, value in fn.item_stores:  # ``self.by_rid[rid] = req``
+            for held, _, value in fn.item_stores:  # ``self.by_rid[rid] = req``
                 if held[0] == "attr" and held[1] == ("name", "self"):
                     table.setdefault(held[2], []).append(("value", value, fn.qualname))
         self._attr_elements[cls] = table
@@ -1217,7 +1222,7 @@ class Model:
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
             if local:  # and what the function adds to it
-                for held, value in fn.item_stores:  # ``table[key] = value``
+                for held, _, value in fn.item_stores:  # ``table[key] = value``
                     if held == expr:
                         out.update(self.types_of(fn, value, depth + 1))
                 for call in fn.calls:  # ``reqs.append(req)``
@@ -2043,8 +2048,8 @@ class Model:
         elif kind == "call" and fn is not None:  # a function returning a class object
             for target in self.call_targets(fn, expr[1]):
                 callee = self.functions[target]
-                for ret in callee.returns:
-                    if ret.value is not None and ret.value[0] in _DOTTED:
+                for ret in callee.returns:  # a class named, or looked up in a table
+                    if ret.value is not None and ret.value[0] in _HELD_RETURNS:
                         out.update(self.held_classes(callee, ret.value, depth + 1))
             return frozenset(out)
         if container is not None:
@@ -2127,10 +2132,26 @@ class Model:
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)
             held = self.module_assigns.get(target) if target is not None else None
-            if target is not None and held is not None and held[0] in ("dict", "seq"):
+            if target is not None and held is not None:
                 where = target.rsplit(".", 1)[0]
-                return [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+                if held[0] in ("dict", "seq"):
+                    out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+                out.extend(self.registered_entries(target))
         return out
+
+    def registered_entries(self, target: str) -> list[tuple[Expr | None, Expr]]:
+        """The entries the module-level container ``target`` gets after its literal
+        (a registry filled at import time: see :mod:`pdlint.model.registrations`)."""
+        found = self._registered.get(target)
+        if found is None:
+            found = self._registered[target] = registered_entries(self, target)
+        return found
+
+    def load_needed(self, modules: Iterable[str]) -> None:
+        """Load those of ``modules`` not loaded yet (while deferring: ask the caller to)."""
+        missing = [m for m in dict.fromkeys(modules) if self._loadable(m)]
+        if missing:
+            self._need(missing)
 
     def _callable(self, target: str | None) -> tuple[str, ...]:
         if target is None:

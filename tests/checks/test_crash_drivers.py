@@ -271,6 +271,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "decorated_registry": (
+        """
+        import sys
+        from plug_engine.spec import Method
+        from plug_engine.worker import DecodeWorker
+        DecodeWorker(Method[sys.argv[1]], 2).event_loop_disagg_decode([{"draft": [1, 2, 3]}])
+        """,
+        ("TREE", "OFF"),
+    ),
     "walrus_scope": (
         """
         import sys

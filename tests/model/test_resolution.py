@@ -2036,3 +2036,128 @@ def test_methods_called_on_a_held_instance_take_the_arguments(tmp_path: Path) ->
         "PDL101 eng/req.py:16 LOOKUP",
         "PDL101 eng/req.py:21 CHAIN",
     ]
+
+
+def test_registries_filled_at_import_time_give_their_classes_per_key(tmp_path: Path) -> None:
+    # an empty table filled by module-level item stores and by a registering function
+    # called at import time, read through a local with ``get``: each handler class is
+    # reached only for the member its key names (TREE's handler, which reads the
+    # draft too, stays silent)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/handlers.py": """
+                from eng.drafting import Algo
+
+                HANDLERS = dict()
+
+
+                def add_handler(algo, handler_cls):
+                    HANDLERS[algo] = handler_cls
+
+
+                class TreeHandler:
+                    def handle(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LookupHandler:
+                    def handle(self, b):
+                        return b.draft.tokens[0]
+
+
+                HANDLERS[Algo.TREE] = TreeHandler
+                add_handler(Algo.LOOKUP, LookupHandler)
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.handlers import HANDLERS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        handler_cls = HANDLERS.get(algo)
+                        self.handler = handler_cls()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.handler.handle(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/handlers.py:17 LOOKUP"]
+
+
+def test_functions_registered_by_a_keyword_decorator_are_called_per_key(tmp_path: Path) -> None:
+    # step functions registered by a decorator taking the member by keyword, in a
+    # module of their own, called through the table in place: the LOOKUP step is
+    # reached for LOOKUP alone, the TREE step (reading the draft too) for TREE
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/table.py": """
+                STEPS: dict = {}
+
+
+                def on_step(*, algo):
+                    def wrap(fn):
+                        STEPS[algo] = fn
+                        return fn
+
+                    return wrap
+            """,
+            "eng/steps.py": """
+                from eng.drafting import Algo
+                from eng.table import on_step
+
+
+                @on_step(algo=Algo.TREE)
+                def tree_step(b):
+                    return b.draft.tokens[-1]
+
+
+                @on_step(algo=Algo.LOOKUP)
+                def lookup_step(b):
+                    return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.table import STEPS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            STEPS[self.algo](b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/steps.py:12 LOOKUP"]
