@@ -1640,8 +1640,8 @@ class Model:
             if target is None:
                 return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
-        if func[0] in ("subscript", "lambda", "ifexp"):
-            return self.callables_of(fn, func)
+        if func[0] in ("subscript", "lambda", "ifexp", "call"):
+            return self.callables_of(fn, func)  # ``partial(f, x)(b)``: what it makes
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
@@ -1959,9 +1959,12 @@ class Model:
         sites.extend(
             entry for entries in self._module_handed_calls(module).values() for entry in entries
         )
+        sites.extend(_calls_of_calls(self.modules.get(module)))
         for fn, site in sites:
             func = site.func
-            if func[0] == "name" and all(p != func[1] for p, _ in fn.params):
+            if func[0] == "call":  # ``partial(self.step, k)(b)``: made and called on the spot
+                held = [func]
+            elif func[0] == "name" and all(p != func[1] for p, _ in fn.params):
                 held = [v for n, v in fn.assigns if n == func[1] and v != func]
             elif func[0] == "attr" and func[1] == ("name", "self") and fn.cls is not None:
                 held = [v for _, v in self._stores_on_self(fn.cls).get(func[2], ()) if v != func]
@@ -2176,6 +2179,12 @@ def _last_name(func: Expr) -> str | None:
         else None
     )
     return last if isinstance(last, str) else None
+
+
+def _calls_of_calls(facts: ModuleFacts | None) -> list[tuple[FunctionFacts, Site]]:
+    """The calls of what a call returns (``partial(f, x)(b)``) in a module's functions."""
+    functions = facts.functions if facts is not None else ()
+    return [(fn, call) for fn in functions for call in fn.calls if call.func[0] == "call"]
 
 
 def _imports_from(facts: ModuleFacts, top: str) -> bool:

@@ -280,6 +280,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "spot_partial": (
+        """
+        import sys
+        from spot_engine.scheduler import DecodeScheduler
+        from spot_engine.speculation import Speculation
+        scheduler = DecodeScheduler(Speculation[sys.argv[1]], 2)
+        scheduler.event_loop_disagg_decode([{"proposal": [5, 6, 7]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "walrus_scope": (
         """
         import sys

@@ -2161,3 +2161,52 @@ def test_functions_registered_by_a_keyword_decorator_are_called_per_key(tmp_path
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/steps.py:12 LOOKUP"]
+
+
+def test_a_partial_called_where_it_is_made_binds_both_argument_lists(tmp_path: Path) -> None:
+    # a bound method and a function wrapped with ``partial`` (imported by name, one
+    # given its first argument by keyword) and called at once: the batch binds the
+    # parameter after the partial's; the method testing for None stays silent
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/helpers.py": """
+                def last_token(b, offset):
+                    return b.draft.tokens[-offset]
+            """,
+            "eng/loop.py": """
+                from functools import partial
+
+                from eng.drafting import Algo
+                from eng.helpers import last_token
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _size(self, scale, b):
+                        if b.draft is None:
+                            return 0
+                        return scale * len(b.draft.tokens)
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            partial(self._size, 2)(b)
+                            partial(last_token, offset=1)(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/helpers.py:2 LOOKUP"]
