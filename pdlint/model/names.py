@@ -59,7 +59,7 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
-_STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
+_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or"})
 # container literals stored in an attribute: what its elements are read from
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
@@ -1048,6 +1048,8 @@ class Model:
             return self.types_of(fn, expr[1], depth + 1)
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
+        if kind == "or":  # ``acceptor or Acceptor()``: either side
+            return frozenset(c for value in expr[1] for c in self.types_of(fn, value, depth + 1))
         if kind == "attr":
             enum = self._enum_member(fn, expr)
             if enum is not None:  # ``ForwardMode.DECODE``
@@ -1720,11 +1722,13 @@ class Model:
                 return self._callable(dotted) or self._constant_callables(dotted, depth)
             for cls in sorted(self.types_of(fn, base)) if fn is not None else ():
                 out.update(dict.fromkeys(self.methods_named(cls, expr[2])))
-        elif kind == "call" and expr[2]:
+        elif kind == "call":
             func = expr[1]
             called = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
-            if called == "functools.partial" or func == ("name", "partial"):
+            if expr[2] and (called == "functools.partial" or func == ("name", "partial")):
                 return self.callables_of(fn, expr[2][0], depth + 1, module)
+            if fn is not None:
+                out.update(dict.fromkeys(self._made_functions(fn, func, depth)))
         elif kind in ("subscript", "elem", "item"):
             for part in self._contained(fn, module, expr[1], depth):
                 out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
@@ -1735,6 +1739,18 @@ class Model:
             qual = f"{fn.qualname if fn is not None else module}.{lambda_name(expr[1], expr[2])}"
             return (qual,) if qual in self.functions else ()
         return tuple(out)
+
+    def _made_functions(self, fn: FunctionFacts, func: Expr, depth: int) -> list[str]:
+        """The functions a call of ``func`` in ``fn`` returns that it defines itself
+        (a nested function or a lambda: ``def make_picker(k): def pick(b): ...; return
+        pick``)."""
+        out: list[str] = []
+        for target in self.callables_of(fn, func, depth + 1):
+            for ret in self.functions[target].returns:
+                if ret.value is not None and ret.value[0] in ("name", "lambda"):
+                    found = self.callables_of(self.functions[target], ret.value, depth + 1)
+                    out.extend(f for f in found if f.startswith(f"{target}."))
+        return out
 
     def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:
         """The functions ``obj.attr`` may be as a callable, for ``obj`` of class ``cls``:
@@ -1790,6 +1806,8 @@ class Model:
         out: set[str] = set()
         try:
             sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
+            if not sites and init and fn.cls is not None:
+                sites = self._inherited_init_sites(fn, fn.cls)
             if not sites and fn.cls is not None and not init:
                 # a method its class and bases never call is a component's, called where
                 # an instance is held: ``self.acceptor = Acceptor(...)`` then
@@ -1837,6 +1855,22 @@ class Model:
             self._passed_cache[key] = found
         return found
 
+    def _inherited_init_sites(
+        self, init: FunctionFacts, cls: str
+    ) -> list[tuple[FunctionFacts, Site]]:
+        """The constructions of the subclasses of ``cls`` that inherit its ``__init__``
+        (``DecodeScheduler(...)`` with ``class DecodeScheduler(Scheduler): ...``), in
+        their modules and the few building them (asked only when ``cls`` itself is
+        built nowhere: finding the subclasses reads the class headers naming it)."""
+        out: list[tuple[FunctionFacts, Site]] = []
+        for sub in sorted(self.direct_subclasses(cls)):
+            if self.lookup_method(sub, "__init__") != init.qualname:
+                continue
+            modules = {self.class_module[sub], *self.modules_building(sub)}
+            name = sub.rsplit(".", 1)[-1]
+            out.extend(site for m in sorted(modules) for site in self._sites_in(m, name, init))
+        return out
+
     def _sites_in(
         self, module: str, name: str, fn: FunctionFacts
     ) -> list[tuple[FunctionFacts, Site]]:
@@ -1881,7 +1915,13 @@ class Model:
             return fn.qualname == f"{caller.qualname}.{lambda_name(func[1], func[2])}"
         if func[0] == "name":
             return fn.qualname in self.call_targets(caller, func)
-        if func[0] != "attr" or fn.cls is None:
+        if func[0] != "attr":
+            return False
+        if func[1][0] == "name":  # ``schedulers.Scheduler(...)``: a name in a module
+            named = self.resolve_dotted(caller, self.module_of(caller), func)
+            if named is not None and fn.qualname in self._callable(named):
+                return True
+        if fn.cls is None:
             return False
         base = func[1]
         own = None

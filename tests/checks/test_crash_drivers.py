@@ -290,6 +290,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "injected_component": (
+        """
+        import sys
+        from inj_engine.drafts import DraftMode
+        from inj_engine.server import serve
+        serve(DraftMode[sys.argv[1]].value, [{"draft": [4, 5, 6]}])
+        """,
+        ("EAGLE", "MEDUSA"),
+    ),
     "walrus_scope": (
         """
         import sys

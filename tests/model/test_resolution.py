@@ -2210,3 +2210,66 @@ def test_a_partial_called_where_it_is_made_binds_both_argument_lists(tmp_path: P
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/helpers.py:2 LOOKUP"]
+
+
+def test_a_component_injected_into_an_inherited_constructor_is_followed(tmp_path: Path) -> None:
+    # the loop class inherits its base's ``__init__``, built through a module alias
+    # with the component in a keyword; the base keeps the parameter or a default:
+    # both the injected class and the default are reached
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/checks.py": """
+                class SizeCheck:
+                    def check(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LastCheck:
+                    def check(self, b):
+                        return b.draft.tokens[-1]
+            """,
+            "eng/loop.py": """
+                from eng.checks import SizeCheck
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class LoopBase:
+                    def __init__(self, algo: Algo, checker=None):
+                        self.algo = algo
+                        self.checker = checker or SizeCheck()
+
+
+                class Loop(LoopBase):
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.checker.check(b)
+            """,
+            "eng/main.py": """
+                import eng.loop as loop_mod
+                from eng.checks import LastCheck
+
+
+                def main(algo, handoffs):
+                    checker = LastCheck()
+                    loop_mod.Loop(algo, checker=checker).event_loop_disagg_decode(handoffs)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/checks.py:3 LOOKUP",
+        "PDL101 eng/checks.py:8 LOOKUP",
+    ]
