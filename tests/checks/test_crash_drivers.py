@@ -299,6 +299,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("EAGLE", "MEDUSA"),
     ),
+    "closure_step": (
+        """
+        import sys
+        from pick_engine.scheduler import DecodeScheduler
+        from pick_engine.state import Lookahead
+        scheduler = DecodeScheduler(Lookahead[sys.argv[1]], 2)
+        scheduler.event_loop_disagg_decode([{"draft": [4, 5, 6]}])
+        """,
+        ("DEEP", "SHALLOW"),
+    ),
     "walrus_scope": (
         """
         import sys

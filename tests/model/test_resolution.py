@@ -2273,3 +2273,56 @@ def test_a_component_injected_into_an_inherited_constructor_is_followed(tmp_path
         "PDL101 eng/checks.py:3 LOOKUP",
         "PDL101 eng/checks.py:8 LOOKUP",
     ]
+
+
+def test_a_function_made_by_a_method_and_kept_is_called_later(tmp_path: Path) -> None:
+    # a method returns a lambda and another a nested function; a setup method keeps
+    # them on the instance and the loop calls them: the lambda reads the draft
+    # unguarded, the nested function after a None test
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.head = None
+                        self.size = None
+
+                    def _head_reader(self, at):
+                        return lambda b: b.draft.tokens[at]
+
+                    def _size_reader(self):
+                        def size(b):
+                            return 0 if b.draft is None else len(b.draft.tokens)
+
+                        return size
+
+                    def setup(self):
+                        self.head = self._head_reader(0)
+                        self.size = self._size_reader()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        self.setup()
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.size(b)
+                            self.head(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:17 LOOKUP"]
