@@ -1199,6 +1199,8 @@ class Model:
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "or":  # ``pending or []``
+            return frozenset(c for v in expr[1] for c in self.element_classes(fn, v, depth + 1))
         if kind == "comp":
             return self.types_of(fn, expr[2], depth + 1) if len(expr) > 2 else _NO_CLASSES
         if kind == "await":

@@ -106,10 +106,9 @@ def _applied(
     stands for them (a lookup then cannot tell which members find a value)."""
     params = _parameters(model, fn)
     value_param = value[0] == "name" and value[1] in params
-    key_param = key is not None and key[0] == "name" and key[1] in params
     if not value_param and _reads(value, params):
         return []  # a value made of the parameters (``cls(config)``): not followed
-    if not value_param and not key_param:
+    if not value_param and (key is None or not _reads(key, params)):
         return [_scoped(fn.qualname, module, key, value)]
     applications = _applications(model, fn)
     if applications is None:
@@ -123,10 +122,31 @@ def _applied(
             bound_value = ("scoped", fn.qualname, module, value)
         bound_key: Expr | None = None
         if key is not None:
-            found = binding.get(key[1]) if key_param else None
+            found = _bound_key(model, key, binding)
             bound_key = found if found is not None else ("scoped", fn.qualname, module, key)
         out.append((bound_key, bound_value))
     return out
+
+
+def _bound_key(model: Model, key: Expr, binding: Binding) -> Expr | None:
+    """The key an application registers under when the key is a parameter (what the
+    application binds to it) or an attribute of one holding a class (``cls.name``:
+    the value the class, or a base, assigns to it in its body); None otherwise."""
+    if key[0] == "name":
+        return binding.get(key[1])
+    if key[0] != "attr" or key[1][0] != "name" or key[1][1] not in binding:
+        return None
+    bound = binding[key[1][1]]
+    scope = model.functions.get(bound[1]) if bound[1] else None
+    cls = model.resolve_dotted(scope, bound[2], bound[3]) if bound[3][0] == "name" else None
+    if cls is None or cls not in model.classes:
+        return None
+    for klass in model.mro(cls):
+        facts = model.classes.get(klass)
+        for name, value, _ in facts.assigns if facts is not None else ():
+            if name == key[2]:
+                return ("scoped", "", model.class_module[klass], value)
+    return None
 
 
 def _parameters(model: Model, fn: FunctionFacts) -> set[str]:

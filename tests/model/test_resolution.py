@@ -2326,3 +2326,68 @@ def test_a_function_made_by_a_method_and_kept_is_called_later(tmp_path: Path) ->
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:17 LOOKUP"]
+
+
+def test_a_bare_class_decorator_registers_under_a_class_attribute(tmp_path: Path) -> None:
+    # ``@handler`` stores each class under the member its body assigns (one through
+    # a base): the lookup by the member reaches each class for that member alone
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/handlers.py": """
+                from eng.drafting import Algo
+
+                REGISTRY = {}
+
+
+                def handler(cls):
+                    REGISTRY[cls.algo] = cls
+                    return cls
+
+
+                @handler
+                class TreeHandler:
+                    algo = Algo.TREE
+
+                    def handle(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LookupBase:
+                    algo = Algo.LOOKUP
+
+
+                @handler
+                class LookupHandler(LookupBase):
+                    def handle(self, b):
+                        return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.handlers import REGISTRY
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.handler = REGISTRY[self.algo]()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.handler.handle(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/handlers.py:26 LOOKUP"]
