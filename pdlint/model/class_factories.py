@@ -373,10 +373,17 @@ class ClassFactories:
         if func[0] != "attr":
             return None
         entries = self._chosen_entries(fn, func[1])
+        made = entries is None  # an object made of a class an entry holds
+        if made:
+            entries = self._made_from_entries(fn, func[1])
         if entries is not None:
             by_class: dict[str, set[int]] = {}
             for value, members in entries[1]:
-                for cls in self.model.instance_classes(fn, value):
+                if made:
+                    classes = self.model.held_classes(fn, value)
+                else:
+                    classes = self.model.instance_classes(fn, value)
+                for cls in classes:
                     by_class.setdefault(cls, set()).update(members)
             options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
             return (entries[0], options) if options else None
@@ -407,6 +414,21 @@ class ClassFactories:
         if len(held) == 1 and held[0][0] == "elem":  # ``for hook in self._hooks``
             return self._added_entries(fn, held[0][1])
         return None
+
+    def _made_from_entries(
+        self, fn: FunctionFacts, expr: Expr, depth: int = 0
+    ) -> tuple[str, list[tuple[Expr, frozenset[int]]]] | None:
+        """:meth:`_chosen_entries` of the class objects an object is made of: ``expr``
+        a call of an entry (``KINDS[algo]()``), or a local assigned once from one
+        (``kind = KINDS[algo]()``, then ``kind.run(b)``)."""
+        if expr[0] == "name" and depth < 4 and all(p != expr[1] for p, _ in fn.params):
+            held = assigned_values(fn, expr[1])
+            if len(held) == 1 and held[0] != expr:
+                return self._made_from_entries(fn, held[0], depth + 1)
+            return None
+        if expr[0] != "call":
+            return None
+        return self._chosen_entries(fn, expr[1])
 
     def _added_entries(
         self, fn: FunctionFacts, container: Expr

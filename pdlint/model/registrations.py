@@ -52,6 +52,7 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
             out.append(_scoped("", module, key, value))
     for call in facts.calls:
         out.extend(_scoped("", module, k, v) for k, v in _added(call, held))
+    out.extend(_stored_elsewhere(model, target))
     for fn in facts.functions:
         if _local(fn, name):
             continue
@@ -65,12 +66,49 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
     return out
 
 
-def _added(call: CallFact, held: Expr) -> list[tuple[Expr | None, Expr]]:
-    """What a call adds to the container ``held``: an element (``held.append(x)``), an
-    entry (``held.setdefault(k, v)``), or the entries of a literal (``held.update({...})``,
-    ``held.extend([...])``)."""
+def _stored_elsewhere(model: Model, target: str) -> list[Entry]:
+    """The entries the body of another module stores into ``target`` through an import
+    of it (``from registry import HANDLERS`` then ``HANDLERS["tree"] = TreeHandler``):
+    in the modules whose text names it with its module; one unknown entry when they
+    are many."""
+    module, name = target.rsplit(".", 1)
+    last = module.rsplit(".", 1)[-1]
+    if model.texts is not None:
+        query = ((f"{name}[", last), (f"{name}.", last))
+        others = [m for m in model.texts.with_text(all_of=query) if m != module]
+    else:
+        others = [
+            m
+            for m, facts in model.modules.items()
+            if m != module and any(q.startswith(f"{module}.") for _, q in facts.imports)
+        ]
+    if len(others) > _APPLYING_MODULES:
+        return [(None, OTHER)]
+    model.load_needed(others)
+    out: list[Entry] = []
+    for other in others:
+        facts = model.modules.get(other)
+        if facts is None:
+            continue
+        writes: list[tuple[Expr, tuple[Expr | None, Expr]]] = [
+            (c, (k, v)) for c, k, v in facts.item_stores
+        ]
+        writes.extend((call.func[1], e) for call in facts.calls for e in _added(call, None))
+        for container, (key, value) in writes:
+            if (
+                container[0] in ("name", "attr")
+                and model.resolve_dotted(None, other, container) == target
+            ):
+                out.append(_scoped("", other, key, value))
+    return out
+
+
+def _added(call: CallFact, held: Expr | None) -> list[tuple[Expr | None, Expr]]:
+    """What a call adds to the container ``held`` (None: to any): an element
+    (``held.append(x)``), an entry (``held.setdefault(k, v)``), or the entries of a
+    literal (``held.update({...})``, ``held.extend([...])``)."""
     func, args = call.func, call.args
-    if func[0] != "attr" or func[1] != held or not args:
+    if func[0] != "attr" or (held is not None and func[1] != held) or not args:
         return []
     if func[2] in _ADDERS:
         return [(None, args[-1])]

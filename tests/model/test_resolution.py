@@ -2391,3 +2391,61 @@ def test_a_bare_class_decorator_registers_under_a_class_attribute(tmp_path: Path
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/handlers.py:26 LOOKUP"]
+
+
+def test_a_table_filled_from_the_bodies_of_other_modules(tmp_path: Path) -> None:
+    # each plugin module stores its class into the imported table at import time
+    # (an item store, ``update`` with a literal): each is reached for its key alone
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "from eng import lookup_plugin, tree_plugin  # noqa: F401\n",
+            "eng/drafting.py": DRAFTING,
+            "eng/table.py": "KINDS: dict = {}\n",
+            "eng/tree_plugin.py": """
+                from eng import table
+                from eng.drafting import Algo
+
+
+                class TreeKind:
+                    def run(self, b):
+                        return b.draft.tokens[1]
+
+
+                table.KINDS.update({Algo.TREE: TreeKind})
+            """,
+            "eng/lookup_plugin.py": """
+                from eng.drafting import Algo
+                from eng.table import KINDS
+
+
+                class LookupKind:
+                    def run(self, b):
+                        return b.draft.tokens[2]
+
+
+                KINDS[Algo.LOOKUP] = LookupKind
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.table import KINDS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                def event_loop_disagg_decode(algo: Algo, handoffs):
+                    kind = KINDS[algo]()
+                    for h in handoffs:
+                        b = Batch(algo)
+                        d = algo.draft_for(h)
+                        if d is not None:
+                            b.draft = d
+                        kind.run(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/lookup_plugin.py:7 LOOKUP"]
