@@ -52,7 +52,8 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
             out.append(_scoped("", module, key, value))
     for call in facts.calls:
         out.extend(_scoped("", module, k, v) for k, v in _added(call, held))
-    out.extend(_stored_elsewhere(model, target))
+    if _empty(model.module_assigns.get(target)):
+        out.extend(_stored_elsewhere(model, target))
     for fn in facts.functions:
         if _local(fn, name):
             continue
@@ -64,6 +65,23 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
         for k, v in written:
             out.extend(_applied(model, fn, module, k, v))
     return out
+
+
+def _empty(value: Expr | None) -> bool:
+    """Whether a module-level value is an empty container (``{}``, ``[]``, ``dict()``,
+    ``defaultdict(list)``): a registry, filled elsewhere, rather than a table written
+    out (whose readers elsewhere are not searched for stores)."""
+    if value is None:
+        return False
+    if value[0] == "dict":
+        return not value[1]
+    if value[0] == "seq":
+        return not value[1]
+    if value[0] != "call" or value[3]:
+        return False
+    func = value[1]
+    name = func[2] if func[0] == "attr" else func[1] if func[0] == "name" else ""
+    return not value[2] or name == "defaultdict"
 
 
 def _stored_elsewhere(model: Model, target: str) -> list[Entry]:
