@@ -10,7 +10,8 @@ iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
 ``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,
 ``("prop", getter)``, ``("propset", getter)``, ``("partial", site)``,
 ``("bmeth", kind, name, receiver)`` (a method of a builtin container or str),
-``("member", class, name)`` (an enum member) and ``("unknown",)``.
+``("member", class, name)`` (an enum member), ``("unknown",)`` and ``("outside",)``
+(the outside names of a widened node, see :class:`PointsTo`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ Value = tuple[Any, ...]
 Node = Hashable
 
 UNKNOWN: Value = ("unknown",)
+# any outside value: a node holding it is widened (it holds no outside name)
+OUTSIDE: Value = ("outside",)
+OUTSIDE_KINDS = frozenset({"ext", "extres", "extattr"})
 ANY_KEY = "*"
 
 
@@ -40,9 +44,19 @@ def is_key(value: Value) -> bool:
 
 class PointsTo:
     """What each node may hold, grown to a fixpoint: copy edges between nodes, and
-    operations re-run when a node they read grows (their results only grow)."""
+    operations re-run when a node they read grows (their results only grow).
 
-    def __init__(self) -> None:
+    Outside names (``ext``, ``extres``, ``extattr`` values) are bounded per node: a
+    node that would hold more than ``limit`` of them, or that receives
+    :data:`OUTSIDE`, is widened: it holds :data:`OUTSIDE` in place of every outside
+    name, from then on. Widening is the top of a lattice (a widened node stands for
+    any outside names, and what flows from it is widened too), so the sets reached
+    do not depend on the order the work is done in: a node is widened when the
+    program sends it more than ``limit`` outside names by some path, whatever
+    arrives first. Names in ``kept`` (outside functions the solver models) are
+    never widened."""
+
+    def __init__(self, limit: int = 0, kept: frozenset[str] = frozenset()) -> None:
         self.sets: dict[Node, set[Value]] = defaultdict(set)
         self.succ: dict[Node, set[Node]] = defaultdict(set)
         self.deps: dict[Node, set[int]] = defaultdict(set)
@@ -54,6 +68,10 @@ class PointsTo:
         self.primary: dict[int, Node] = {}
         self.seen: dict[int, set[Value]] = {}
         self.full: set[int] = set()
+        self.limit = limit  # 0: no bound
+        self.kept = kept
+        self.outside: dict[Node, int] = defaultdict(int)  # outside names held per node
+        self.widened: set[Node] = set()
 
     def get(self, node: Node) -> list[Value]:
         """The values of ``node`` now; the running operation re-runs when it grows."""
@@ -88,6 +106,10 @@ class PointsTo:
             new -= have
             if not new:
                 continue
+            if self.limit:
+                new = self._bound(at, have, new)
+                if not new:
+                    continue
             have |= new
             for op in self.deps.get(at, ()):
                 if self.primary.get(op, at) != at:
@@ -98,6 +120,23 @@ class PointsTo:
                 hook(at)
             for nxt in self.succ.get(at, ()):
                 todo.append((nxt, set(new)))
+
+    def _bound(self, at: Node, have: set[Value], new: set[Value]) -> set[Value]:
+        """``new`` (values ``at`` lacks) bounded: outside names dropped at a widened
+        node; ``at`` widened when they would pass the limit or :data:`OUTSIDE` comes."""
+        names = {v for v in new if v[0] in OUTSIDE_KINDS and v[1] not in self.kept}
+        if not names and OUTSIDE not in new:
+            return new
+        if at in self.widened:
+            return new - names
+        count = self.outside[at] + len(names)
+        if count <= self.limit and OUTSIDE not in new:
+            self.outside[at] = count
+            return new
+        self.widened.add(at)
+        del self.outside[at]
+        have -= {v for v in have if v[0] in OUTSIDE_KINDS and v[1] not in self.kept}
+        return (new - names) | {OUTSIDE}
 
     def flow(self, src: Node, dst: Node) -> None:
         """A copy edge: ``dst`` holds at least what ``src`` holds, from now on."""
