@@ -10,8 +10,8 @@ iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
 ``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,
 ``("prop", getter)``, ``("propset", getter)``, ``("partial", site)``,
 ``("bmeth", kind, name, receiver)`` (a method of a builtin container or str),
-``("member", class, name)`` (an enum member), ``("unknown",)`` and ``("outside",)``
-(the outside names of a widened node, see :class:`PointsTo`).
+``("member", class, name)`` (an enum member), ``("unknown",)`` and ``("opaque",)``
+(the data and outside names of a widened node, see :class:`PointsTo`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,14 @@ Value = tuple[Any, ...]
 Node = Hashable
 
 UNKNOWN: Value = ("unknown",)
-# any outside value: a node holding it is widened (it holds no outside name)
-OUTSIDE: Value = ("outside",)
+# any data or outside value: a node holding it is widened (it holds none of them)
+OPAQUE: Value = ("opaque",)
 OUTSIDE_KINDS = frozenset({"ext", "extres", "extattr"})
+# the kinds a widened node gives up: data (constants, containers and their
+# methods) and outside names; never the analysed code's functions, classes and
+# instances, nor a container's keys (its layout)
+_WIDENED_KINDS = OUTSIDE_KINDS | {"const", "obj", "bmeth"}
+_NOT_WIDENED_CONSTS = frozenset({"key", "NoneType"})
 ANY_KEY = "*"
 
 
@@ -46,15 +51,14 @@ class PointsTo:
     """What each node may hold, grown to a fixpoint: copy edges between nodes, and
     operations re-run when a node they read grows (their results only grow).
 
-    Outside names (``ext``, ``extres``, ``extattr`` values) are bounded per node: a
-    node that would hold more than ``limit`` of them, or that receives
-    :data:`OUTSIDE`, is widened: it holds :data:`OUTSIDE` in place of every outside
-    name, from then on. Widening is the top of a lattice (a widened node stands for
-    any outside names, and what flows from it is widened too), so the sets reached
-    do not depend on the order the work is done in: a node is widened when the
-    program sends it more than ``limit`` outside names by some path, whatever
-    arrives first. Names in ``kept`` (outside functions the solver models) are
-    never widened."""
+    Data and outside names (constants, containers, methods of builtin values,
+    ``ext``, ``extres``, ``extattr`` values) are bounded per node: a node that would
+    hold more than ``limit`` of them, or that receives :data:`OPAQUE`, is widened:
+    it holds :data:`OPAQUE` in place of each of them, from then on. Widening is the
+    top of a lattice (a widened node stands for any such values, and what flows
+    from it is widened too), so a node is widened when the program sends it more
+    than ``limit`` of them by some path, whatever arrives first. Names in ``kept``
+    (outside functions the solver models) are never widened."""
 
     def __init__(self, limit: int = 0, kept: frozenset[str] = frozenset()) -> None:
         self.sets: dict[Node, set[Value]] = defaultdict(set)
@@ -121,22 +125,31 @@ class PointsTo:
             for nxt in self.succ.get(at, ()):
                 todo.append((nxt, set(new)))
 
+    def widenable(self, value: Value) -> bool:
+        kind = value[0]
+        if kind not in _WIDENED_KINDS:
+            return False
+        if kind == "const":
+            return value[1] not in _NOT_WIDENED_CONSTS
+        return kind in ("obj", "bmeth") or value[1] not in self.kept
+
     def _bound(self, at: Node, have: set[Value], new: set[Value]) -> set[Value]:
-        """``new`` (values ``at`` lacks) bounded: outside names dropped at a widened
-        node; ``at`` widened when they would pass the limit or :data:`OUTSIDE` comes."""
-        names = {v for v in new if v[0] in OUTSIDE_KINDS and v[1] not in self.kept}
-        if not names and OUTSIDE not in new:
+        """``new`` (values ``at`` lacks) bounded: data and outside names dropped at
+        a widened node; ``at`` widened when they would pass the limit or
+        :data:`OPAQUE` comes."""
+        names = {v for v in new if v[0] in _WIDENED_KINDS and self.widenable(v)}
+        if not names and OPAQUE not in new:
             return new
         if at in self.widened:
             return new - names
         count = self.outside[at] + len(names)
-        if count <= self.limit and OUTSIDE not in new:
+        if count <= self.limit and OPAQUE not in new:
             self.outside[at] = count
             return new
         self.widened.add(at)
         del self.outside[at]
-        have -= {v for v in have if v[0] in OUTSIDE_KINDS and v[1] not in self.kept}
-        return (new - names) | {OUTSIDE}
+        have -= {v for v in have if self.widenable(v)}
+        return (new - names) | {OPAQUE}
 
     def flow(self, src: Node, dst: Node) -> None:
         """A copy edge: ``dst`` holds at least what ``src`` holds, from now on."""

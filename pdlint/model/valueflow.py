@@ -16,7 +16,7 @@ from pdlint.facts.flow import ClassDef, FunctionDef, ModuleFlow, Op
 from pdlint.model.binding import bind_signature
 from pdlint.model.flowvalues import (
     ANY_KEY,
-    OUTSIDE,
+    OPAQUE,
     UNKNOWN,
     Node,
     PointsTo,
@@ -48,9 +48,9 @@ _MAX_DOTS = 7  # an outside name is kept to this many attributes
 # Outside names a node holds before it is widened (see PointsTo): a receiver of
 # many outside results (a helper called with the attributes of every tensor of a
 # release) holds "some outside value" instead, and calls on it are dropped.
-_OUTSIDE_LIMIT = 32
+_WIDEN_LIMIT = 32
 # what an outside value may be, read or called: nothing of the analysed code
-_UNRESOLVED = frozenset({"unknown", "extres", "ext", "extattr", "outside"})
+_UNRESOLVED = frozenset({"unknown", "extres", "ext", "extattr", "opaque"})
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
@@ -125,7 +125,7 @@ class Solver:
     """The passes over the IR: operations evaluated until the points-to sets settle."""
 
     def __init__(self, modules: Sequence[ModuleFlow]) -> None:
-        self.pts = PointsTo(_OUTSIDE_LIMIT, _MODELLED)
+        self.pts = PointsTo(_WIDEN_LIMIT, _MODELLED)
         self.modules = {m.module: m for m in modules}
         self.packages = {p for m in modules for p in _parents(m.module)}
         self.functions: dict[str, FunctionDef] = {
@@ -165,12 +165,15 @@ class Solver:
         # (what one seeds may reach the targets of others)
         pending = [op for op in self.ops if op[0] == "annot"]
         while pending:
-            seeded = [op for op in pending if self.no_value(op[1])]
+            seeded: list[Op] = []
+            waiting: list[Op] = []
+            for op in pending:
+                (seeded if self.no_value(op[1]) else waiting).append(op)
             if not seeded:
                 break
             for op in seeded:
                 self.annotate(op[1], op[2])
-            pending = [op for op in pending if op not in seeded]
+            pending = waiting
             self.run_queue()
         self.settle()
         edges: dict[str, set[str]] = defaultdict(set)
@@ -256,8 +259,8 @@ class Solver:
             if kind[0] in ("cls", "type"):
                 classes = self.pts.get(kind[1]) if kind[0] == "cls" else self.typed(site, kind[1])
                 for value in classes:
-                    if value == OUTSIDE:
-                        out.append(OUTSIDE)
+                    if value == OPAQUE:
+                        out.append(OPAQUE)
                     elif kind[0] == "type" and value[0] in ("inst", "extres"):
                         out.append(("cls", value[1]) if value[0] == "inst" else ("ext", value[1]))
                     elif kind[0] == "cls" and value[0] == "cls":
@@ -283,6 +286,11 @@ class Solver:
         self.ops.append(op)
         self.derived[op] = index
         self.pts.schedule(index)
+
+    def unresolved(self, value: Value, dst: Node) -> None:
+        """What reading into an outside value gives: unknown (and any data, for the
+        token of a widened node: what its data would give)."""
+        self.pts.add(dst, [UNKNOWN, OPAQUE] if value == OPAQUE else [UNKNOWN])
 
     def _bases_grew(self, _node: Node) -> None:
         self.mros.clear()
@@ -364,7 +372,7 @@ class Solver:
                 if value[0] == "coro":
                     pts.flow(self.functions[value[1]].returns, op[1])
                 elif value[0] in _UNRESOLVED:
-                    pts.add(op[1], [UNKNOWN])
+                    self.unresolved(value, op[1])
         elif kind == "enter":
             for value in pts.fresh(op[2]):
                 self.enter(value, op[1], op[3], op[4])
@@ -386,7 +394,7 @@ class Solver:
         elif kind == "binop":
             for node in (op[2], op[3]):
                 for value in pts.get(node):
-                    if value[0] == "obj":
+                    if value[0] == "obj" or value == OPAQUE:
                         pts.add(op[1], [value])
         elif kind == "flowret":  # a derived: a callee's results into a call's target
             self.deco_result(op)
@@ -588,8 +596,8 @@ class Solver:
                 pts.add(dst, [UNKNOWN])
         elif kind == "extattr":
             pts.add(dst, [UNKNOWN])
-        elif kind == "outside":  # what any outside name's attribute may be
-            pts.add(dst, [OUTSIDE, UNKNOWN])
+        elif kind == "opaque":  # what an attribute of any data or outside name may be
+            pts.add(dst, [OPAQUE, UNKNOWN])
         elif kind in ("obj", "const"):
             if attr not in _BUILTIN_ATTRS.get(value[1], ()):
                 return  # no such attribute: an error at run time, or a value of another kind
@@ -708,7 +716,7 @@ class Solver:
                 self.pts.flow(self.content(value, _key(index)), dst)
             self.pts.flow(self.content(value, ANY_KEY), dst)
         elif value[0] in _UNRESOLVED:
-            self.pts.add(dst, [UNKNOWN])
+            self.unresolved(value, dst)
         elif value[0] == "const" and value[1] == "str":
             self.pts.add(dst, [("const", "str", None)])
 
@@ -751,7 +759,7 @@ class Solver:
             return
         if value[0] != "obj" or value[1] not in ("list", "tuple"):
             if value[0] in _UNRESOLVED:
-                self.pts.add(dst, [UNKNOWN])
+                self.unresolved(value, dst)
             return
         new: Value = ("obj", value[1], f"{dst}")
         self.pts.add(dst, [new])
@@ -892,7 +900,7 @@ class Solver:
             self.call_method(value, "__aiter__" if is_async else "__iter__", iterator, caller)
             self.derive("next", dst, iterator, caller, is_async)
         elif kind in _UNRESOLVED:
-            self.pts.add(dst, [UNKNOWN])
+            self.unresolved(value, dst)
 
     def next_of(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
         if value[0] == "inst" and is_async:  # what awaiting __anext__() gives
@@ -915,8 +923,8 @@ class Solver:
             self.derive("instof", dst, ("caught", dst))
         elif kind in ("ext", "extattr"):
             self.pts.add(dst, [("extres", value[1])])
-        elif kind == "outside":
-            self.pts.add(dst, [OUTSIDE, UNKNOWN])
+        elif kind == "opaque":
+            self.pts.add(dst, [OPAQUE, UNKNOWN])
         else:
             self.pts.add(dst, [UNKNOWN])
 
@@ -928,7 +936,7 @@ class Solver:
         elif value[0] == "gen":  # a contextlib.contextmanager generator
             self.pts.flow(self.functions[value[1]].yields, dst)
         elif value[0] in _UNRESOLVED:
-            self.pts.add(dst, [UNKNOWN])
+            self.unresolved(value, dst)
 
     # calls -----------------------------------------------------------------
     def call_method(
@@ -998,8 +1006,8 @@ class Solver:
             self.call_container_method(value, call, dst, caller)
         elif deco and dst is not None:  # an unknown decorator: identity
             self.identity(call, dst)
-        elif dst is not None and kind == "outside":  # dropped: what any call may give
-            self.pts.add(dst, [OUTSIDE, UNKNOWN])
+        elif dst is not None and kind == "opaque":  # dropped: what any call may give
+            self.pts.add(dst, [OPAQUE, UNKNOWN])
         elif dst is not None and kind in ("unknown", "extres", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
@@ -1040,11 +1048,11 @@ class Solver:
         """A decorator's result: what it returns, the decorated itself when unknown."""
         _, dst, returns, decorated = op
         for value in self.pts.get(returns):
-            if value[0] in ("unknown", "extres", "extattr", "outside"):
+            if value[0] in ("unknown", "extres", "extattr", "opaque"):
                 if decorated:
                     self.pts.flow(decorated, dst)
-                if value == OUTSIDE:  # as any outside name returned
-                    self.pts.add(dst, [OUTSIDE])
+                if value == OPAQUE:  # as any outside name returned
+                    self.pts.add(dst, [OPAQUE])
             else:
                 self.pts.add(dst, [value])
 
