@@ -146,8 +146,13 @@ def _bound_in(body: list[ast.stmt]) -> set[str]:
 class _Extractor:
     """The walk: statements in order, nested function bodies after their scope."""
 
-    def __init__(self, module: str, is_package: bool, global_names: set[str]) -> None:
+    def __init__(
+        self, module: str, is_package: bool, global_names: set[str], words: frozenset[str]
+    ) -> None:
         self.module = module
+        # the keywords the source has, of those only some bodies need a walk for
+        # (a module without them spares a walk of every function's body)
+        self.words = words
         self.is_package = is_package
         self.ops: list[Op] = []
         self.functions: list[FunctionDef] = []
@@ -591,7 +596,7 @@ class _Extractor:
             decorators = node.decorator_list
         decorated = [self.expr(d, scope) for d in decorators]
         inner = _Scope(qualname, "function", scope)
-        if not isinstance(node, ast.Lambda):
+        if not isinstance(node, ast.Lambda) and "nonlocal" in self.words:
             inner.shared = _nonlocal_names(node.body)
         args = node.args
         params: list[tuple[str, str, str]] = []
@@ -640,7 +645,7 @@ class _Extractor:
             self.deferred.append((node, inner))
         else:
             coroutine = isinstance(node, ast.AsyncFunctionDef)
-            generator = _is_generator(node.body)
+            generator = "yield" in self.words and _is_generator(node.body)
             self.deferred.append((node, inner))
             if node.returns is not None and not generator:
                 types = self.types(node.returns, scope)
@@ -1127,4 +1132,5 @@ def _global_names(tree: ast.Module, source: str) -> set[str]:
 def extract(source: str, module: str, is_package: bool = False) -> ModuleFlow:
     """The value-flow IR of one module's source (SyntaxError propagates)."""
     tree = ast.parse(source)
-    return _Extractor(module, is_package, _global_names(tree, source)).run(tree)
+    words = frozenset(w for w in ("nonlocal", "yield") if w in source)
+    return _Extractor(module, is_package, _global_names(tree, source), words).run(tree)
