@@ -21,7 +21,7 @@ when not a literal) ·
 ``seq dst kind site elements`` (elements: ``(node, starred)``) ·
 ``dict dst site items`` (items: ``(key node or None for **, value)``) ·
 ``elem dst src index`` · ``rest dst src start stop site`` (a starred target) ·
-``iter dst src scope async`` · ``call dst func args kwargs scope deco`` ·
+``iter dst src scope async`` · ``call dst func args kwargs scope deco line`` ·
 ``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
 ``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
 ``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
@@ -666,9 +666,9 @@ class _Extractor:
         )
         value = self.temp(scope)
         self.emit("fn", value, qualname)
-        for deco in reversed(decorated):
+        for deco, written in reversed(list(zip(decorated, decorators, strict=True))):
             out = self.temp(scope)
-            self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
+            self.emit("call", out, deco, ((value, False),), (), scope.caller, True, written.lineno)
             value = out
         return value
 
@@ -703,9 +703,9 @@ class _Extractor:
         self.emit("cls", value, qualname)
         if bases:  # a base's __init_subclass__ runs as the class is made
             self.emit("subclass", value, scope.caller, keywords)
-        for deco in reversed(decorated):
+        for deco, written in reversed(list(zip(decorated, node.decorator_list, strict=True))):
             out = self.temp(scope)
-            self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
+            self.emit("call", out, deco, ((value, False),), (), scope.caller, True, written.lineno)
             value = out
         return value
 
@@ -911,7 +911,7 @@ class _Extractor:
                 if method is scope:
                     receiver = scope.env.get(_receiver_name(method.receiver), method.receiver)
                 pair = ((cls, False), (receiver, False))
-                self.emit("call", out, callee, pair, (), scope.caller, False)
+                self.emit("call", out, callee, pair, (), scope.caller, False, node.lineno)
                 return out
         callee = self.expr(func, scope)
         positional: list[ast.expr] = []
@@ -928,7 +928,7 @@ class _Extractor:
         )
         kwargs = tuple((k.arg, self.expr(k.value, scope)) for k in node.keywords)
         out = self.temp(scope)
-        self.emit("call", out, callee, args, kwargs, scope.caller, False)
+        self.emit("call", out, callee, args, kwargs, scope.caller, False, node.lineno)
         builtin = self.builtin_called(func, scope)
         if builtin in ("eval", "exec") and node.args:
             self.literal_code(node.args[0], builtin, out, scope)

@@ -8,6 +8,7 @@ that stays unknown is dropped and counted, never guessed.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -106,6 +107,15 @@ _MODELLED = frozenset(
 )
 
 
+class DroppedCall(NamedTuple):
+    """A call site whose callee resolved to nothing, and why."""
+
+    module: str
+    line: int
+    caller: str
+    reason: str
+
+
 class FlowGraph(NamedTuple):
     """The solved call graph: callers to callees, every function, what was dropped."""
 
@@ -114,6 +124,20 @@ class FlowGraph(NamedTuple):
     modules: tuple[str, ...]
     calls: int
     dropped: int
+    dropped_calls: tuple[DroppedCall, ...] = ()
+
+
+WIDENED = "the callee is one of too many data or outside values (widened)"
+# what a callee holding no function or class holds, in words
+_HELD = {
+    "inst": "an instance without __call__",
+    "const": "a constant",
+    "obj": "a container",
+    "member": "an enum member",
+    "mod": "a module",
+    "gen": "a generator",
+    "coro": "a coroutine",
+}
 
 
 class _Call(NamedTuple):
@@ -134,6 +158,14 @@ class Solver:
         self.classes: dict[str, ClassDef] = {c.qualname: c for m in modules for c in m.classes}
         self.class_names: dict[str, set[str]] = {q: set(c.names) for q, c in self.classes.items()}
         self.ops: list[Op] = [op for m in modules for op in m.ops]
+        # where each module's operations start (a call site's module, see dropped)
+        self.op_starts: list[int] = []
+        self.op_modules: list[str] = []
+        start = 0
+        for m in modules:
+            self.op_starts.append(start)
+            self.op_modules.append(m.module)
+            start += len(m.ops)
         # the edges each operation found (those of an operation that read a node
         # widened since are found again from the final sets, see settle)
         self.op_edges: dict[int, set[tuple[str, str]]] = defaultdict(set)
@@ -185,14 +217,31 @@ class Solver:
                 if not self.holds_code(receiver):
                     edges[caller].add(callee)
         call_ops = [i for i, op in enumerate(self.ops) if op[0] == "call"]
-        dropped = sum(1 for i in call_ops if i not in self.resolved)
+        dropped = [self.dropped(i) for i in call_ops if i not in self.resolved]
         return FlowGraph(
             dict(edges),
             tuple(sorted(self.functions)),
             tuple(sorted(self.modules)),
             len(call_ops),
-            dropped,
+            len(dropped),
+            tuple(dropped),
         )
+
+    def dropped(self, index: int) -> DroppedCall:
+        """A call site that reached nothing, with why (from what its callee holds)."""
+        op = self.ops[index]
+        module = self.op_modules[bisect.bisect_right(self.op_starts, index) - 1]
+        values = self.pts.sets.get(op[2], ())
+        if not values:
+            reason = "nothing reaches the callee"
+        elif OPAQUE in values:
+            reason = WIDENED
+        elif all(v[0] in ("unknown", "extres") for v in values):
+            reason = "the callee is unknown (what an outside call returns, or is not followed)"
+        else:
+            held = sorted({str(_HELD.get(v[0], v[0])) for v in values if v[0] not in _UNRESOLVED})
+            reason = f"the callee holds no function or class ({', '.join(held)})"
+        return DroppedCall(module, op[7], op[5], reason)
 
     def settle(self) -> None:
         """The edges of the operations that read a node since widened, found again

@@ -8,7 +8,7 @@ from pathlib import Path
 from pdlint_helpers import run_pdlint
 
 from pdlint.facts.flow import extract
-from pdlint.model.valueflow import solve
+from pdlint.model.valueflow import WIDENED, solve
 
 
 def test_a_walk_over_an_outside_object_stays_small() -> None:
@@ -205,12 +205,20 @@ def test_the_widened_graph_does_not_depend_on_the_hash_seed(tmp_path: Path) -> N
     outputs = set()
     for seed in ("1", "2", "3"):
         proc = run_pdlint(
-            "graph", "--all", "--format", "json", "-v", cwd=tmp_path, env={"PYTHONHASHSEED": seed}
+            "graph", "--all", "--format", "json", "-vv", cwd=tmp_path, env={"PYTHONHASHSEED": seed}
         )
         assert proc.returncode == 0, proc.stderr
         outputs.add((proc.stdout, proc.stderr))
     assert len(outputs) == 1
-    graph = json.loads(outputs.pop()[0])
+    stdout, stderr = outputs.pop()
+    # -vv tells each dropped call with why: dst.copy_ on the widened parameter, and
+    # make() in call (given 40 outside functions)
+    lines = _many_outside_names(80).splitlines()
+    for caller, text in (("main.fill", "    dst.copy_(src)"), ("main.call", "    return make()")):
+        line = lines.index(text) + 1
+        assert f"dropped call: main.py:{line}: in `{caller}`: {WIDENED}" in stderr
+    assert "2 dropped (callee unknown; 2 of them on widened values)" in stderr
+    graph = json.loads(stdout)
     edges = {(e["source"], e["target"]) for e in graph["edges"]}
     assert ("main.forward", "main.Local.run") in edges
     assert not [e for e in edges if e[0] != "main.build" and e[1].startswith("torch.op")]
