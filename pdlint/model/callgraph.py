@@ -109,6 +109,12 @@ def match_entries(model: Model, patterns: Iterable[str]) -> list[str]:
     return sorted(out)
 
 
+def _called_params(fn: FunctionFacts) -> frozenset[str]:
+    """The parameters ``fn`` calls by name."""
+    params = {p for p, _ in fn.params}
+    return frozenset(c.func[1] for c in fn.calls if c.func[0] == "name" and c.func[1] in params)
+
+
 class CallGraph:
     """Edges from callers to callees with the call sites, grown from roots."""
 
@@ -342,9 +348,14 @@ class CallGraph:
         self, fn: FunctionFacts, call: CallFact, target: str
     ) -> list[tuple[str, list[str]]]:
         callee = self.model.functions[target]
+        # only a parameter the callee calls (``get_batch()``) takes edges from what is
+        # passed for it: resolving the other arguments as callables would be wasted
+        called = _called_params(callee)
+        if not called:
+            return []
         out = []
         for param, arg in bind_arguments(callee, call.func, call.args, call.kwargs):
-            if arg[0] in ("name", "attr", "lambda"):
+            if param in called and arg[0] in ("name", "attr", "lambda"):
                 refs = [r for r in self.model.call_targets(fn, arg) if r in self.model.functions]
                 out.append((param, refs))
         return out

@@ -169,6 +169,7 @@ class PendingModules(Exception):
 
 V = TypeVar("V")
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 class Table(Protocol[V]):
@@ -316,6 +317,7 @@ class Model:
         self._types_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
         # (function or "", module, id of an expression) -> (it, callables_of's answer)
         self._callables_cache: dict[tuple[str, str, int], tuple[Expr, tuple[str, ...]]] = {}
+        self._elements_cache: dict[tuple[str, int], tuple[Expr, frozenset[str]]] = {}
         self._type_param_cache: dict[str, tuple[str, ...]] = {}
         self._stored_cache: dict[str, dict[str, tuple[str, ...]]] = {}  # constructors
         self._probed: set[str] = set()
@@ -990,21 +992,49 @@ class Model:
         """The classes the value of ``expr`` in ``fn`` may be an instance of: the union
         over the values that reach it (assignments, returns, stores, annotations
         where no value is known); values it cannot tell add nothing."""
-        if depth > 8 or self._type_depth > 12:
-            self._cuts += 1
-            return _NO_CLASSES
-        key = (fn.qualname, id(expr))
-        kept = self._types_cache.get(key)
-        if kept is not None and kept[0] is expr:
-            return kept[1]
-        top, cuts = self._at_top(), self._cuts
+        return self._kept(
+            self._types_cache,
+            (fn.qualname, id(expr)),
+            expr,
+            depth > 8 or self._type_depth > 12,
+            _NO_CLASSES,
+            self._at_top(),
+            lambda: self._nested_types_of(fn, expr, depth),
+        )
+
+    def _nested_types_of(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         self._type_depth += 1
         try:
-            found = self._types_of(fn, expr, depth)
+            return self._types_of(fn, expr, depth)
         finally:
             self._type_depth -= 1
+
+    def _kept(
+        self,
+        cache: dict[K, tuple[Expr, T]],
+        key: K,
+        expr: Expr,
+        deep: bool,
+        cut: T,
+        top: bool,
+        find: Callable[[], T],
+    ) -> T:
+        """``find()``'s answer about ``expr``, kept under ``key`` (which holds the
+        expression's id: the expression kept beside it tells a reused id) when it
+        does not depend on where it was asked: at the ``top`` (no bound active), or
+        no bound was hit.
+        A kept answer serves at any depth; past the bound (``deep``) an answer not
+        kept is ``cut``, and counted as cut short."""
+        kept = cache.get(key)
+        if kept is not None and kept[0] is expr:
+            return kept[1]
+        if deep:
+            self._cuts += 1
+            return cut
+        cuts = self._cuts
+        found = find()
         if top or self._cuts == cuts:
-            self._types_cache[key] = (expr, found)
+            cache[key] = (expr, found)
         return found
 
     def _at_top(self) -> bool:
@@ -1180,9 +1210,17 @@ class Model:
     def element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         """The classes of the elements of the container ``expr`` holds in ``fn``: from
         a literal's elements, a container annotation, or what is added to an attribute."""
-        if depth > 8:
-            self._cuts += 1
-            return _NO_CLASSES
+        return self._kept(
+            self._elements_cache,
+            (fn.qualname, id(expr)),
+            expr,
+            depth > 8,
+            _NO_CLASSES,
+            self._at_top() and depth == 0,
+            lambda: self._element_classes(fn, expr, depth),
+        )
+
+    def _element_classes(self, fn: FunctionFacts, expr: Expr, depth: int) -> frozenset[str]:
         module = self.module_of(fn)
         kind = expr[0]
         if kind in ("seq", "dict"):
@@ -1673,19 +1711,16 @@ class Model:
         local, a constant or an attribute holding one, a value of a dict or an
         element of a sequence of them (``HANDLERS[mode]``), either side of ``a if c
         else b``."""
-        if depth > 6:
-            self._cuts += 1
-            return ()
         module = self.module_of(fn) if fn is not None else module
-        key = (fn.qualname if fn is not None else "", module, id(expr))
-        kept = self._callables_cache.get(key)
-        if kept is not None and kept[0] is expr:
-            return kept[1]
-        top, cuts = self._at_top() and depth == 0, self._cuts
-        found = self._callables_of(fn, expr, depth, module)
-        if top or self._cuts == cuts:  # as types_of keeps its answers
-            self._callables_cache[key] = (expr, found)
-        return found
+        return self._kept(
+            self._callables_cache,
+            (fn.qualname if fn is not None else "", module, id(expr)),
+            expr,
+            depth > 6,
+            (),
+            self._at_top() and depth == 0,
+            lambda: self._callables_of(fn, expr, depth, module),
+        )
 
     def _callables_of(
         self, fn: FunctionFacts | None, expr: Expr, depth: int, module: str
