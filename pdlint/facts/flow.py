@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Any, NamedTuple
 
 from pdlint.model.binding import (
@@ -449,7 +450,7 @@ class _Extractor:
         scope.dead = all(dead for _, dead in envs)
         names = set().union(*live)
         merged: dict[str, str] = {}
-        for name in names:
+        for name in sorted(names):  # the versions' numbers, whatever the hash seed
             versions = {env[name] for env in live if name in env}
             if len(versions) == 1:
                 merged[name] = versions.pop()
@@ -1122,9 +1123,19 @@ def _literal_names(node: ast.expr) -> tuple[str, ...] | None:
     return None
 
 
+def _statement(word: str) -> re.Pattern[str]:
+    """A statement starting with ``word`` (at a line's start, after ``;`` or a
+    one-line compound's ``:``), as a quick test before walking a tree for it."""
+    return re.compile(rf"(?:^|[;:])[ \t]*{word}[ \t]", re.MULTILINE)
+
+
+_GLOBAL = _statement("global")
+_NONLOCAL = _statement("nonlocal")
+
+
 def _global_names(tree: ast.Module, source: str) -> set[str]:
     """Names some function declares ``global`` (read as one node everywhere)."""
-    if "global" not in source:
+    if not _GLOBAL.search(source):
         return set()
     return {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
 
@@ -1132,5 +1143,9 @@ def _global_names(tree: ast.Module, source: str) -> set[str]:
 def extract(source: str, module: str, is_package: bool = False) -> ModuleFlow:
     """The value-flow IR of one module's source (SyntaxError propagates)."""
     tree = ast.parse(source)
-    words = frozenset(w for w in ("nonlocal", "yield") if w in source)
-    return _Extractor(module, is_package, _global_names(tree, source), words).run(tree)
+    words = set()
+    if _NONLOCAL.search(source):
+        words.add("nonlocal")
+    if "yield" in source:  # also an expression: no statement test
+        words.add("yield")
+    return _Extractor(module, is_package, _global_names(tree, source), frozenset(words)).run(tree)

@@ -102,12 +102,14 @@ class PointsTo:
         return new
 
     def add(self, node: Node, values: Iterable[Value]) -> None:
-        """Add ``values`` to ``node`` and push them along its copy edges."""
-        todo = [(node, set(values))]
+        """Add ``values`` to ``node`` and push them along its copy edges (only what
+        is new to a node goes on: each set pushed is shared, never changed)."""
+        sets, deps, primary, full = self.sets, self.deps, self.primary, self.full
+        todo: list[tuple[Node, Iterable[Value]]] = [(node, values)]
         while todo:
-            at, new = todo.pop()
-            have = self.sets[at]
-            new -= have
+            at, pushed = todo.pop()
+            have = sets[at]
+            new = {v for v in pushed if v not in have}
             if not new:
                 continue
             if self.limit:
@@ -115,15 +117,18 @@ class PointsTo:
                 if not new:
                     continue
             have |= new
-            for op in self.deps.get(at, ()):
-                if self.primary.get(op, at) != at:
-                    self.full.add(op)
-                self.schedule(op)
+            ops = deps.get(at)
+            if ops:
+                for op in ops:
+                    if primary.get(op, at) != at:
+                        full.add(op)
+                    self.schedule(op)
             hook = self.watch.get(at)
             if hook is not None:
                 hook(at)
-            for nxt in self.succ.get(at, ()):
-                todo.append((nxt, set(new)))
+            nexts = self.succ.get(at)
+            if nexts:
+                todo.extend((nxt, new) for nxt in nexts)
 
     def widenable(self, value: Value) -> bool:
         kind = value[0]
