@@ -74,7 +74,7 @@ class PointsTo:
         self.full: set[int] = set()
         self.limit = limit  # 0: no bound
         self.kept = kept
-        self.outside: dict[Node, int] = defaultdict(int)  # outside names held per node
+        self.outside: dict[Node, int] = {}  # data and outside names held per node
         self.widened: set[Node] = set()
 
     def get(self, node: Node) -> list[Value]:
@@ -142,19 +142,21 @@ class PointsTo:
         """``new`` (values ``at`` lacks) bounded: data and outside names dropped at
         a widened node; ``at`` widened when they would pass the limit or
         :data:`OPAQUE` comes."""
-        names = {v for v in new if v[0] in _WIDENED_KINDS and self.widenable(v)}
-        if not names and OPAQUE not in new:
-            return new
+        widenable = self.widenable
         if at in self.widened:
-            return new - names
-        count = self.outside[at] + len(names)
+            return {v for v in new if not widenable(v)}
+        count = self.outside.get(at, 0)
+        for value in new:
+            if widenable(value):
+                count += 1
         if count <= self.limit and OPAQUE not in new:
-            self.outside[at] = count
+            if count:
+                self.outside[at] = count
             return new
         self.widened.add(at)
-        del self.outside[at]
-        have -= {v for v in have if self.widenable(v)}
-        return (new - names) | {OPAQUE}
+        self.outside.pop(at, None)
+        have -= {v for v in have if widenable(v)}
+        return {v for v in new if not widenable(v)} | {OPAQUE}
 
     def flow(self, src: Node, dst: Node) -> None:
         """A copy edge: ``dst`` holds at least what ``src`` holds, from now on."""
