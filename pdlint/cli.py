@@ -574,11 +574,24 @@ def graph_command(  # noqa: PLR0913
     else:
         text = graphs.to_graphml(edges)
     if verbose:
+        from pdlint.model.valueflow import WIDENED
+
+        widened = sum(1 for d in flow.dropped_calls if d.reason == WIDENED)
         click.echo(
             f"pdlint: {flow.calls} call sites, {flow.calls - flow.dropped} resolved, "
-            f"{flow.dropped} dropped (callee unknown)",
+            f"{flow.dropped} dropped (callee unknown; {widened} of them on widened values)",
             err=True,
         )
+    if verbose > 1:
+        from pdlint.source.discover import display_path
+
+        where = {source.module: display_path(source.path) for source in program.sources}
+        for call in sorted(flow.dropped_calls):
+            click.echo(
+                f"pdlint: dropped call: {where.get(call.module, call.module)}:{call.line}: "
+                f"in `{call.caller}`: {call.reason}",
+                err=True,
+            )
     if output_path:
         with open(output_path, "w", encoding="utf-8") as handle:
             handle.write(text)

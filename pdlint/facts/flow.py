@@ -21,7 +21,7 @@ when not a literal) ·
 ``seq dst kind site elements`` (elements: ``(node, starred)``) ·
 ``dict dst site items`` (items: ``(key node or None for **, value)``) ·
 ``elem dst src index`` · ``rest dst src start stop site`` (a starred target) ·
-``iter dst src scope async`` · ``call dst func args kwargs scope deco`` ·
+``iter dst src scope async`` · ``call dst func args kwargs scope deco line`` ·
 ``await dst src`` · ``enter dst src scope async`` · ``raise src scope`` ·
 ``instof dst classes`` (an instance of each class, as ``except C as e`` binds) ·
 ``subclass cls scope kwargs`` (a class made: its bases' ``__init_subclass__``) ·
@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 from typing import Any, NamedTuple
 
 from pdlint.model.binding import (
@@ -146,8 +147,13 @@ def _bound_in(body: list[ast.stmt]) -> set[str]:
 class _Extractor:
     """The walk: statements in order, nested function bodies after their scope."""
 
-    def __init__(self, module: str, is_package: bool, global_names: set[str]) -> None:
+    def __init__(
+        self, module: str, is_package: bool, global_names: set[str], words: frozenset[str]
+    ) -> None:
         self.module = module
+        # the keywords the source has, of those only some bodies need a walk for
+        # (a module without them spares a walk of every function's body)
+        self.words = words
         self.is_package = is_package
         self.ops: list[Op] = []
         self.functions: list[FunctionDef] = []
@@ -444,7 +450,7 @@ class _Extractor:
         scope.dead = all(dead for _, dead in envs)
         names = set().union(*live)
         merged: dict[str, str] = {}
-        for name in names:
+        for name in sorted(names):  # the versions' numbers, whatever the hash seed
             versions = {env[name] for env in live if name in env}
             if len(versions) == 1:
                 merged[name] = versions.pop()
@@ -591,7 +597,7 @@ class _Extractor:
             decorators = node.decorator_list
         decorated = [self.expr(d, scope) for d in decorators]
         inner = _Scope(qualname, "function", scope)
-        if not isinstance(node, ast.Lambda):
+        if not isinstance(node, ast.Lambda) and "nonlocal" in self.words:
             inner.shared = _nonlocal_names(node.body)
         args = node.args
         params: list[tuple[str, str, str]] = []
@@ -640,7 +646,7 @@ class _Extractor:
             self.deferred.append((node, inner))
         else:
             coroutine = isinstance(node, ast.AsyncFunctionDef)
-            generator = _is_generator(node.body)
+            generator = "yield" in self.words and _is_generator(node.body)
             self.deferred.append((node, inner))
             if node.returns is not None and not generator:
                 types = self.types(node.returns, scope)
@@ -661,9 +667,9 @@ class _Extractor:
         )
         value = self.temp(scope)
         self.emit("fn", value, qualname)
-        for deco in reversed(decorated):
+        for deco, written in reversed(list(zip(decorated, decorators, strict=True))):
             out = self.temp(scope)
-            self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
+            self.emit("call", out, deco, ((value, False),), (), scope.caller, True, written.lineno)
             value = out
         return value
 
@@ -698,9 +704,9 @@ class _Extractor:
         self.emit("cls", value, qualname)
         if bases:  # a base's __init_subclass__ runs as the class is made
             self.emit("subclass", value, scope.caller, keywords)
-        for deco in reversed(decorated):
+        for deco, written in reversed(list(zip(decorated, node.decorator_list, strict=True))):
             out = self.temp(scope)
-            self.emit("call", out, deco, ((value, False),), (), scope.caller, True)
+            self.emit("call", out, deco, ((value, False),), (), scope.caller, True, written.lineno)
             value = out
         return value
 
@@ -906,7 +912,7 @@ class _Extractor:
                 if method is scope:
                     receiver = scope.env.get(_receiver_name(method.receiver), method.receiver)
                 pair = ((cls, False), (receiver, False))
-                self.emit("call", out, callee, pair, (), scope.caller, False)
+                self.emit("call", out, callee, pair, (), scope.caller, False, node.lineno)
                 return out
         callee = self.expr(func, scope)
         positional: list[ast.expr] = []
@@ -923,7 +929,7 @@ class _Extractor:
         )
         kwargs = tuple((k.arg, self.expr(k.value, scope)) for k in node.keywords)
         out = self.temp(scope)
-        self.emit("call", out, callee, args, kwargs, scope.caller, False)
+        self.emit("call", out, callee, args, kwargs, scope.caller, False, node.lineno)
         builtin = self.builtin_called(func, scope)
         if builtin in ("eval", "exec") and node.args:
             self.literal_code(node.args[0], builtin, out, scope)
@@ -1117,9 +1123,19 @@ def _literal_names(node: ast.expr) -> tuple[str, ...] | None:
     return None
 
 
+def _statement(word: str) -> re.Pattern[str]:
+    """A statement starting with ``word`` (at a line's start, after ``;`` or a
+    one-line compound's ``:``), as a quick test before walking a tree for it."""
+    return re.compile(rf"(?:^|[;:])[ \t]*{word}[ \t]", re.MULTILINE)
+
+
+_GLOBAL = _statement("global")
+_NONLOCAL = _statement("nonlocal")
+
+
 def _global_names(tree: ast.Module, source: str) -> set[str]:
     """Names some function declares ``global`` (read as one node everywhere)."""
-    if "global" not in source:
+    if not _GLOBAL.search(source):
         return set()
     return {n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names}
 
@@ -1127,4 +1143,9 @@ def _global_names(tree: ast.Module, source: str) -> set[str]:
 def extract(source: str, module: str, is_package: bool = False) -> ModuleFlow:
     """The value-flow IR of one module's source (SyntaxError propagates)."""
     tree = ast.parse(source)
-    return _Extractor(module, is_package, _global_names(tree, source)).run(tree)
+    words = set()
+    if _NONLOCAL.search(source):
+        words.add("nonlocal")
+    if "yield" in source:  # also an expression: no statement test
+        words.add("yield")
+    return _Extractor(module, is_package, _global_names(tree, source), frozenset(words)).run(tree)

@@ -10,7 +10,8 @@ iterator made at ``site``), ``("gen", function)``, ``("coro", function)``,
 ``("super", class, receiver)``, ``("static", f)``, ``("classm", f)``,
 ``("prop", getter)``, ``("propset", getter)``, ``("partial", site)``,
 ``("bmeth", kind, name, receiver)`` (a method of a builtin container or str),
-``("member", class, name)`` (an enum member) and ``("unknown",)``.
+``("member", class, name)`` (an enum member), ``("unknown",)`` and ``("opaque",)``
+(the data and outside names of a widened node, see :class:`PointsTo`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ Value = tuple[Any, ...]
 Node = Hashable
 
 UNKNOWN: Value = ("unknown",)
+# any data or outside value: a node holding it is widened (it holds none of them)
+OPAQUE: Value = ("opaque",)
+OUTSIDE_KINDS = frozenset({"ext", "extres", "extattr"})
+# the kinds a widened node gives up: data (constants, containers and their
+# methods) and outside names; never the analysed code's functions, classes and
+# instances, nor a container's keys (its layout)
+_WIDENED_KINDS = OUTSIDE_KINDS | {"const", "obj", "bmeth"}
+_NOT_WIDENED_CONSTS = frozenset({"key", "NoneType"})
 ANY_KEY = "*"
 
 
@@ -40,9 +49,18 @@ def is_key(value: Value) -> bool:
 
 class PointsTo:
     """What each node may hold, grown to a fixpoint: copy edges between nodes, and
-    operations re-run when a node they read grows (their results only grow)."""
+    operations re-run when a node they read grows (their results only grow).
 
-    def __init__(self) -> None:
+    Data and outside names (constants, containers, methods of builtin values,
+    ``ext``, ``extres``, ``extattr`` values) are bounded per node: a node that would
+    hold more than ``limit`` of them, or that receives :data:`OPAQUE`, is widened:
+    it holds :data:`OPAQUE` in place of each of them, from then on. Widening is the
+    top of a lattice (a widened node stands for any such values, and what flows
+    from it is widened too), so a node is widened when the program sends it more
+    than ``limit`` of them by some path, whatever arrives first. Names in ``kept``
+    (outside functions the solver models) are never widened."""
+
+    def __init__(self, limit: int = 0, kept: frozenset[str] = frozenset()) -> None:
         self.sets: dict[Node, set[Value]] = defaultdict(set)
         self.succ: dict[Node, set[Node]] = defaultdict(set)
         self.deps: dict[Node, set[int]] = defaultdict(set)
@@ -54,6 +72,10 @@ class PointsTo:
         self.primary: dict[int, Node] = {}
         self.seen: dict[int, set[Value]] = {}
         self.full: set[int] = set()
+        self.limit = limit  # 0: no bound
+        self.kept = kept
+        self.outside: dict[Node, int] = {}  # data and outside names held per node
+        self.widened: set[Node] = set()
 
     def get(self, node: Node) -> list[Value]:
         """The values of ``node`` now; the running operation re-runs when it grows."""
@@ -80,24 +102,61 @@ class PointsTo:
         return new
 
     def add(self, node: Node, values: Iterable[Value]) -> None:
-        """Add ``values`` to ``node`` and push them along its copy edges."""
-        todo = [(node, set(values))]
+        """Add ``values`` to ``node`` and push them along its copy edges (only what
+        is new to a node goes on: each set pushed is shared, never changed)."""
+        sets, deps, primary, full = self.sets, self.deps, self.primary, self.full
+        todo: list[tuple[Node, Iterable[Value]]] = [(node, values)]
         while todo:
-            at, new = todo.pop()
-            have = self.sets[at]
-            new -= have
+            at, pushed = todo.pop()
+            have = sets[at]
+            new = {v for v in pushed if v not in have}
             if not new:
                 continue
+            if self.limit:
+                new = self._bound(at, have, new)
+                if not new:
+                    continue
             have |= new
-            for op in self.deps.get(at, ()):
-                if self.primary.get(op, at) != at:
-                    self.full.add(op)
-                self.schedule(op)
+            ops = deps.get(at)
+            if ops:
+                for op in ops:
+                    if primary.get(op, at) != at:
+                        full.add(op)
+                    self.schedule(op)
             hook = self.watch.get(at)
             if hook is not None:
                 hook(at)
-            for nxt in self.succ.get(at, ()):
-                todo.append((nxt, set(new)))
+            nexts = self.succ.get(at)
+            if nexts:
+                todo.extend((nxt, new) for nxt in nexts)
+
+    def widenable(self, value: Value) -> bool:
+        kind = value[0]
+        if kind not in _WIDENED_KINDS:
+            return False
+        if kind == "const":
+            return value[1] not in _NOT_WIDENED_CONSTS
+        return kind in ("obj", "bmeth") or value[1] not in self.kept
+
+    def _bound(self, at: Node, have: set[Value], new: set[Value]) -> set[Value]:
+        """``new`` (values ``at`` lacks) bounded: data and outside names dropped at
+        a widened node; ``at`` widened when they would pass the limit or
+        :data:`OPAQUE` comes."""
+        widenable = self.widenable
+        if at in self.widened:
+            return {v for v in new if not widenable(v)}
+        count = self.outside.get(at, 0)
+        for value in new:
+            if widenable(value):
+                count += 1
+        if count <= self.limit and OPAQUE not in new:
+            if count:
+                self.outside[at] = count
+            return new
+        self.widened.add(at)
+        self.outside.pop(at, None)
+        have -= {v for v in have if widenable(v)}
+        return {v for v in new if not widenable(v)} | {OPAQUE}
 
     def flow(self, src: Node, dst: Node) -> None:
         """A copy edge: ``dst`` holds at least what ``src`` holds, from now on."""

@@ -8,13 +8,24 @@ that stays unknown is dropped and counted, never guessed.
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from pdlint.facts.flow import ClassDef, FunctionDef, ModuleFlow, Op
 from pdlint.model.binding import bind_signature
-from pdlint.model.flowvalues import ANY_KEY, UNKNOWN, Node, PointsTo, Value, c3, const, is_key
+from pdlint.model.flowvalues import (
+    ANY_KEY,
+    OPAQUE,
+    UNKNOWN,
+    Node,
+    PointsTo,
+    Value,
+    c3,
+    const,
+    is_key,
+)
 
 BUILTIN = "<builtin>"
 _ENUM_BASES = frozenset(
@@ -35,6 +46,12 @@ _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self",
 _LATER = frozenset({"annot"})  # evaluated once the flow has settled
 _NONE: Value = ("const", "NoneType", None)
 _MAX_DOTS = 7  # an outside name is kept to this many attributes
+# Outside names a node holds before it is widened (see PointsTo): a receiver of
+# many outside results (a helper called with the attributes of every tensor of a
+# release) holds "some outside value" instead, and calls on it are dropped.
+_WIDEN_LIMIT = 32
+# what an outside value may be, read or called: nothing of the analysed code
+_UNRESOLVED = frozenset({"unknown", "extres", "ext", "extattr", "opaque"})
 _ADDERS = frozenset({"append", "add", "insert", "appendleft"})
 _EXTENDERS = frozenset({"extend", "extendleft"})
 _GETTERS = frozenset({"get", "pop", "setdefault", "popleft", "__getitem__"})
@@ -76,6 +93,29 @@ _CONTAINER_BASES = {
 }
 
 
+# outside names the solver models (never widened away)
+_MODELLED = frozenset(
+    {
+        "functools.partial",
+        "dataclasses.replace",
+        "copy.copy",
+        "copy.deepcopy",
+        "importlib.import_module",
+        *_ENUM_BASES,
+        *(name for name in _CONTAINER_BASES if "." in name),
+    }
+)
+
+
+class DroppedCall(NamedTuple):
+    """A call site whose callee resolved to nothing, and why."""
+
+    module: str
+    line: int
+    caller: str
+    reason: str
+
+
 class FlowGraph(NamedTuple):
     """The solved call graph: callers to callees, every function, what was dropped."""
 
@@ -84,6 +124,20 @@ class FlowGraph(NamedTuple):
     modules: tuple[str, ...]
     calls: int
     dropped: int
+    dropped_calls: tuple[DroppedCall, ...] = ()
+
+
+WIDENED = "the callee is one of too many data or outside values (widened)"
+# what a callee holding no function or class holds, in words
+_HELD = {
+    "inst": "an instance without __call__",
+    "const": "a constant",
+    "obj": "a container",
+    "member": "an enum member",
+    "mod": "a module",
+    "gen": "a generator",
+    "coro": "a coroutine",
+}
 
 
 class _Call(NamedTuple):
@@ -95,7 +149,7 @@ class Solver:
     """The passes over the IR: operations evaluated until the points-to sets settle."""
 
     def __init__(self, modules: Sequence[ModuleFlow]) -> None:
-        self.pts = PointsTo()
+        self.pts = PointsTo(_WIDEN_LIMIT, _MODELLED)
         self.modules = {m.module: m for m in modules}
         self.packages = {p for m in modules for p in _parents(m.module)}
         self.functions: dict[str, FunctionDef] = {
@@ -104,7 +158,17 @@ class Solver:
         self.classes: dict[str, ClassDef] = {c.qualname: c for m in modules for c in m.classes}
         self.class_names: dict[str, set[str]] = {q: set(c.names) for q, c in self.classes.items()}
         self.ops: list[Op] = [op for m in modules for op in m.ops]
-        self.edges: dict[str, set[str]] = defaultdict(set)
+        # where each module's operations start (a call site's module, see dropped)
+        self.op_starts: list[int] = []
+        self.op_modules: list[str] = []
+        start = 0
+        for m in modules:
+            self.op_starts.append(start)
+            self.op_modules.append(m.module)
+            start += len(m.ops)
+        # the edges each operation found (those of an operation that read a node
+        # widened since are found again from the final sets, see settle)
+        self.op_edges: dict[int, set[tuple[str, str]]] = defaultdict(set)
         self.resolved: set[int] = set()
         self.calls = 0
         self.derived: dict[tuple[Any, ...], int] = {}  # operations made while solving
@@ -112,8 +176,9 @@ class Solver:
         self.calling_partials: set[str] = set()  # the partials being expanded (see call)
         self.base_nodes = {b for c in self.classes.values() for b in c.bases}
         self.mros: dict[str, tuple[list[Value], list[Node]]] = {}
-        # calls of builtin types' methods: (caller, callee, receiver), see holds_code
-        self.type_calls: set[tuple[str, str, Value]] = set()
+        # calls of builtin types' methods per operation: (caller, callee, receiver),
+        # see holds_code
+        self.type_calls: dict[int, set[tuple[str, str, Value]]] = defaultdict(set)
         for node in self.base_nodes:
             self.pts.watch[node] = self._bases_grew
 
@@ -132,25 +197,74 @@ class Solver:
         # (what one seeds may reach the targets of others)
         pending = [op for op in self.ops if op[0] == "annot"]
         while pending:
-            seeded = [op for op in pending if self.no_value(op[1])]
+            seeded: list[Op] = []
+            waiting: list[Op] = []
+            for op in pending:
+                (seeded if self.no_value(op[1]) else waiting).append(op)
             if not seeded:
                 break
             for op in seeded:
                 self.annotate(op[1], op[2])
-            pending = [op for op in pending if op not in seeded]
+            pending = waiting
             self.run_queue()
-        for caller, callee, receiver in self.type_calls:
-            if not self.holds_code(receiver):
-                self.edges[caller].add(callee)
+        self.settle()
+        edges: dict[str, set[str]] = defaultdict(set)
+        for found in self.op_edges.values():
+            for caller, callee in found:
+                edges[caller].add(callee)
+        for calls in self.type_calls.values():
+            for caller, callee, receiver in calls:
+                if not self.holds_code(receiver):
+                    edges[caller].add(callee)
         call_ops = [i for i, op in enumerate(self.ops) if op[0] == "call"]
-        dropped = sum(1 for i in call_ops if i not in self.resolved)
+        dropped = [self.dropped(i) for i in call_ops if i not in self.resolved]
         return FlowGraph(
-            dict(self.edges),
+            dict(edges),
             tuple(sorted(self.functions)),
             tuple(sorted(self.modules)),
             len(call_ops),
-            dropped,
+            len(dropped),
+            tuple(dropped),
         )
+
+    def dropped(self, index: int) -> DroppedCall:
+        """A call site that reached nothing, with why (from what its callee holds)."""
+        op = self.ops[index]
+        module = self.op_modules[bisect.bisect_right(self.op_starts, index) - 1]
+        values = self.pts.sets.get(op[2], ())
+        if not values:
+            reason = "nothing reaches the callee"
+        elif OPAQUE in values:
+            reason = WIDENED
+        elif all(v[0] in ("unknown", "extres") for v in values):
+            reason = "the callee is unknown (what an outside call returns, or is not followed)"
+        else:
+            held = sorted({str(_HELD.get(v[0], v[0])) for v in values if v[0] not in _UNRESOLVED})
+            reason = f"the callee holds no function or class ({', '.join(held)})"
+        return DroppedCall(module, op[7], op[5], reason)
+
+    def settle(self) -> None:
+        """The edges of the operations that read a node since widened, found again
+        from the sets reached: the outside names such an operation called are no
+        longer there, and which of them it saw before the widening depended on the
+        order of the work. (An operation that read no widened node saw only values
+        that are still there: its edges stand.)"""
+        pts = self.pts
+        done: set[Node] = set()
+        while pts.widened - done:
+            widened = pts.widened - done
+            done |= widened
+            stale = sorted({op for node in widened for op in pts.deps.get(node, ())})
+            for index in stale:
+                self.op_edges.pop(index, None)
+                self.type_calls.pop(index, None)
+                self.resolved.discard(index)
+                pts.seen.pop(index, None)  # every value of its inputs
+                pts.current = index
+                self.op = index
+                self.evaluate(self.ops[index])
+                pts.current = None
+            self.run_queue()
 
     def holds_code(self, value: Value, depth: int = 0) -> bool:
         """Whether a container holds functions, classes or objects of the analysed
@@ -166,7 +280,7 @@ class Solver:
                 if held[0] == "obj":
                     if self.holds_code(held, depth + 1):
                         return True
-                elif held[0] not in ("const", "unknown", "extres", "ext", "extattr", "member"):
+                elif held[0] not in _UNRESOLVED and held[0] not in ("const", "member"):
                     return True
         return False
 
@@ -194,7 +308,9 @@ class Solver:
             if kind[0] in ("cls", "type"):
                 classes = self.pts.get(kind[1]) if kind[0] == "cls" else self.typed(site, kind[1])
                 for value in classes:
-                    if kind[0] == "type" and value[0] in ("inst", "extres"):
+                    if value == OPAQUE:
+                        out.append(OPAQUE)
+                    elif kind[0] == "type" and value[0] in ("inst", "extres"):
                         out.append(("cls", value[1]) if value[0] == "inst" else ("ext", value[1]))
                     elif kind[0] == "cls" and value[0] == "cls":
                         members = self.members(value[1]) if self.is_enum(value[1]) else []
@@ -220,13 +336,18 @@ class Solver:
         self.derived[op] = index
         self.pts.schedule(index)
 
+    def unresolved(self, value: Value, dst: Node) -> None:
+        """What reading into an outside value gives: unknown (and any data, for the
+        token of a widened node: what its data would give)."""
+        self.pts.add(dst, [UNKNOWN, OPAQUE] if value == OPAQUE else [UNKNOWN])
+
     def _bases_grew(self, _node: Node) -> None:
         self.mros.clear()
 
     def edge(self, caller: str, callee: str) -> None:
         if not caller:  # an implicit call of a derived operation: no site
             return
-        self.edges[caller].add(callee)
+        self.op_edges[self.op].add((caller, callee))
         self.resolved.add(self.op)
 
     # operations ------------------------------------------------------------
@@ -299,8 +420,8 @@ class Solver:
             for value in pts.get(op[2]):
                 if value[0] == "coro":
                     pts.flow(self.functions[value[1]].returns, op[1])
-                elif value[0] in ("unknown", "extres", "ext", "extattr"):
-                    pts.add(op[1], [UNKNOWN])
+                elif value[0] in _UNRESOLVED:
+                    self.unresolved(value, op[1])
         elif kind == "enter":
             for value in pts.fresh(op[2]):
                 self.enter(value, op[1], op[3], op[4])
@@ -322,7 +443,7 @@ class Solver:
         elif kind == "binop":
             for node in (op[2], op[3]):
                 for value in pts.get(node):
-                    if value[0] == "obj":
+                    if value[0] == "obj" or value == OPAQUE:
                         pts.add(op[1], [value])
         elif kind == "flowret":  # a derived: a callee's results into a call's target
             self.deco_result(op)
@@ -524,6 +645,8 @@ class Solver:
                 pts.add(dst, [UNKNOWN])
         elif kind == "extattr":
             pts.add(dst, [UNKNOWN])
+        elif kind == "opaque":  # what an attribute of any data or outside name may be
+            pts.add(dst, [OPAQUE, UNKNOWN])
         elif kind in ("obj", "const"):
             if attr not in _BUILTIN_ATTRS.get(value[1], ()):
                 return  # no such attribute: an error at run time, or a value of another kind
@@ -641,8 +764,8 @@ class Solver:
                     index = max(ints) + 1 + index  # from the end of a list of known length
                 self.pts.flow(self.content(value, _key(index)), dst)
             self.pts.flow(self.content(value, ANY_KEY), dst)
-        elif value[0] in ("unknown", "extres", "ext", "extattr"):
-            self.pts.add(dst, [UNKNOWN])
+        elif value[0] in _UNRESOLVED:
+            self.unresolved(value, dst)
         elif value[0] == "const" and value[1] == "str":
             self.pts.add(dst, [("const", "str", None)])
 
@@ -684,8 +807,8 @@ class Solver:
             self.pts.add(dst, [(value[0], value[1], None)])
             return
         if value[0] != "obj" or value[1] not in ("list", "tuple"):
-            if value[0] in ("unknown", "extres", "ext", "extattr"):
-                self.pts.add(dst, [UNKNOWN])
+            if value[0] in _UNRESOLVED:
+                self.unresolved(value, dst)
             return
         new: Value = ("obj", value[1], f"{dst}")
         self.pts.add(dst, [new])
@@ -825,8 +948,8 @@ class Solver:
             iterator = ("iterator", dst, value)
             self.call_method(value, "__aiter__" if is_async else "__iter__", iterator, caller)
             self.derive("next", dst, iterator, caller, is_async)
-        elif kind in ("unknown", "extres", "ext", "extattr"):
-            self.pts.add(dst, [UNKNOWN])
+        elif kind in _UNRESOLVED:
+            self.unresolved(value, dst)
 
     def next_of(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
         if value[0] == "inst" and is_async:  # what awaiting __anext__() gives
@@ -849,6 +972,8 @@ class Solver:
             self.derive("instof", dst, ("caught", dst))
         elif kind in ("ext", "extattr"):
             self.pts.add(dst, [("extres", value[1])])
+        elif kind == "opaque":
+            self.pts.add(dst, [OPAQUE, UNKNOWN])
         else:
             self.pts.add(dst, [UNKNOWN])
 
@@ -859,8 +984,8 @@ class Solver:
             self.call_method(value, f"{prefix}exit__", ("exit", dst), caller)
         elif value[0] == "gen":  # a contextlib.contextmanager generator
             self.pts.flow(self.functions[value[1]].yields, dst)
-        elif value[0] in ("unknown", "extres", "ext", "extattr"):
-            self.pts.add(dst, [UNKNOWN])
+        elif value[0] in _UNRESOLVED:
+            self.unresolved(value, dst)
 
     # calls -----------------------------------------------------------------
     def call_method(
@@ -926,10 +1051,12 @@ class Solver:
             self.resolved.add(self.op)
             type_name = _TYPE_NAMES.get(value[1])
             if type_name is not None and caller:  # kept if it holds data (see solve)
-                self.type_calls.add((caller, f"{type_name}.{value[2]}", value[3]))
+                self.type_calls[self.op].add((caller, f"{type_name}.{value[2]}", value[3]))
             self.call_container_method(value, call, dst, caller)
         elif deco and dst is not None:  # an unknown decorator: identity
             self.identity(call, dst)
+        elif dst is not None and kind == "opaque":  # dropped: what any call may give
+            self.pts.add(dst, [OPAQUE, UNKNOWN])
         elif dst is not None and kind in ("unknown", "extres", "extattr"):
             self.pts.add(dst, [UNKNOWN])
 
@@ -970,9 +1097,11 @@ class Solver:
         """A decorator's result: what it returns, the decorated itself when unknown."""
         _, dst, returns, decorated = op
         for value in self.pts.get(returns):
-            if value[0] in ("unknown", "extres", "extattr"):
+            if value[0] in ("unknown", "extres", "extattr", "opaque"):
                 if decorated:
                     self.pts.flow(decorated, dst)
+                if value == OPAQUE:  # as any outside name returned
+                    self.pts.add(dst, [OPAQUE])
             else:
                 self.pts.add(dst, [value])
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from pdlint_helpers import run_pdlint
+
 from pdlint.facts.flow import extract
-from pdlint.model.valueflow import solve
+from pdlint.model.valueflow import WIDENED, solve
 
 
 def test_a_walk_over_an_outside_object_stays_small() -> None:
@@ -131,3 +136,89 @@ def test_an_attribute_a_builtin_value_lacks_reads_nothing() -> None:
     code = "def f(t):\n    t.shape()\n    t.count(1)\n\nf((1, 2))\n"
     graph = solve([extract(code, "main")])
     assert graph.edges["main.f"] == {"<**PyTuple**>.count"}
+
+
+def _many_outside_names(count: int) -> str:
+    """A helper called with the results of ``count`` outside functions and with
+    instances of the analysed code, which it forwards to another helper. Half the
+    outside names reach it late (through calls found as the solver goes): it has
+    read the first half by then."""
+    half = count // 2
+    first = "\n".join(f"    fill(torch.op{i}(), torch.op{i}())" for i in range(half))
+    late = "\n".join(
+        f"    fill(relay(call, torch.late{i}), relay(call, torch.late{i}))"
+        for i in range(count - half)
+    )
+    return (
+        "import torch\n\n"
+        "def call(make):\n"
+        "    return make()\n\n"
+        "def relay(fn, arg):\n"
+        "    return fn(arg)\n\n"
+        "class Meta:\n"
+        "    def copy_from(self, other):\n"
+        "        other.run()\n\n"
+        "class Local:\n"
+        "    def run(self):\n"
+        "        pass\n\n"
+        "def fill(dst, src):\n"
+        "    dst.copy_(src)\n"
+        "    dst.copy_from(src)\n"
+        "    forward(src)\n\n"
+        "def forward(value):\n"
+        "    value.run()\n\n"
+        "def few(x):\n"
+        "    x.size()\n\n"
+        "def build():\n"
+        "    fill(Meta(), Local())\n"
+        "    few(torch.a())\n"
+        "    few(torch.b())\n"
+        f"{first}\n"
+        f"{late}\n"
+    )
+
+
+def test_a_parameter_given_many_outside_names_is_widened() -> None:
+    """Past the bound, a node holds "some outside value" instead of each outside
+    name, and so does what flows from it: calls on it are dropped (counted), never
+    guessed; the calls on the analysed code's values it also holds still resolve,
+    and a parameter given a few outside names keeps them."""
+    graph = solve([extract(_many_outside_names(40), "main")])
+    # the names fill saw before it was widened are gone too
+    assert graph.edges["main.fill"] == {"main.Meta.copy_from", "main.forward"}
+    assert graph.edges["main.forward"] == {"main.Local.run"}
+    assert graph.edges["main.Meta.copy_from"] == {"main.Local.run"}
+    assert graph.edges["main.few"] == {"torch.a.size", "torch.b.size"}
+    below = solve([extract(_many_outside_names(3), "main")])
+    assert {"torch.op0.copy_", "torch.late1.copy_"} <= below.edges["main.fill"]
+    assert "torch.late1.run" in below.edges["main.forward"]
+    assert graph.calls == below.calls + 3 * 37
+    # dst.copy_ in fill resolves to nothing now (value.run still reaches Local.run)
+    assert (below.dropped, graph.dropped) == (0, 1)
+
+
+def test_the_widened_graph_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    """Which nodes are widened is a property of the program, not of the order the
+    solver meets the names in (set order changes with the hash seed): the output
+    is the same byte for byte."""
+    (tmp_path / "main.py").write_text(_many_outside_names(80))
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        proc = run_pdlint(
+            "graph", "--all", "--format", "json", "-vv", cwd=tmp_path, env={"PYTHONHASHSEED": seed}
+        )
+        assert proc.returncode == 0, proc.stderr
+        outputs.add((proc.stdout, proc.stderr))
+    assert len(outputs) == 1
+    stdout, stderr = outputs.pop()
+    # -vv tells each dropped call with why: dst.copy_ on the widened parameter, and
+    # make() in call (given 40 outside functions)
+    lines = _many_outside_names(80).splitlines()
+    for caller, text in (("main.fill", "    dst.copy_(src)"), ("main.call", "    return make()")):
+        line = lines.index(text) + 1
+        assert f"dropped call: main.py:{line}: in `{caller}`: {WIDENED}" in stderr
+    assert "2 dropped (callee unknown; 2 of them on widened values)" in stderr
+    graph = json.loads(stdout)
+    edges = {(e["source"], e["target"]) for e in graph["edges"]}
+    assert ("main.forward", "main.Local.run") in edges
+    assert not [e for e in edges if e[0] != "main.build" and e[1].startswith("torch.op")]
