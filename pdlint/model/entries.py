@@ -1,6 +1,7 @@
 """Decode entry points found with no pack: by name and by interface.
 
-By name: a qualified name with both ``disagg`` and ``decode``. By interface: the
+By name: a qualified name with both ``disagg`` and ``decode`` (or the word ``gen`` or
+``generation``, the decode role's name in some engines). By interface: the
 receiving side's methods of a KV-transfer connector, a scheduler that moves
 requests out of a waiting-for-remote-KV state, a handler that branches on a decode
 disaggregation mode or reads the prefill result from the request, and the idle or
@@ -32,6 +33,12 @@ _WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
 # waits for remote KV, for a lazy model to load (see ``Model.load_text``).
 _MODE_WORDS = (("disagg", "decode"), ("prefill_result",))
 _WAITING_WORDS = (("waiting", "remote"),)
+# ``gen`` or ``generation`` as a word of a name (``disagg_gen_init``, ``DisaggGeneration``),
+# not inside another word (``agent``, ``generate``)
+_GENERATION = re.compile(
+    r"(?:(?:^|(?<=[._]))(?:gen|Gen|GEN)(?:eration|ERATION)?|(?<=[a-z0-9])Gen(?:eration)?)"
+    r"(?=$|[._A-Z0-9])"
+)
 
 
 def is_test_code(module: str, qualname: str) -> bool:
@@ -70,12 +77,24 @@ def _functions(model: Model, modules: Iterable[str]) -> Iterator[tuple[str, Func
 
 
 def by_name(model: Model) -> list[str]:
-    """Functions whose qualified name has both ``disagg`` and ``decode``."""
-    modules = model.load_defining(("disagg", "decode"), ignore_case=True)
+    """Functions whose qualified name has both ``disagg`` and ``decode``, or ``disagg``
+    and the word ``gen`` or ``generation`` (the decode side's name where the prefill
+    side is the *context* one: ``_executor_loop_disagg_gen``)."""
+    modules = sorted(
+        {
+            *model.load_defining(("disagg", "decode"), ignore_case=True),
+            *model.load_defining(("disagg", "gen"), ignore_case=True),
+        }
+    )
     return sorted(
         fn.qualname
-        for _, fn in _functions(model, modules)
-        if "disagg" in fn.qualname.lower() and "decode" in fn.qualname.lower()
+        for module, fn in _functions(model, modules)
+        if "disagg" in fn.qualname.lower()
+        and (
+            "decode" in fn.qualname.lower()
+            # in the class or function name only: a package may be named ``gen``
+            or _GENERATION.search(fn.qualname.removeprefix(module))
+        )
     )
 
 

@@ -1764,6 +1764,18 @@ class Model:
             called = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if expr[2] and (called == "functools.partial" or func == ("name", "partial")):
                 return self.callables_of(fn, expr[2][0], depth + 1, module)
+            args = expr[2]
+            if (
+                func == ("name", "getattr")
+                and 2 <= len(args) <= 3
+                and args[1][0] == "const"
+                and isinstance(args[1][1], str)
+                and self.resolve_name(fn, module, "getattr") is None
+            ):
+                # the builtin with a constant name: that attribute (or the default)
+                for part in (("attr", args[0], args[1][1]), *args[2:]):
+                    out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+                return tuple(out)
             if fn is not None:
                 out.update(dict.fromkeys(self._made_functions(fn, func, depth)))
         elif kind in ("subscript", "elem", "item"):
@@ -1845,6 +1857,16 @@ class Model:
             sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
             if not sites and init and fn.cls is not None:
                 sites = self._inherited_init_sites(fn, fn.cls)
+            if not sites and fn.cls is None and "<" not in fn.qualname:
+                # a module function its module never calls: a helper called where it is
+                # imported (``spec_prepare(batch)`` in the batch's module), read in the
+                # few modules whose text calls it by name, as a constructor's are
+                sites = [
+                    site
+                    for m in self.modules_building(fn.qualname)
+                    if m not in modules
+                    for site in self._sites_in(m, name, fn)
+                ]
             if not sites and fn.cls is not None and not init:
                 # a method its class and bases never call is a component's, called where
                 # an instance is held: ``self.acceptor = Acceptor(...)`` then

@@ -690,6 +690,8 @@ class Variants:
                 return True
             if node[0] == "attr" and variant.qualname in self.carrier_names.get(node[2], ()):
                 return True  # a name that holds this variant somewhere: cannot rule it out
+            if node[0] == "attr" and self._unknown_variant_method(node, fn, variant):
+                return True
             if (
                 node[0] == "attr"
                 and variant.kind == "string"
@@ -699,6 +701,16 @@ class Variants:
             parts = node[1:] if isinstance(node[0], str) else node
             stack.extend(p for p in parts if isinstance(p, tuple))
         return False
+
+    def _unknown_variant_method(self, node: Expr, fn: FunctionFacts, variant: Variant) -> bool:
+        """``x.is_tree()`` or ``x.drafts`` where the enum variant's class defines that
+        method or property and what ``x`` holds is not known: it may be the variant,
+        so the condition cannot be ruled independent of it."""
+        if variant.kind != "enum" or variant.qualname not in self.model.classes:
+            return False
+        if self.model.lookup_method(variant.qualname, node[2]) is None:
+            return False
+        return not self.model.types_of(fn, node[1])
 
     def member_of(self, expr: Expr, fn: FunctionFacts, variant: Variant) -> list[int] | None:
         """Indices of members a constant-like expression names (``E.X``, ``"x"``, a

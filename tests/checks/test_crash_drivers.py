@@ -114,6 +114,14 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "imported_helper": (
+        """
+        import sys
+        from relay_desk.server import DecodeServer
+        DecodeServer(sys.argv[1].lower()).event_loop_disagg_decode([{"proposal": [3, 4]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "held_component": (
         """
         import sys

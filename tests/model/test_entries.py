@@ -121,3 +121,29 @@ def test_idle_run_discovery_parses_only_files_defining_one(tmp_path: Path) -> No
     result = analyze([str(tmp_path)], settings, lazy=True, cache_dir=str(tmp_path / "d"))
     assert result.stats["entry points"] == 0
     assert result.loaded_files == []
+
+
+def test_generation_side_names_are_decode_entries(tmp_path: Path) -> None:
+    # the decode role named *generation* (its prefill counterpart *context*): the word
+    # ``gen`` or ``generation`` with ``disagg``, never inside another word
+    pkg = tmp_path / "gen_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "executor.py").write_text(
+        "class Executor:\n"
+        "    def _executor_loop_disagg_gen(self):\n"
+        "        pass\n"
+        "    def _disagg_context_loop(self):\n"
+        "        pass\n"
+        "    def disagg_agent_setup(self):\n"
+        "        pass\n"
+        "    def regenerate_disagg_cache(self):\n"
+        "        pass\n"
+        "class DisaggGenerationWorker:\n"
+        "    def step(self):\n"
+        "        pass\n"
+    )
+    assert _entries(tmp_path) == [
+        "gen_pkg.executor.DisaggGenerationWorker.step",
+        "gen_pkg.executor.Executor._executor_loop_disagg_gen",
+    ]

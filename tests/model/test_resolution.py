@@ -2449,3 +2449,94 @@ def test_a_table_filled_from_the_bodies_of_other_modules(tmp_path: Path) -> None
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/lookup_plugin.py:7 LOOKUP"]
+
+
+def test_module_helper_called_from_another_module_reads_its_callers_arguments(
+    tmp_path: Path,
+) -> None:
+    # ``finish(req=self)`` in the request's module: the helper's parameter holds a
+    # Request, whose ``algo`` (an enum member made from its value) is the variant, so
+    # ``req.algo.is_lookup()`` is decided per member. ``drain`` is never called by name
+    # (only through ``getattr``): its receiver is unknown, and a predicate of the
+    # variant on an unknown receiver is unknown, never taken for every member (silent)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/helpers.py": """
+                def finish(req):
+                    if req.algo.is_lookup():
+                        return len(req.draft.tokens)
+                    return 0
+
+
+                def drain(req):
+                    if not req.algo.is_lookup():
+                        req.draft.tokens.clear()
+            """,
+            "eng/request.py": """
+                from eng import helpers
+                from eng.drafting import Algo
+
+
+                class Request:
+                    def __init__(self, name):
+                        self.algo = Algo(name)
+                        self.draft = None
+
+                    def complete(self):
+                        getattr(helpers, "drain")(self)
+                        return helpers.finish(req=self)
+
+
+                def event_loop_disagg_decode(name, handoffs):
+                    for h in handoffs:
+                        r = Request(name)
+                        d = r.algo.draft_for(h)
+                        if d is not None:
+                            r.draft = d
+                        r.complete()
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/helpers.py:3 LOOKUP"]
+
+
+def test_builtin_getattr_with_a_constant_name_calls_that_attribute(tmp_path: Path) -> None:
+    # ``getattr(self, "_finish", None)(batch)``: the method named (the default adds
+    # nothing); a name computed at run time stays unknown (silent)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo, hook: str):
+                        self.algo = algo
+                        self.hook = hook
+
+                    def _finish(self, batch):
+                        return batch.draft.tokens[0]
+
+                    def _other(self, batch):
+                        return batch.draft.tokens[-1]
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            batch = Batch()
+                            batch.draft = self.algo.draft_for(h)
+                            getattr(self, "_finish", None)(batch)
+                            getattr(self, self.hook)(batch)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:14 LOOKUP"]
