@@ -52,8 +52,7 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
             out.append(_scoped("", module, key, value))
     for call in facts.calls:
         out.extend(_scoped("", module, k, v) for k, v in _added(call, held))
-    if _empty(model.module_assigns.get(target)):
-        out.extend(_stored_elsewhere(model, target))
+    filled = bool(out)
     for fn in facts.functions:
         if _local(fn, name):
             continue
@@ -63,7 +62,11 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
         for call in fn.calls:
             written.extend(_added(call, held))
         for k, v in written:
+            filled = True
             out.extend(_applied(model, fn, module, k, v))
+    if not filled and _empty(model.module_assigns.get(target)):
+        # an empty table its module never fills: a registry its plugins fill
+        out.extend(_stored_elsewhere(model, target))
     return out
 
 
@@ -154,8 +157,8 @@ def _scoped(function: str, module: str, key: Expr | None, value: Expr) -> Entry:
 def _applied(
     model: Model, fn: FunctionFacts, module: str, key: Expr | None, value: Expr
 ) -> list[Entry]:
-    """An entry written in ``fn``: as it is when it reads none of the parameters of
-    ``fn`` and of the functions enclosing it, else one per application of ``fn``, each
+    """An entry written in ``fn``: as it is when its value is not a parameter of ``fn``
+    or of the functions enclosing it, else one per application of ``fn``, each
     parameter read as a whole replaced by what the application binds (a key read
     otherwise, ``cls.__name__``, stays in ``fn``: a key no member names). When the
     applications are too many to read, one entry with no key and an unknown value
@@ -164,7 +167,7 @@ def _applied(
     value_param = value[0] == "name" and value[1] in params
     if not value_param and _reads(value, params):
         return []  # a value made of the parameters (``cls(config)``): not followed
-    if not value_param and (key is None or not _reads(key, params)):
+    if not value_param:  # a value of its own (a cache's), under a key it may compute
         return [_scoped(fn.qualname, module, key, value)]
     applications = _applications(model, fn)
     if applications is None:
