@@ -453,7 +453,7 @@ class _FunctionWalker:
         self.branches: list[tuple[Expr, Span, Guards]] = []
         self.flags: list[tuple[str, Expr, Span, Guards]] = []
         self.yields: list[Expr] = []
-        self.item_stores: list[tuple[Expr, Expr]] = []
+        self.item_stores: list[tuple[Expr, Expr, Expr]] = []
         self.loops: list[Expr] = []
 
     # statements -----------------------------------------------------------
@@ -686,7 +686,7 @@ class _FunctionWalker:
         else:
             self.events(tgt, guards)
             if type(tgt) is ast.Subscript and value_ir is not None:
-                self.item_stores.append((_ir(tgt.value, 0), value_ir))
+                self.item_stores.append((_ir(tgt.value, 0), _ir(tgt.slice, 0), value_ir))
 
     def element_names(self, tgt: ast.expr, value: Expr) -> None:
         """Bind the names of a target to the parts of ``value`` they take:
@@ -1021,6 +1021,7 @@ class _ModuleIndexer:
         self.classes: list[ClassFacts] = []
         self.functions: list[FunctionFacts] = []
         self.calls: list[CallFact] = []
+        self.item_stores: list[tuple[Expr, Expr, Expr]] = []
         self._lambdas: set[tuple[int, int]] = set()  # indexed already (line, column)
 
     def facts(self) -> ModuleFacts:
@@ -1033,6 +1034,7 @@ class _ModuleIndexer:
             classes=tuple(self.classes),
             functions=tuple(self.functions),
             calls=tuple(self.calls),
+            item_stores=tuple(self.item_stores),
         )
 
     def import_pairs(self, node: ast.Import | ast.ImportFrom) -> list[tuple[str, str]]:
@@ -1084,6 +1086,10 @@ class _ModuleIndexer:
                 for tgt in targets:
                     if isinstance(tgt, ast.Name) and node.value is not None:
                         self.assigns.append((tgt.id, _ir(node.value, 0), self.lines.span(node)))
+                    elif isinstance(tgt, ast.Subscript) and node.value is not None:
+                        # a table filled at import time (``HANDLERS["tree"] = TreeHandler``)
+                        store = (_ir(tgt.value, 0), _ir(tgt.slice, 0), _ir(node.value, 0))
+                        self.item_stores.append(store)
                 if node.value is not None:
                     self.lambdas_in(node.value, prefix)
 
@@ -1138,6 +1144,7 @@ class _ModuleIndexer:
                 tuple(_ir(b, 0) for b in node.bases),
                 tuple(assigns),
                 tuple(annotations),
+                tuple([_ir(d, 0) for d in node.decorator_list]),
             )
         )
         self.body(node.body, qualname, qualname)
@@ -1158,11 +1165,13 @@ class _ModuleIndexer:
         walker.params = {a.arg for a in every if a.arg != "self" and a.arg != "cls"}
         returns: Expr | None = None
         decorators: tuple[str, ...] = ()
+        decorator_exprs: tuple[Expr, ...] = ()
         if node.__class__ is not ast.Lambda:
             defined: ast.FunctionDef = node  # type: ignore[assignment]
             body, name = defined.body, defined.name
             returns = annotation_expr(defined.returns)
             decorators = tuple([_decorator_name(d) for d in defined.decorator_list])
+            decorator_exprs = tuple([_ir(d, 0) for d in defined.decorator_list])
         assert body is not None
         # ``*args: T`` holds a tuple of T, ``**kwargs: T`` a mapping to T
         for star, head in ((args.vararg, "tuple"), (args.kwarg, "dict")):
@@ -1214,6 +1223,7 @@ class _ModuleIndexer:
                     args.vararg.arg if args.vararg is not None else "",
                     args.kwarg.arg if args.kwarg is not None else "",
                 ),
+                decorator_exprs=decorator_exprs,
             )
         )
 
@@ -1268,7 +1278,7 @@ def index_pieces(
             del piece
             yield indexer.facts()
             indexer.imports, indexer.assigns, indexer.classes, indexer.functions = [], [], [], []
-            indexer.calls = []
+            indexer.calls, indexer.item_stores = [], []
     finally:
         _end_module()
 
@@ -1285,6 +1295,7 @@ def joined(display: str, module: str, parts: Iterable[ModuleFacts]) -> ModuleFac
         classes=tuple(chain.from_iterable(p.classes for p in parts)),
         functions=tuple(chain.from_iterable(p.functions for p in parts)),
         calls=tuple(chain.from_iterable(p.calls for p in parts)),
+        item_stores=tuple(chain.from_iterable(p.item_stores for p in parts)),
     )
 
 

@@ -141,10 +141,12 @@ class FunctionFacts(NamedTuple):
     flags: tuple[tuple[str, Expr, Span, Guards], ...] = ()
     # what each ``yield`` gives (``("elem", x)`` for ``yield from x``)
     yields: tuple[Expr, ...] = ()
-    # (container, value) of each ``container[key] = value``
-    item_stores: tuple[tuple[Expr, Expr], ...] = ()
+    # (container, key, value) of each ``container[key] = value``
+    item_stores: tuple[tuple[Expr, Expr, Expr], ...] = ()
     # the names of its ``*args`` and ``**kwargs`` parameters ("" for none)
     var_params: tuple[str, str] = ("", "")
+    # its decorators as written (``register("tree")``), outermost first
+    decorator_exprs: tuple[Expr, ...] = ()
 
 
 class ClassFacts(NamedTuple):
@@ -156,6 +158,8 @@ class ClassFacts(NamedTuple):
     bases: tuple[Expr, ...]
     assigns: tuple[tuple[str, Expr, Span], ...]
     annotations: tuple[tuple[str, Expr], ...]
+    # its decorators as written (``register("tree")``), outermost first
+    decorators: tuple[Expr, ...] = ()
 
 
 class ModuleFacts(NamedTuple):
@@ -169,6 +173,8 @@ class ModuleFacts(NamedTuple):
     functions: tuple[FunctionFacts, ...]
     # the calls made at import time, in the module's body (``Algo.register("X")``)
     calls: tuple[CallFact, ...] = ()
+    # (container, key, value) of each ``container[key] = value`` in the module's body
+    item_stores: tuple[tuple[Expr, Expr, Expr], ...] = ()
 
 
 def _reduce(fact: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -225,7 +231,8 @@ def packed(facts: ModuleFacts) -> Packed:
     """``facts`` as plain tuples (see :func:`unpacked`)."""
     classes = tuple(map(tuple, facts.classes))
     calls = tuple(map(tuple, facts.calls))
-    return (*facts[:4], classes, tuple(map(_packed_function, facts.functions)), calls)
+    functions = tuple(map(_packed_function, facts.functions))
+    return (*facts[:4], classes, functions, calls, facts.item_stores)
 
 
 def _unpacked_function(packed_function: Packed) -> FunctionFacts:
@@ -238,7 +245,7 @@ def _unpacked_function(packed_function: Packed) -> FunctionFacts:
 
 def unpacked(plain: Packed) -> ModuleFacts:
     """The facts :func:`packed` gave ``plain`` of (a wrong shape raises)."""
-    path, module, imports, assigns, classes, functions, calls = plain
+    path, module, imports, assigns, classes, functions, calls, item_stores = plain
     fields = (
         path,
         module,
@@ -247,5 +254,6 @@ def unpacked(plain: Packed) -> ModuleFacts:
         tuple(map(_class, classes)),
         tuple(map(_unpacked_function, functions)),
         tuple(map(_call, calls)),
+        item_stores,
     )
     return ModuleFacts._make(fields)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pdlint.facts.exprs import nodes
 from pdlint.facts.types import Expr, FunctionFacts, Guards
+from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
@@ -201,6 +202,10 @@ class ClassFactories:
                 return [
                     (v, ((("cmp", key, ("==",), (k,)), True),)) for k, v in entries if k is not None
                 ]
+        if kind == "call" and lookup is None:
+            found = self._returned_lookup(fn, value)
+            if found:
+                return found
         if kind == "name":
             held = assigned_values(fn, value[1])
             if len(held) == 1 and held[0] != value:
@@ -212,6 +217,41 @@ class ClassFactories:
             if len(found) > 1:
                 return [(("call", f, value[2], value[3]), g) for f, g in found]
         return [(value, ())]
+
+    def _returned_lookup(self, fn: FunctionFacts, call: Expr) -> list[tuple[Expr, Guards]]:
+        """The alternatives of a call of a function that returns a lookup in a table by
+        its parameter (``def drafter_class(name): return _DRAFTERS[name]``): each value
+        of the table, chosen when the argument the call binds to that parameter equals
+        its key; [] for any other call."""
+        targets = self.model.call_targets(fn, call[1])
+        callee = self.model.functions[targets[0]] if len(targets) == 1 else None
+        if callee is None or len(callee.returns) != 1 or callee.returns[0].value is None:
+            return []
+        returned = callee.returns[0].value
+        if returned[0] == "subscript":
+            table, key = returned[1], returned[2]
+        elif returned[0] == "call" and returned[1][0] == "attr" and returned[1][2] == "get":
+            if len(returned[2]) != 1:
+                return []
+            table, key = returned[1][1], returned[2][0]
+        else:
+            return []
+        if key[0] != "name" or table[0] not in ("name", "attr"):
+            return []
+        bound = dict(bind_arguments(callee, call[1], call[2], call[3]))
+        arg = bound.get(key[1])
+        if arg is None or arg[0] not in ("name", "attr"):
+            return []
+        where = self.model.module_of(callee)
+        entries = self.model.entries(callee, where, table)
+        if not entries or any(k is None for k, _ in entries):
+            return []
+        out: list[tuple[Expr, Guards]] = []
+        for k, v in entries:
+            assert k is not None
+            k, v = (_in_scope(callee.qualname, where, e) for e in (k, v))
+            out.append((v, ((("cmp", arg, ("==",), (k,)), True),)))
+        return out
 
     def _tested_variants(self, stores: list[tuple[FunctionFacts, Expr, Guards]]) -> list[Variant]:
         """The enum and Literal variants the guards of the stores test (parameters annotated with
@@ -333,10 +373,17 @@ class ClassFactories:
         if func[0] != "attr":
             return None
         entries = self._chosen_entries(fn, func[1])
+        made = entries is None  # an object made of a class an entry holds
+        if made:
+            entries = self._made_from_entries(fn, func[1])
         if entries is not None:
             by_class: dict[str, set[int]] = {}
             for value, members in entries[1]:
-                for cls in self.model.instance_classes(fn, value):
+                if made:
+                    classes = self.model.held_classes(fn, value)
+                else:
+                    classes = self.model.instance_classes(fn, value)
+                for cls in classes:
                     by_class.setdefault(cls, set()).update(members)
             options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
             return (entries[0], options) if options else None
@@ -367,6 +414,21 @@ class ClassFactories:
         if len(held) == 1 and held[0][0] == "elem":  # ``for hook in self._hooks``
             return self._added_entries(fn, held[0][1])
         return None
+
+    def _made_from_entries(
+        self, fn: FunctionFacts, expr: Expr, depth: int = 0
+    ) -> tuple[str, list[tuple[Expr, frozenset[int]]]] | None:
+        """:meth:`_chosen_entries` of the class objects an object is made of: ``expr``
+        a call of an entry (``KINDS[algo]()``), or a local assigned once from one
+        (``kind = KINDS[algo]()``, then ``kind.run(b)``)."""
+        if expr[0] == "name" and depth < 4 and all(p != expr[1] for p, _ in fn.params):
+            held = assigned_values(fn, expr[1])
+            if len(held) == 1 and held[0] != expr:
+                return self._made_from_entries(fn, held[0], depth + 1)
+            return None
+        if expr[0] != "call":
+            return None
+        return self._chosen_entries(fn, expr[1])
 
     def _added_entries(
         self, fn: FunctionFacts, container: Expr
@@ -456,3 +518,8 @@ class ClassFactories:
         if default is not None and rest:
             out.append((default, rest))
         return (variant.qualname, out)
+
+
+def _in_scope(function: str, module: str, expr: Expr) -> Expr:
+    """``expr`` marked with the scope it is written in, unless it is marked already."""
+    return expr if expr[0] == "scoped" else ("scoped", function, module, expr)

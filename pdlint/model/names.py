@@ -36,6 +36,7 @@ from pdlint.model.binding import (
     handed_calls,
     through_held,
 )
+from pdlint.model.registrations import registered_entries
 
 ENUM_BASES = {
     "enum.Enum",
@@ -58,11 +59,14 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
-_STORED_VALUES = frozenset({"call", "name", "await", "ifexp"})
+_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or"})
 # container literals stored in an attribute: what its elements are read from
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
 _RETURNED_VALUES = frozenset({*_STORED_VALUES, "attr", "subscript"})
+# what a function returning a class object returns: a class or what holds one, a
+# lookup in a table of classes (``return _DRAFTERS[name]``, ``_DRAFTERS.get(name)``)
+_HELD_RETURNS = frozenset({"name", "attr", "subscript", "call", "ifexp"})
 # ``self.attr.<adder>(value)`` adds ``value`` to the container ``self.attr``
 _ADDERS = frozenset({"append", "appendleft", "add", "insert"})
 # ``container.<taker>(...)`` returns one of its elements
@@ -326,6 +330,7 @@ class Model:
         self._subclasses_known: set[str] = set()
         self._base_names: dict[str, set[str]] = {}  # a name in a base expression -> classes
         self._aliases: dict[str, set[str]] | None = None
+        self._registered: dict[str, list[tuple[Expr | None, Expr]]] = {}
         for facts in modules:
             self._add(facts)
         if source is None:
@@ -782,7 +787,7 @@ class Model:
                     and call.args
                 ):
                     table.setdefault(func[1][2], []).append(("value", call.args[-1], fn.qualname))
-            for held, value in fn.item_stores:  # ``self.by_rid[rid] = req``
+            for held, _, value in fn.item_stores:  # ``self.by_rid[rid] = req``
                 if held[0] == "attr" and held[1] == ("name", "self"):
                     table.setdefault(held[2], []).append(("value", value, fn.qualname))
         self._attr_elements[cls] = table
@@ -1073,6 +1078,8 @@ class Model:
             return self.types_of(fn, expr[1], depth + 1)
         if kind == "ifexp":
             return self.types_of(fn, expr[2], depth + 1) | self.types_of(fn, expr[3], depth + 1)
+        if kind == "or":  # ``acceptor or Acceptor()``: either side
+            return frozenset(c for value in expr[1] for c in self.types_of(fn, value, depth + 1))
         if kind == "attr":
             enum = self._enum_member(fn, expr)
             if enum is not None:  # ``ForwardMode.DECODE``
@@ -1230,6 +1237,8 @@ class Model:
             return self.element_classes(fn, expr[2], depth + 1) | self.element_classes(
                 fn, expr[3], depth + 1
             )
+        if kind == "or":  # ``pending or []``
+            return frozenset(c for v in expr[1] for c in self.element_classes(fn, v, depth + 1))
         if kind == "comp":
             return self.types_of(fn, expr[2], depth + 1) if len(expr) > 2 else _NO_CLASSES
         if kind == "await":
@@ -1255,7 +1264,7 @@ class Model:
                 else:
                     out.update(self.element_classes(fn, value, depth + 1))
             if local:  # and what the function adds to it
-                for held, value in fn.item_stores:  # ``table[key] = value``
+                for held, _, value in fn.item_stores:  # ``table[key] = value``
                     if held == expr:
                         out.update(self.types_of(fn, value, depth + 1))
                 for call in fn.calls:  # ``reqs.append(req)``
@@ -1673,8 +1682,8 @@ class Model:
             if target is None:
                 return self.callables_of(fn, func)  # a local holding a callable
             return self._callable(target)
-        if func[0] in ("subscript", "lambda", "ifexp"):
-            return self.callables_of(fn, func)
+        if func[0] in ("subscript", "lambda", "ifexp", "call"):
+            return self.callables_of(fn, func)  # ``partial(f, x)(b)``: what it makes
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
@@ -1750,11 +1759,13 @@ class Model:
                 return self._callable(dotted) or self._constant_callables(dotted, depth)
             for cls in sorted(self.types_of(fn, base)) if fn is not None else ():
                 out.update(dict.fromkeys(self.methods_named(cls, expr[2])))
-        elif kind == "call" and expr[2]:
+        elif kind == "call":
             func = expr[1]
             called = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
-            if called == "functools.partial" or func == ("name", "partial"):
+            if expr[2] and (called == "functools.partial" or func == ("name", "partial")):
                 return self.callables_of(fn, expr[2][0], depth + 1, module)
+            if fn is not None:
+                out.update(dict.fromkeys(self._made_functions(fn, func, depth)))
         elif kind in ("subscript", "elem", "item"):
             for part in self._contained(fn, module, expr[1], depth):
                 out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
@@ -1765,6 +1776,18 @@ class Model:
             qual = f"{fn.qualname if fn is not None else module}.{lambda_name(expr[1], expr[2])}"
             return (qual,) if qual in self.functions else ()
         return tuple(out)
+
+    def _made_functions(self, fn: FunctionFacts, func: Expr, depth: int) -> list[str]:
+        """The functions a call of ``func`` in ``fn`` returns that it defines itself
+        (a nested function or a lambda: ``def make_picker(k): def pick(b): ...; return
+        pick``)."""
+        out: list[str] = []
+        for target in self.callables_of(fn, func, depth + 1):
+            for ret in self.functions[target].returns:
+                if ret.value is not None and ret.value[0] in ("name", "lambda"):
+                    found = self.callables_of(self.functions[target], ret.value, depth + 1)
+                    out.extend(f for f in found if f.startswith(f"{target}."))
+        return out
 
     def attribute_callables(self, cls: str, attr: str, depth: int = 0) -> tuple[str, ...]:
         """The functions ``obj.attr`` may be as a callable, for ``obj`` of class ``cls``:
@@ -1820,6 +1843,8 @@ class Model:
         out: set[str] = set()
         try:
             sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
+            if not sites and init and fn.cls is not None:
+                sites = self._inherited_init_sites(fn, fn.cls)
             if not sites and fn.cls is not None and not init:
                 # a method its class and bases never call is a component's, called where
                 # an instance is held: ``self.acceptor = Acceptor(...)`` then
@@ -1867,6 +1892,22 @@ class Model:
             self._passed_cache[key] = found
         return found
 
+    def _inherited_init_sites(
+        self, init: FunctionFacts, cls: str
+    ) -> list[tuple[FunctionFacts, Site]]:
+        """The constructions of the subclasses of ``cls`` that inherit its ``__init__``
+        (``DecodeScheduler(...)`` with ``class DecodeScheduler(Scheduler): ...``), in
+        their modules and the few building them (asked only when ``cls`` itself is
+        built nowhere: finding the subclasses reads the class headers naming it)."""
+        out: list[tuple[FunctionFacts, Site]] = []
+        for sub in sorted(self.direct_subclasses(cls)):
+            if self.lookup_method(sub, "__init__") != init.qualname:
+                continue
+            modules = {self.class_module[sub], *self.modules_building(sub)}
+            name = sub.rsplit(".", 1)[-1]
+            out.extend(site for m in sorted(modules) for site in self._sites_in(m, name, init))
+        return out
+
     def _sites_in(
         self, module: str, name: str, fn: FunctionFacts
     ) -> list[tuple[FunctionFacts, Site]]:
@@ -1911,7 +1952,13 @@ class Model:
             return fn.qualname == f"{caller.qualname}.{lambda_name(func[1], func[2])}"
         if func[0] == "name":
             return fn.qualname in self.call_targets(caller, func)
-        if func[0] != "attr" or fn.cls is None:
+        if func[0] != "attr":
+            return False
+        if func[1][0] == "name":  # ``schedulers.Scheduler(...)``: a name in a module
+            named = self.resolve_dotted(caller, self.module_of(caller), func)
+            if named is not None and fn.qualname in self._callable(named):
+                return True
+        if fn.cls is None:
             return False
         base = func[1]
         own = None
@@ -1989,9 +2036,12 @@ class Model:
         sites.extend(
             entry for entries in self._module_handed_calls(module).values() for entry in entries
         )
+        sites.extend(_calls_of_calls(self.modules.get(module)))
         for fn, site in sites:
             func = site.func
-            if func[0] == "name" and all(p != func[1] for p, _ in fn.params):
+            if func[0] == "call":  # ``partial(self.step, k)(b)``: made and called on the spot
+                held = [func]
+            elif func[0] == "name" and all(p != func[1] for p, _ in fn.params):
                 held = [v for n, v in fn.assigns if n == func[1] and v != func]
             elif func[0] == "attr" and func[1] == ("name", "self") and fn.cls is not None:
                 held = [v for _, v in self._stores_on_self(fn.cls).get(func[2], ()) if v != func]
@@ -2078,8 +2128,8 @@ class Model:
         elif kind == "call" and fn is not None:  # a function returning a class object
             for target in self.call_targets(fn, expr[1]):
                 callee = self.functions[target]
-                for ret in callee.returns:
-                    if ret.value is not None and ret.value[0] in _DOTTED:
+                for ret in callee.returns:  # a class named, or looked up in a table
+                    if ret.value is not None and ret.value[0] in _HELD_RETURNS:
                         out.update(self.held_classes(callee, ret.value, depth + 1))
             return frozenset(out)
         if container is not None:
@@ -2162,10 +2212,26 @@ class Model:
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)
             held = self.module_assigns.get(target) if target is not None else None
-            if target is not None and held is not None and held[0] in ("dict", "seq"):
+            if target is not None and held is not None:
                 where = target.rsplit(".", 1)[0]
-                return [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+                if held[0] in ("dict", "seq"):
+                    out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+                out.extend(self.registered_entries(target))
         return out
+
+    def registered_entries(self, target: str) -> list[tuple[Expr | None, Expr]]:
+        """The entries the module-level container ``target`` gets after its literal
+        (a registry filled at import time: see :mod:`pdlint.model.registrations`)."""
+        found = self._registered.get(target)
+        if found is None:
+            found = self._registered[target] = registered_entries(self, target)
+        return found
+
+    def load_needed(self, modules: Iterable[str]) -> None:
+        """Load those of ``modules`` not loaded yet (while deferring: ask the caller to)."""
+        missing = [m for m in dict.fromkeys(modules) if self._loadable(m)]
+        if missing:
+            self._need(missing)
 
     def _callable(self, target: str | None) -> tuple[str, ...]:
         if target is None:
@@ -2190,6 +2256,12 @@ def _last_name(func: Expr) -> str | None:
         else None
     )
     return last if isinstance(last, str) else None
+
+
+def _calls_of_calls(facts: ModuleFacts | None) -> list[tuple[FunctionFacts, Site]]:
+    """The calls of what a call returns (``partial(f, x)(b)``) in a module's functions."""
+    functions = facts.functions if facts is not None else ()
+    return [(fn, call) for fn in functions for call in fn.calls if call.func[0] == "call"]
 
 
 def _imports_from(facts: ModuleFacts, top: str) -> bool:

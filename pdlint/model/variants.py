@@ -801,15 +801,19 @@ class Variants:
         """
         if not (expr[0] == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]):
             return None
-        table = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1][1])
+        module = self.model.module_of(fn)
+        table = self.model.resolve_dotted(fn, module, expr[1][1])
         dict_expr = self.model.module_assigns.get(table or "")
         if dict_expr is None or dict_expr[0] != "dict":
             return None
         if not self.denotes(expr[2][0], fn, variant, bound):
             return None
         keys: set[int] = set()
-        for key, value in zip(dict_expr[1], dict_expr[2], strict=True):
-            found = self.member_of(key, fn, variant)
+        # its literal's entries and those registered into it at import time
+        for key, value in self.model.entries(fn, module, expr[1][1]):
+            found = None if key is None else self.members_in(key, fn, module, variant, 0)
+            while value[0] == "scoped":
+                value = value[3]
             if found is None or value == ("const", None):
                 return None
             keys.update(found)

@@ -271,6 +271,44 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "decorated_registry": (
+        """
+        import sys
+        from plug_engine.spec import Method
+        from plug_engine.worker import DecodeWorker
+        DecodeWorker(Method[sys.argv[1]], 2).event_loop_disagg_decode([{"draft": [1, 2, 3]}])
+        """,
+        ("TREE", "OFF"),
+    ),
+    "spot_partial": (
+        """
+        import sys
+        from spot_engine.scheduler import DecodeScheduler
+        from spot_engine.speculation import Speculation
+        scheduler = DecodeScheduler(Speculation[sys.argv[1]], 2)
+        scheduler.event_loop_disagg_decode([{"proposal": [5, 6, 7]}])
+        """,
+        ("TREE", "CHAIN"),
+    ),
+    "injected_component": (
+        """
+        import sys
+        from inj_engine.drafts import DraftMode
+        from inj_engine.server import serve
+        serve(DraftMode[sys.argv[1]].value, [{"draft": [4, 5, 6]}])
+        """,
+        ("EAGLE", "MEDUSA"),
+    ),
+    "closure_step": (
+        """
+        import sys
+        from pick_engine.scheduler import DecodeScheduler
+        from pick_engine.state import Lookahead
+        scheduler = DecodeScheduler(Lookahead[sys.argv[1]], 2)
+        scheduler.event_loop_disagg_decode([{"draft": [4, 5, 6]}])
+        """,
+        ("DEEP", "SHALLOW"),
+    ),
     "walrus_scope": (
         """
         import sys

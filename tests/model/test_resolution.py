@@ -2036,3 +2036,416 @@ def test_methods_called_on_a_held_instance_take_the_arguments(tmp_path: Path) ->
         "PDL101 eng/req.py:16 LOOKUP",
         "PDL101 eng/req.py:21 CHAIN",
     ]
+
+
+def test_registries_filled_at_import_time_give_their_classes_per_key(tmp_path: Path) -> None:
+    # an empty table filled by module-level item stores and by a registering function
+    # called at import time, read through a local with ``get``: each handler class is
+    # reached only for the member its key names (TREE's handler, which reads the
+    # draft too, stays silent)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/handlers.py": """
+                from eng.drafting import Algo
+
+                HANDLERS = dict()
+
+
+                def add_handler(algo, handler_cls):
+                    HANDLERS[algo] = handler_cls
+
+
+                class TreeHandler:
+                    def handle(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LookupHandler:
+                    def handle(self, b):
+                        return b.draft.tokens[0]
+
+
+                HANDLERS[Algo.TREE] = TreeHandler
+                add_handler(Algo.LOOKUP, LookupHandler)
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.handlers import HANDLERS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        handler_cls = HANDLERS.get(algo)
+                        self.handler = handler_cls()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.handler.handle(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/handlers.py:17 LOOKUP"]
+
+
+def test_functions_registered_by_a_keyword_decorator_are_called_per_key(tmp_path: Path) -> None:
+    # step functions registered by a decorator taking the member by keyword, in a
+    # module of their own, called through the table in place: the LOOKUP step is
+    # reached for LOOKUP alone, the TREE step (reading the draft too) for TREE
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/table.py": """
+                STEPS: dict = {}
+
+
+                def on_step(*, algo):
+                    def wrap(fn):
+                        STEPS[algo] = fn
+                        return fn
+
+                    return wrap
+            """,
+            "eng/steps.py": """
+                from eng.drafting import Algo
+                from eng.table import on_step
+
+
+                @on_step(algo=Algo.TREE)
+                def tree_step(b):
+                    return b.draft.tokens[-1]
+
+
+                @on_step(algo=Algo.LOOKUP)
+                def lookup_step(b):
+                    return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.table import STEPS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            STEPS[self.algo](b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/steps.py:12 LOOKUP"]
+
+
+def test_a_partial_called_where_it_is_made_binds_both_argument_lists(tmp_path: Path) -> None:
+    # a bound method and a function wrapped with ``partial`` (imported by name, one
+    # given its first argument by keyword) and called at once: the batch binds the
+    # parameter after the partial's; the method testing for None stays silent
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/helpers.py": """
+                def last_token(b, offset):
+                    return b.draft.tokens[-offset]
+            """,
+            "eng/loop.py": """
+                from functools import partial
+
+                from eng.drafting import Algo
+                from eng.helpers import last_token
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def _size(self, scale, b):
+                        if b.draft is None:
+                            return 0
+                        return scale * len(b.draft.tokens)
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            partial(self._size, 2)(b)
+                            partial(last_token, offset=1)(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/helpers.py:2 LOOKUP"]
+
+
+def test_a_component_injected_into_an_inherited_constructor_is_followed(tmp_path: Path) -> None:
+    # the loop class inherits its base's ``__init__``, built through a module alias
+    # with the component in a keyword; the base keeps the parameter or a default:
+    # both the injected class and the default are reached
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/checks.py": """
+                class SizeCheck:
+                    def check(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LastCheck:
+                    def check(self, b):
+                        return b.draft.tokens[-1]
+            """,
+            "eng/loop.py": """
+                from eng.checks import SizeCheck
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class LoopBase:
+                    def __init__(self, algo: Algo, checker=None):
+                        self.algo = algo
+                        self.checker = checker or SizeCheck()
+
+
+                class Loop(LoopBase):
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.checker.check(b)
+            """,
+            "eng/main.py": """
+                import eng.loop as loop_mod
+                from eng.checks import LastCheck
+
+
+                def main(algo, handoffs):
+                    checker = LastCheck()
+                    loop_mod.Loop(algo, checker=checker).event_loop_disagg_decode(handoffs)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/checks.py:3 LOOKUP",
+        "PDL101 eng/checks.py:8 LOOKUP",
+    ]
+
+
+def test_a_function_made_by_a_method_and_kept_is_called_later(tmp_path: Path) -> None:
+    # a method returns a lambda and another a nested function; a setup method keeps
+    # them on the instance and the loop calls them: the lambda reads the draft
+    # unguarded, the nested function after a None test
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.head = None
+                        self.size = None
+
+                    def _head_reader(self, at):
+                        return lambda b: b.draft.tokens[at]
+
+                    def _size_reader(self):
+                        def size(b):
+                            return 0 if b.draft is None else len(b.draft.tokens)
+
+                        return size
+
+                    def setup(self):
+                        self.head = self._head_reader(0)
+                        self.size = self._size_reader()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        self.setup()
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.size(b)
+                            self.head(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:17 LOOKUP"]
+
+
+def test_a_bare_class_decorator_registers_under_a_class_attribute(tmp_path: Path) -> None:
+    # ``@handler`` stores each class under the member its body assigns (one through
+    # a base): the lookup by the member reaches each class for that member alone
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/handlers.py": """
+                from eng.drafting import Algo
+
+                REGISTRY = {}
+
+
+                def handler(cls):
+                    REGISTRY[cls.algo] = cls
+                    return cls
+
+
+                @handler
+                class TreeHandler:
+                    algo = Algo.TREE
+
+                    def handle(self, b):
+                        return len(b.draft.tokens)
+
+
+                class LookupBase:
+                    algo = Algo.LOOKUP
+
+
+                @handler
+                class LookupHandler(LookupBase):
+                    def handle(self, b):
+                        return b.draft.tokens[0]
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.handlers import REGISTRY
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.handler = REGISTRY[self.algo]()
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for h in handoffs:
+                            b = Batch(self.algo)
+                            d = self.algo.draft_for(h)
+                            if d is not None:
+                                b.draft = d
+                            self.handler.handle(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/handlers.py:26 LOOKUP"]
+
+
+def test_a_table_filled_from_the_bodies_of_other_modules(tmp_path: Path) -> None:
+    # each plugin module stores its class into the imported table at import time
+    # (an item store, ``update`` with a literal): each is reached for its key alone
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "from eng import lookup_plugin, tree_plugin  # noqa: F401\n",
+            "eng/drafting.py": DRAFTING,
+            "eng/table.py": "KINDS: dict = {}\n",
+            "eng/tree_plugin.py": """
+                from eng import table
+                from eng.drafting import Algo
+
+
+                class TreeKind:
+                    def run(self, b):
+                        return b.draft.tokens[1]
+
+
+                table.KINDS.update({Algo.TREE: TreeKind})
+            """,
+            "eng/lookup_plugin.py": """
+                from eng.drafting import Algo
+                from eng.table import KINDS
+
+
+                class LookupKind:
+                    def run(self, b):
+                        return b.draft.tokens[2]
+
+
+                KINDS[Algo.LOOKUP] = LookupKind
+            """,
+            "eng/loop.py": """
+                from eng.drafting import Algo
+                from eng.table import KINDS
+
+
+                class Batch:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+                        self.draft = None
+
+
+                def event_loop_disagg_decode(algo: Algo, handoffs):
+                    kind = KINDS[algo]()
+                    for h in handoffs:
+                        b = Batch(algo)
+                        d = algo.draft_for(h)
+                        if d is not None:
+                            b.draft = d
+                        kind.run(b)
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/lookup_plugin.py:7 LOOKUP"]
