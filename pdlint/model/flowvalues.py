@@ -29,9 +29,11 @@ OPAQUE: Value = ("opaque",)
 OUTSIDE_KINDS = frozenset({"ext", "extres", "extattr"})
 # the kinds a widened node gives up: data (constants, containers and their
 # methods) and outside names; never the analysed code's functions, classes and
-# instances, nor a container's keys (its layout)
+# instances, nor a container's keys (its layout), nor strings: they are the names
+# getattr(obj, name), keys and imports read (a helper walking fields by name
+# would find nothing)
 _WIDENED_KINDS = OUTSIDE_KINDS | {"const", "obj", "bmeth"}
-_NOT_WIDENED_CONSTS = frozenset({"key", "NoneType"})
+_NOT_WIDENED_CONSTS = frozenset({"key", "NoneType", "str"})
 ANY_KEY = "*"
 
 
@@ -51,7 +53,7 @@ class PointsTo:
     """What each node may hold, grown to a fixpoint: copy edges between nodes, and
     operations re-run when a node they read grows (their results only grow).
 
-    Data and outside names (constants, containers, methods of builtin values,
+    Data and outside names (constants but strings, containers, methods of builtin values,
     ``ext``, ``extres``, ``extattr`` values) are bounded per node: a node that would
     hold more than ``limit`` of them, or that receives :data:`OPAQUE`, is widened:
     it holds :data:`OPAQUE` in place of each of them, from then on. Widening is the

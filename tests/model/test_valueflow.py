@@ -246,3 +246,24 @@ def test_a_parameter_given_many_constants_and_containers_is_widened() -> None:
     graph = solve([extract(code, "main")])
     assert graph.edges["main.show"] == {"main.Handler.run"}
     assert graph.edges["main.small"] == {"<**PyDict**>.items"}
+
+
+def test_strings_stay_names_past_the_bound() -> None:
+    """Strings are not widened: a helper given 40 field names still finds the
+    attribute getattr reads by one of them (a container of them is widened)."""
+    names = ", ".join(f"'x{i}'" for i in range(40))
+    code = (
+        "class Handler:\n"
+        "    def copy_(self):\n"
+        "        pass\n\n"
+        "class Holder:\n"
+        "    def __init__(self):\n"
+        "        self.f0 = Handler()\n\n"
+        "def copy_fields(obj, fields):\n"
+        "    for name in fields:\n"
+        "        getattr(obj, name).copy_()\n\n"
+        "def main():\n"
+        f"    copy_fields(Holder(), ['f0', {names}])\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert "main.Handler.copy_" in graph.edges["main.copy_fields"]
