@@ -259,7 +259,7 @@ class Solver:
                 self.op_edges.pop(index, None)
                 self.type_calls.pop(index, None)
                 self.resolved.discard(index)
-                pts.seen.pop(index, None)  # every value of its inputs
+                pts.seen.pop(index, None)  # every value of its inputs, as it starts
                 pts.current = index
                 self.op = index
                 self.evaluate(self.ops[index])

@@ -222,3 +222,48 @@ def test_the_widened_graph_does_not_depend_on_the_hash_seed(tmp_path: Path) -> N
     edges = {(e["source"], e["target"]) for e in graph["edges"]}
     assert ("main.forward", "main.Local.run") in edges
     assert not [e for e in edges if e[0] != "main.build" and e[1].startswith("torch.op")]
+
+
+def test_a_parameter_given_many_constants_and_containers_is_widened() -> None:
+    """Data is bounded as outside names are: a helper given 40 dicts holding 40
+    strings holds one opaque value, not 80; the handler it is also given is still
+    called, and a container of few values keeps its contents."""
+    calls = "\n".join(f"    show({{'k{i}': 'v{i}'}}, Handler())" for i in range(40))
+    code = (
+        "class Handler:\n"
+        "    def run(self, value):\n"
+        "        pass\n\n"
+        "def show(data, handler):\n"
+        "    for key in data:\n"
+        "        handler.run(data[key])\n"
+        "    data.items()\n\n"
+        "def small(data):\n"
+        "    data.items()\n\n"
+        "def main():\n"
+        "    small({'a': 1})\n"
+        f"{calls}\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.show"] == {"main.Handler.run"}
+    assert graph.edges["main.small"] == {"<**PyDict**>.items"}
+
+
+def test_strings_stay_names_past_the_bound() -> None:
+    """Strings are not widened: a helper given 40 field names still finds the
+    attribute getattr reads by one of them (a container of them is widened)."""
+    names = ", ".join(f"'x{i}'" for i in range(40))
+    code = (
+        "class Handler:\n"
+        "    def copy_(self):\n"
+        "        pass\n\n"
+        "class Holder:\n"
+        "    def __init__(self):\n"
+        "        self.f0 = Handler()\n\n"
+        "def copy_fields(obj, fields):\n"
+        "    for name in fields:\n"
+        "        getattr(obj, name).copy_()\n\n"
+        "def main():\n"
+        f"    copy_fields(Holder(), ['f0', {names}])\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert "main.Handler.copy_" in graph.edges["main.copy_fields"]
