@@ -59,7 +59,7 @@ _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
 # a name (a parameter, a local), an awaited value (a store of another attribute
 # would follow chains the checks rarely need, at the cost of loading more files)
-_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or"})
+_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or", "subscript"})
 # container literals stored in an attribute: what its elements are read from
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)
@@ -1095,6 +1095,17 @@ class Model:
             if func == ("name", "cls") and fn.cls is not None:
                 own = self.self_class(fn)
                 return frozenset((own,)) if own else _NO_CLASSES
+            args = expr[2]
+            if (
+                func == ("name", "getattr")
+                and len(args) == 2
+                and args[0][0] in _DOTTED
+                and self.resolve_name(fn, module, "getattr") is None
+            ):
+                # ``getattr(Algo, name)``: a member, as ``Algo[name]``
+                named = self.resolve_dotted(fn, module, args[0])
+                if named is not None and named in self.classes and self.is_enum(named):
+                    return frozenset((named,))
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
@@ -1114,7 +1125,10 @@ class Model:
                     found |= self.types_of(fn, expr[2][1], depth + 1)
             return found
         if kind == "subscript" and expr[1][0] in _DOTTED:
-            named = self.resolve_dotted(fn, module, expr[1])
+            table = expr[1]
+            if table[0] == "attr" and table[2] == "__members__":
+                table = table[1]  # ``Algo.__members__[name]``: as ``Algo[name]``
+            named = self.resolve_dotted(fn, module, table)
             if named is not None and named in self.classes and self.is_enum(named):
                 return frozenset((named,))  # ``Algo[name]``: a member
         if kind in ("elem", "subscript"):

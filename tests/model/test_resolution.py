@@ -2540,3 +2540,47 @@ def test_builtin_getattr_with_a_constant_name_calls_that_attribute(tmp_path: Pat
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:14 LOOKUP"]
+
+
+def test_enum_members_looked_up_by_name_and_stored(tmp_path: Path) -> None:
+    # ``self.algo = Algo[name]`` (and ``Algo.__members__[name]``, ``getattr(Algo, name)``)
+    # in constructors with unannotated parameters: the attribute holds a member
+    loops = {
+        "by_subscript": "Algo[name]",
+        "by_members": "Algo.__members__[name.upper()]",
+        "by_getattr": "getattr(Algo, name)",
+    }
+    files = {"eng/__init__.py": "", "eng/drafting.py": DRAFTING}
+    for module, lookup in loops.items():
+        files[f"eng/{module}.py"] = f"""
+            from eng.drafting import Algo
+
+
+            class Request:
+                def __init__(self):
+                    self.draft = None
+
+                def take(self, algo, handoff):
+                    made = algo.draft_for(handoff)
+                    if made is not None:
+                        self.draft = made
+
+
+            class Engine:
+                def __init__(self, name):
+                    self.algo = {lookup}
+
+                def event_loop_disagg_decode(self, handoffs):
+                    for h in handoffs:
+                        req = Request()
+                        req.take(self.algo, h)
+                        if self.algo.is_lookup():
+                            req.draft.tokens.pop()
+        """
+    found = _findings(tmp_path, files)
+    assert found == [
+        "PDL001 eng/drafting.py:17 LOOKUP",
+        "PDL101 eng/by_getattr.py:23 LOOKUP",
+        "PDL101 eng/by_members.py:23 LOOKUP",
+        "PDL101 eng/by_subscript.py:23 LOOKUP",
+    ]
