@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pdlint.facts.exprs import nodes
 from pdlint.facts.types import OTHER, CallFact, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import bind_arguments
 
@@ -220,16 +221,7 @@ def _parameters(model: Model, fn: FunctionFacts) -> set[str]:
 
 def _reads(expr: Expr, names: set[str]) -> bool:
     """Whether ``expr`` reads one of the variables ``names``."""
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, tuple) or not node:
-            continue
-        if node[0] == "name" and node[1] in names:
-            return True
-        parts = node[1:] if isinstance(node[0], str) else node
-        stack.extend(p for p in parts if isinstance(p, tuple))
-    return False
+    return any(node[0] == "name" and node[1] in names for node in nodes(expr))
 
 
 def _applications(model: Model, fn: FunctionFacts) -> list[Binding] | None:
