@@ -345,6 +345,24 @@ def _ifexp(node: ast.IfExp, d: int) -> Expr:
     return ("ifexp", _ir(node.test, d), _ir(node.body, d), _ir(node.orelse, d))
 
 
+def _joined(node: ast.JoinedStr, d: int) -> Expr:
+    """An f-string: its pieces, a literal piece as a constant; a formatted one with a
+    conversion or a format spec (``{x!r}``, ``{n:>4}``) is another expression."""
+    parts: list[Expr] = []
+    for piece in node.values:
+        if piece.__class__ is ast.Constant:
+            parts.append(_ir(piece, d))
+        elif (
+            piece.__class__ is ast.FormattedValue
+            and piece.conversion == -1
+            and not piece.format_spec
+        ):
+            parts.append(_ir(piece.value, d))
+        else:
+            parts.append(OTHER)
+    return ("fstr", tuple(parts))
+
+
 def lambda_name(line: int, col: int) -> str:
     """The name a lambda's function facts have (in the scope that writes it): by
     where it is, as ``("lambda", line, col)`` in the IR (byte column)."""
@@ -377,6 +395,7 @@ _CONVERTERS: dict[type, Any] = {
     ast.Await: _await,
     ast.IfExp: _ifexp,
     ast.Lambda: _lambda,
+    ast.JoinedStr: _joined,
 }
 
 

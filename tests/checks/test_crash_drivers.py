@@ -122,6 +122,43 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "passed_variant": (
+        """
+        import sys
+        from page_relay.receiver import DecodeReceiver
+        from page_relay.settings import LinkSettings
+        receiver = DecodeReceiver(LinkSettings(transport=sys.argv[1]))
+        receiver.event_loop_disagg_decode([(1, {"pages": ["3", "4"]})])
+        """,
+        ("rdma", "tcp"),
+    ),
+    "named_dispatch": (
+        """
+        import sys
+        from fmt_engine.formats import WireFormat
+        from fmt_engine.worker import DecodeWorker
+        DecodeWorker(WireFormat[sys.argv[1]]).run_disagg_decode([{"offsets": [1, 2, 3]}])
+        """,
+        ("PACKED", "PAGED"),
+    ),
+    "bound_table": (
+        """
+        import sys
+        from tier_cache.connector import DecodeSideLoader
+        from tier_cache.tiers import Tier
+        DecodeSideLoader(Tier[sys.argv[1]]).event_loop_disagg_decode([("k", 3)])
+        """,
+        ("HOST", "NVME", "PEER"),
+    ),
+    "name_prefix": (
+        """
+        import sys
+        from head_engine.heads import HeadKind
+        from head_engine.runner import DecodeRunner
+        DecodeRunner(HeadKind[sys.argv[1]]).event_loop_disagg_decode([{"logits": [1, 5]}])
+        """,
+        ("MTP_SHARED", "MTP_SEPARATE", "NONE"),
+    ),
     "held_component": (
         """
         import sys

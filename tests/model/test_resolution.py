@@ -2584,3 +2584,196 @@ def test_enum_members_looked_up_by_name_and_stored(tmp_path: Path) -> None:
         "PDL101 eng/by_members.py:23 LOOKUP",
         "PDL101 eng/by_subscript.py:23 LOOKUP",
     ]
+
+
+# a loop that keeps what a builder makes and reads it for every member but OFF;
+# the builders below are written in other idioms
+_MODE_LOOP = """
+    from eng.build import make_state
+    from eng.modes import Mode
+
+
+    class Req:
+        def __init__(self, handoff):
+            self.handoff = handoff
+            self.state = None
+
+
+    class Loop:
+        def __init__(self, mode: Mode):
+            self.mode = mode
+
+        def _read(self, req):
+            if self.mode is not Mode.OFF:
+                return req.state.width
+            return 0
+
+        def event_loop_disagg_decode(self, handoffs):
+            for handoff in handoffs:
+                req = Req(handoff)
+                made = make_state(self.mode, handoff)
+                if made is not None:
+                    req.state = made
+                self._read(req)
+"""
+_MODES = """
+    import enum
+
+
+    class Mode(enum.Enum):
+        WIDE_TREE = "wide"
+        DEEP_TREE = "deep"
+        CHAIN = "chain"
+        OFF = "off"
+
+
+    class State:
+        def __init__(self, width):
+            self.width = width
+"""
+
+
+def _mode_builder(tmp_path: Path, build: str) -> list[str]:
+    """The findings of the loop above with ``build`` as eng/build.py."""
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
+    return _findings(tmp_path, {**files, "eng/build.py": build})
+
+
+def test_an_unannotated_parameter_holds_the_variant_its_callers_pass(tmp_path: Path) -> None:
+    # make_state's `mode` is unannotated and tested only through a helper's parameter,
+    # itself unannotated: both hold what the loop passes (self.mode, a Mode)
+    found = _mode_builder(
+        tmp_path,
+        """
+        from eng.modes import Mode, State
+
+
+        def _tree(mode):
+            return mode in (Mode.WIDE_TREE, Mode.DEEP_TREE)
+
+
+        def make_state(mode, handoff):
+            if _tree(mode):
+                return State(len(handoff))
+            return None
+        """,
+    )
+    assert found == ["PDL001 eng/build.py:8 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_parameter_passed_a_constant_member_is_not_the_variant(tmp_path: Path) -> None:
+    # the only call passes Mode.CHAIN itself: the function never sees the request's
+    # member, so its None for the others is no gap
+    found = _mode_builder(
+        tmp_path,
+        """
+        from eng.modes import Mode, State
+
+
+        def _state_for(mode, handoff):
+            if mode is Mode.CHAIN:
+                return State(len(handoff))
+            return None
+
+
+        def make_state(mode, handoff):
+            return _state_for(Mode.CHAIN, handoff)
+        """,
+    )
+    assert found == []
+
+
+def test_tables_keyed_by_members_are_builders(tmp_path: Path) -> None:
+    # membership in a module table, a table written inline with a conditional
+    # return, and a table of lambdas an instance builds: each has nothing for OFF
+    # and CHAIN, found per member as an if/elif would be
+    spellings = [
+        """
+        from eng.modes import Mode, State
+
+        _WIDTHS = {Mode.WIDE_TREE: lambda h: State(8), Mode.DEEP_TREE: lambda h: State(2)}
+
+
+        def make_state(mode, handoff):
+            if mode not in _WIDTHS:
+                return None
+            return _WIDTHS[mode](handoff)
+        """,
+        """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode, handoff):
+            width = {Mode.WIDE_TREE: 8, Mode.DEEP_TREE: 2}.get(mode)
+            return State(width) if width else None
+        """,
+        """
+        from eng.modes import Mode, State
+
+
+        class _Makers:
+            def __init__(self):
+                self.table = {Mode.WIDE_TREE: lambda h: State(8), Mode.DEEP_TREE: self._deep}
+
+            def _deep(self, handoff):
+                return State(2)
+
+            def make(self, mode, handoff):
+                maker = self.table.get(mode)
+                if maker is None:
+                    return None
+                return maker(handoff)
+
+
+        def make_state(mode, handoff):
+            return _Makers().make(mode, handoff)
+        """,
+    ]
+    for i, build in enumerate(spellings):
+        found = _mode_builder(tmp_path / str(i), build)
+        assert "PDL101 eng/loop.py:17 CHAIN" in found, (i, found)
+        assert [f for f in found if f.startswith("PDL101")] == ["PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_method_found_by_a_name_made_from_the_member(tmp_path: Path) -> None:
+    # getattr with a name built by concatenating the member's value, and a builder
+    # testing the member's name with endswith: CHAIN has neither method nor suffix
+    by_name = _mode_builder(
+        tmp_path / "getattr",
+        """
+        from eng.modes import State
+
+
+        class _Factory:
+            def make(self, mode, handoff):
+                made = getattr(self, "_make_" + mode.value, None)
+                if made is None:
+                    return None
+                return made(handoff)
+
+            def _make_wide(self, handoff):
+                return State(8)
+
+            def _make_deep(self, handoff):
+                return State(2)
+
+
+        def make_state(mode, handoff):
+            return _Factory().make(mode, handoff)
+        """,
+    )
+    assert "PDL101 eng/loop.py:17 CHAIN" in by_name
+    assert [f for f in by_name if f.startswith("PDL101")] == ["PDL101 eng/loop.py:17 CHAIN"]
+    suffix = _mode_builder(
+        tmp_path / "suffix",
+        """
+        from eng.modes import State
+
+
+        def make_state(mode, handoff):
+            if mode.name.endswith("_TREE"):
+                return State(len(handoff))
+            return None
+        """,
+    )
+    assert suffix == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]

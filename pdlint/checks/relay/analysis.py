@@ -110,6 +110,7 @@ class RelayAnalysis:
 
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
+            self._builders[qualname] = None  # a builder returning its own result is none
             self._builders[qualname] = self._find_builder(self.model.functions[qualname])
         return self._builders[qualname]
 
@@ -117,9 +118,11 @@ class RelayAnalysis:
         out: list[tuple[Variant, frozenset[str]]] = []
         if fn.cls is not None and fn.cls in self.variants.by_name:
             out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
-        module = self.model.module_of(fn)
+        tested = _tested_names(fn)
         for name, ann in fn.params:
-            variant = self.variants.variant_of_annotation(ann, module, fn)
+            if ann is None and name not in tested:
+                continue  # the variant its callers pass is asked only of what is tested
+            variant = self.variants.param_variant(fn, name)
             if variant is not None and all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({name})))
         for variant, param in [*self.variants.member_params(fn), *self.variants.string_params(fn)]:
@@ -247,11 +250,33 @@ class RelayAnalysis:
             found = self.variants.table_lookup(value, fn, variant, bound)
             if found is not None:
                 return "value" if member in found else "none"
+            inner = self._passed_builder(value, fn, variant, bound)
+            if inner is not None:
+                return "none" if member in inner.gaps else "value"
         if value[0] == "name":
             lookup = self.variants.local_lookup(value, fn, variant, bound)
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _passed_builder(
+        self, call: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> Builder | None:
+        """The builder ``fn`` returns the result of, handing it the variant (a facade:
+        ``return _Factory().make(mode, h)``): its gaps are ``fn``'s."""
+        targets = self.model.call_targets(fn, call[1])
+        if len(targets) != 1 or targets[0].endswith(".__init__"):
+            return None
+        inner = self.builder(targets[0])
+        if inner is None or inner.variant is not variant:
+            return None
+        callee = self.model.functions[targets[0]]
+        passed = {
+            param
+            for param, arg in bind_arguments(callee, call[1], call[2], call[3], bind_receiver=True)
+            if self.variants.denotes(arg, fn, variant, bound)
+        }
+        return inner if inner.bound and inner.bound <= passed else None
 
     # relays -------------------------------------------------------------------
     def relays(self, reachable: set[str]) -> list[Relay]:
@@ -1005,3 +1030,19 @@ def _span(finding: Finding) -> Span:
     """The span of a finding's location."""
     loc = finding.location
     return (loc.line, loc.column, loc.end_line, loc.end_column)
+
+
+def _tested_names(fn: FunctionFacts) -> set[str]:
+    """The names read where ``fn`` branches before a return, in what it returns, and in
+    the values of the locals those read (``p = TABLE.get(kind)``, then ``if p is None``)."""
+    exprs = [e for ret in fn.returns for e, _ in ret.guards]
+    exprs.extend(ret.value for ret in fn.returns if ret.value is not None)
+    out: set[str] = set()
+    seen: set[str] = set()
+    while exprs:
+        for node in nodes(exprs.pop()):
+            if node[0] == "name" and node[1] not in seen:
+                seen.add(node[1])
+                out.add(node[1])
+                exprs.extend(assigned_values(fn, node[1]))
+    return out
