@@ -345,6 +345,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "carried_field": (
+        """
+        import sys
+        from note_engine.handover import Handover
+        from note_engine.modes import Lookahead
+        Handover(Lookahead[sys.argv[1]]).serve_disagg_decode([{"ids": [1, 2], "first": 3}])
+        """,
+        ("OFF", "NGRAM", "BEAM"),
+    ),
     "fallback_payload_fixed": (
         """
         import sys
@@ -570,6 +579,7 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
+    "carried_field": ("'NoneType' object is not subscriptable",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",

@@ -260,6 +260,7 @@ class RelayAnalysis:
             fn = self.model.functions[qual]
             fields: list[tuple[str, Expr, Span, Expr]] | None = None
             arguments = {arg for other in fn.calls for arg in call_arguments(other)}
+            reads = {(a[0], a[1]) for a in arguments if a[0] == "attr"}
             for call in fn.calls:
                 value = ("call", call.func, call.args, call.kwargs)
                 local = ("name", call.target) if call.target is not None else None
@@ -276,6 +277,13 @@ class RelayAnalysis:
                     if fields is None:
                         fields = self._field_arguments(fn)
                     passed = [f for f in fields if f[1] in given]
+                carried = False
+                if not stored and not passed and ("attr", local) in reads:
+                    # only a field of a carrier gets what it made (``scores=state.scores``)
+                    if fields is None:
+                        fields = self._field_arguments(fn)
+                    passed = [f for f in fields if f[1][0] == "attr" and f[1][1] == local]
+                    carried = True
                 if not stored and not passed:
                     continue
                 for target in self.model.call_targets(fn, call.func):
@@ -285,7 +293,8 @@ class RelayAnalysis:
                     for store in stored:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
-                        out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
+                        into = ("attr", obj, field)
+                        out.append(Relay(field, builder, qual, span, into, carried))
         # the classes (None: unknown) whose state a builder's result goes to, by state
         relayed: dict[str, set[str | None]] = {}
         for relay in out:
@@ -458,7 +467,9 @@ class RelayAnalysis:
                 if member in rejected:
                     continue
                 found = []
-                for finding in self._consumers(relay, member, none_span):
+                # a carried field left None is the carrier's (PDL104), not a missing state
+                consumers = () if relay.carried else self._consumers(relay, member, none_span)
+                for finding in consumers:
                     # one finding per statement and state (``a, b = x.s.a, x.s.b``)
                     consumer = self.model.functions[finding.path[-1].function]
                     key = (finding.code, finding.member or "", relay.state)
@@ -469,7 +480,7 @@ class RelayAnalysis:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
             for member in range(len(variant.members)):
-                if member not in rejected and member not in builder.gaps:
+                if member not in rejected and member not in builder.gaps and not relay.carried:
                     yield from self._state_types(relay, member)
         unwired = UnwiredBuilders(
             self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
@@ -612,7 +623,9 @@ class RelayAnalysis:
         reported: list[FieldDeref] = []
         every = [
             found
-            for carrier, held, site in search.carriers(fn, variant, member, relay.state)
+            for carrier, held, site in search.carriers(
+                fn, variant, member, "" if relay.carried else relay.state
+            )
             for found in search.derefs(carrier, fn, held, site, variant, member)
         ]
         for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
