@@ -354,6 +354,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("OFF", "NGRAM", "BEAM"),
     ),
+    "placeholder_subclass": (
+        """
+        import sys
+        from grid_engine.loop import DecodeLoop
+        from grid_engine.strategy import Strategy
+        DecodeLoop(Strategy[sys.argv[1]]).loop_disagg_decode([[1, 2]])
+        """,
+        ("LINEAR", "GRID", "OFF"),
+    ),
     "fallback_payload_fixed": (
         """
         import sys
@@ -580,6 +589,7 @@ FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
     "carried_field": ("'NoneType' object is not subscriptable",),
+    "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from pdlint.checks.relay.built_reach import built_state_edges
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
@@ -546,7 +547,13 @@ class RelayAnalysis:
         }
         if not failing:
             return
-        parents = self.member_reach(relay, variant, member)
+        # the member's state is built: a placeholder under a None test leaves it alone
+        stored = frozenset(r.function for r in self.found_relays() if r.state == relay.state)
+        edges = built_state_edges(self.model, self.variants, stored, relay.state, variant, member)
+        within = {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+        parents = self.graph.reach(
+            self.relay_entries(relay), edges, (variant.qualname, member), within
+        )
         bypassed = self._bypassed(parents)
         for qual in sorted(failing.keys() & parents.keys() - bypassed):
             fn = self.model.functions[qual]
