@@ -363,6 +363,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("LINEAR", "GRID", "OFF"),
     ),
+    "worker_side_connector": (
+        """
+        import sys
+        from pull_connector.backends import Backend
+        from pull_connector.worker import BlockPuller, RequestMeta
+        BlockPuller(Backend[sys.argv[1]]).start_load_kv([RequestMeta([1, 2])])
+        """,
+        ("HOST", "REMOTE"),
+    ),
     "fallback_payload_fixed": (
         """
         import sys
