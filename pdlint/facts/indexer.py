@@ -399,6 +399,16 @@ _CONVERTERS: dict[type, Any] = {
 }
 
 
+def _defaults(args: ast.arguments) -> tuple[tuple[str, Expr], ...]:
+    """(parameter, default) of each parameter given a default value."""
+    positional = [*args.posonlyargs, *args.args]
+    first = len(positional) - len(args.defaults)
+    pairs = list(zip(positional[first:], args.defaults, strict=True))
+    keywords = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    pairs += [(a, d) for a, d in keywords if d is not None]
+    return tuple([(a.arg, _ir(d, 0)) for a, d in pairs])
+
+
 def annotation_expr(node: ast.AST | None) -> Expr | None:
     """Annotation IR; string annotations are parsed."""
     if node is None:
@@ -1238,6 +1248,7 @@ class _ModuleIndexer:
                 flags=tuple(walker.flags),
                 yields=tuple(walker.yields),
                 item_stores=tuple(walker.item_stores),
+                defaults=_defaults(args),
                 var_params=(
                     args.vararg.arg if args.vararg is not None else "",
                     args.kwarg.arg if args.kwarg is not None else "",

@@ -147,6 +147,8 @@ class FunctionFacts(NamedTuple):
     var_params: tuple[str, str] = ("", "")
     # its decorators as written (``register("tree")``), outermost first
     decorator_exprs: tuple[Expr, ...] = ()
+    # (parameter, default) of each parameter with a default value
+    defaults: tuple[tuple[str, Expr], ...] = ()
 
 
 class ClassFacts(NamedTuple):

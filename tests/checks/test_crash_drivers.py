@@ -382,6 +382,33 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "carried_field": (
+        """
+        import sys
+        from note_engine.handover import Handover
+        from note_engine.modes import Lookahead
+        Handover(Lookahead[sys.argv[1]]).serve_disagg_decode([{"ids": [1, 2], "first": 3}])
+        """,
+        ("OFF", "NGRAM", "BEAM"),
+    ),
+    "placeholder_subclass": (
+        """
+        import sys
+        from grid_engine.loop import DecodeLoop
+        from grid_engine.strategy import Strategy
+        DecodeLoop(Strategy[sys.argv[1]]).loop_disagg_decode([[1, 2]])
+        """,
+        ("LINEAR", "GRID", "OFF"),
+    ),
+    "worker_side_connector": (
+        """
+        import sys
+        from pull_connector.backends import Backend
+        from pull_connector.worker import BlockPuller, RequestMeta
+        BlockPuller(Backend[sys.argv[1]]).start_load_kv([RequestMeta([1, 2])])
+        """,
+        ("HOST", "REMOTE"),
+    ),
     "fallback_payload_fixed": (
         """
         import sys
@@ -607,6 +634,8 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
+    "carried_field": ("'NoneType' object is not subscriptable",),
+    "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",

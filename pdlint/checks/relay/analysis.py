@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from pdlint.checks.relay.built_reach import built_state_edges
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
@@ -285,6 +286,7 @@ class RelayAnalysis:
             fn = self.model.functions[qual]
             fields: list[tuple[str, Expr, Span, Expr]] | None = None
             arguments = {arg for other in fn.calls for arg in call_arguments(other)}
+            reads = {(a[0], a[1]) for a in arguments if a[0] == "attr"}
             for call in fn.calls:
                 value = ("call", call.func, call.args, call.kwargs)
                 local = ("name", call.target) if call.target is not None else None
@@ -301,6 +303,13 @@ class RelayAnalysis:
                     if fields is None:
                         fields = self._field_arguments(fn)
                     passed = [f for f in fields if f[1] in given]
+                carried = False
+                if not stored and not passed and ("attr", local) in reads:
+                    # only a field of a carrier gets what it made (``scores=state.scores``)
+                    if fields is None:
+                        fields = self._field_arguments(fn)
+                    passed = [f for f in fields if f[1][0] == "attr" and f[1][1] == local]
+                    carried = True
                 if not stored and not passed:
                     continue
                 for target in self.model.call_targets(fn, call.func):
@@ -310,7 +319,8 @@ class RelayAnalysis:
                     for store in stored:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
-                        out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
+                        into = ("attr", obj, field)
+                        out.append(Relay(field, builder, qual, span, into, carried))
         # the classes (None: unknown) whose state a builder's result goes to, by state
         relayed: dict[str, set[str | None]] = {}
         for relay in out:
@@ -483,7 +493,9 @@ class RelayAnalysis:
                 if member in rejected:
                     continue
                 found = []
-                for finding in self._consumers(relay, member, none_span):
+                # a carried field left None is the carrier's (PDL104), not a missing state
+                consumers = () if relay.carried else self._consumers(relay, member, none_span)
+                for finding in consumers:
                     # one finding per statement and state (``a, b = x.s.a, x.s.b``)
                     consumer = self.model.functions[finding.path[-1].function]
                     key = (finding.code, finding.member or "", relay.state)
@@ -494,7 +506,7 @@ class RelayAnalysis:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
             for member in range(len(variant.members)):
-                if member not in rejected and member not in builder.gaps:
+                if member not in rejected and member not in builder.gaps and not relay.carried:
                     yield from self._state_types(relay, member)
         unwired = UnwiredBuilders(
             self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
@@ -560,7 +572,13 @@ class RelayAnalysis:
         }
         if not failing:
             return
-        parents = self.member_reach(relay, variant, member)
+        # the member's state is built: a placeholder under a None test leaves it alone
+        stored = frozenset(r.function for r in self.found_relays() if r.state == relay.state)
+        edges = built_state_edges(self.model, self.variants, stored, relay.state, variant, member)
+        within = {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+        parents = self.graph.reach(
+            self.relay_entries(relay), edges, (variant.qualname, member), within
+        )
         bypassed = self._bypassed(parents)
         for qual in sorted(failing.keys() & parents.keys() - bypassed):
             fn = self.model.functions[qual]
@@ -637,7 +655,9 @@ class RelayAnalysis:
         reported: list[FieldDeref] = []
         every = [
             found
-            for carrier, held, site in search.carriers(fn, variant, member, relay.state)
+            for carrier, held, site in search.carriers(
+                fn, variant, member, "" if relay.carried else relay.state
+            )
             for found in search.derefs(carrier, fn, held, site, variant, member)
         ]
         for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
