@@ -2777,3 +2777,51 @@ def test_a_method_found_by_a_name_made_from_the_member(tmp_path: Path) -> None:
         """,
     )
     assert suffix == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_store_under_a_test_of_a_local_named_as_the_state_may_not_run(tmp_path: Path) -> None:
+    # the relay reads the state right after storing it under a None test of the local
+    # holding the builder's result (named as the state): LOOKUP reads None there; the
+    # second loop fills the state itself when it is missing, so it reads it set
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo, Draft
+
+
+                class Req:
+                    def __init__(self, handoff):
+                        self.handoff = handoff
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff in handoffs:
+                            req = Req(handoff)
+                            draft = self.algo.draft_for(handoff)
+                            if draft is not None:
+                                req.draft = draft
+                            yield req.draft.tokens
+
+
+                class FillingLoop(Loop):
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff in handoffs:
+                            req = Req(handoff)
+                            draft = self.algo.draft_for(handoff)
+                            if draft is not None:
+                                req.draft = draft
+                            if req.draft is None:
+                                req.draft = Draft([])
+                            yield req.draft.tokens
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:20 LOOKUP"]
