@@ -1133,7 +1133,7 @@ class Model:
             table = expr[1]
             if table[0] == "attr" and table[2] == "__members__":
                 table = table[1]  # ``Algo.__members__[name]``: as ``Algo[name]``
-            named = self.resolve_dotted(fn, module, table)
+            named = self._class_named(fn, module, table)
             if named is not None and named in self.classes and self.is_enum(named):
                 return frozenset((named,))  # ``Algo[name]``: a member
         if kind in ("elem", "subscript"):
@@ -1485,14 +1485,21 @@ class Model:
 
     def _enum_member(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """The enum ``expr`` names a member of (``ForwardMode.IDLE``, ``modes.Mode.IDLE``)."""
-        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] in _SELF_NAMES:
+        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] == ("name", "self"):
             return None
-        if expr[1][0] == "name" and any(p == expr[1][1] for p, _ in fn.params):
+        if expr[1] != ("name", "cls") and any(expr[1] == ("name", p) for p, _ in fn.params):
             return None
-        owner = self.resolve_dotted(fn, self.module_of(fn), expr[1])
+        owner = self._class_named(fn, self.module_of(fn), expr[1])
         if owner is None or owner not in self.classes or not self.is_enum(owner):
             return None
         return owner
+
+    def _class_named(self, fn: FunctionFacts, module: str, expr: Expr) -> str | None:
+        """The class a dotted name names: ``cls`` in a classmethod (``cls[name]``,
+        ``cls.NONE`` in an enum's factory) is its own class."""
+        if expr == ("name", "cls"):
+            return self.self_class(fn) if "classmethod" in fn.decorators else None
+        return self.resolve_dotted(fn, module, expr)
 
     def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
         """The function enclosing ``fn`` (a nested function, a lambda) whose variable

@@ -921,6 +921,28 @@ class Variants:
             keys.update(found)
         return keys
 
+    def entry_for(
+        self, container: Expr, fn: FunctionFacts, variant: Variant, member: int
+    ) -> list[tuple[FunctionFacts | None, str, Expr]] | None:
+        """(scope, module, value) of the entries of a dict keyed by members (as
+        :meth:`container_keys` reads it) whose key is the member; None when a key is
+        not read."""
+        module = self.model.module_of(fn)
+        out: list[tuple[FunctionFacts | None, str, Expr]] = []
+        for key, value in self.model.entries(fn, module, container):
+            found = None if key is None else self.members_in(key, fn, module, variant, 0)
+            if found is None:
+                return None
+            if member not in found:
+                continue
+            scope: FunctionFacts | None = fn
+            where = module
+            while value[0] == "scoped":
+                scope = self.model.functions.get(value[1]) if value[1] else None
+                where, value = value[2], value[3]
+            out.append((scope, where, value))
+        return out
+
     def _attribute_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
     ) -> set[int] | None:
@@ -1068,14 +1090,11 @@ class Variants:
                 self._member_reads += 1
                 found = member in lookup[1]
                 return T if found == (op in ("is not", "!=")) else F
-        if self.denotes(left, fn, variant, bound):
+        if self.denotes(left, fn, variant, bound) or self._holds_member(left, right, fn, variant):
             other = right
-        elif self.denotes(right, fn, variant, bound) and op in (
-            "==",
-            "!=",
-            "is",
-            "is not",
-        ):
+        elif (
+            self.denotes(right, fn, variant, bound) or self._holds_member(right, left, fn, variant)
+        ) and op in ("==", "!=", "is", "is not"):
             other = left
         elif not self.mentions(expr, fn, variant, bound):
             return MAYBE
@@ -1105,6 +1124,16 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _holds_member(self, side: Expr, other: Expr, fn: FunctionFacts, variant: Variant) -> bool:
+        """Whether the attribute ``side``, compared with members of the enum (``other``),
+        holds the request's member: its class is the enum (``self.algo`` stored from a
+        function annotated to return it), where no annotation of its own says so."""
+        if variant.kind != "enum" or side[0] != "attr":
+            return False
+        if self.member_of(other, fn, variant) is None or self.member_of(side, fn, variant):
+            return False
+        return self.model.types_of(fn, side) == frozenset((variant.qualname,))
 
     def _reads_property(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]

@@ -2825,3 +2825,96 @@ def test_a_store_under_a_test_of_a_local_named_as_the_state_may_not_run(tmp_path
         },
     )
     assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:20 LOOKUP"]
+
+
+def test_an_enum_made_by_its_own_classmethod_from_a_setting(tmp_path: Path) -> None:
+    # the enum's factory reads `cls`: `cls.OFF` for no setting, `cls[name.upper()]`
+    # otherwise; the loop keeps what it returns unannotated
+    loop = _MODE_LOOP.replace(
+        "def __init__(self, mode: Mode):\n            self.mode = mode",
+        "def __init__(self, setting):\n            self.mode = Mode.parse(setting)",
+    )
+    modes = _MODES.replace(
+        '        OFF = "off"\n',
+        '        OFF = "off"\n\n        @classmethod\n        def parse(cls, name):\n'
+        "            if not name:\n                return cls.OFF\n"
+        "            return cls[name.upper()]\n",
+    )
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode in (Mode.WIDE_TREE, Mode.DEEP_TREE):
+                return State(len(handoff))
+            return None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": modes, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_an_attribute_holding_what_an_annotated_function_returns_narrows_tests(
+    tmp_path: Path,
+) -> None:
+    # self.mode is stored from a helper annotated to return Mode (nothing else says
+    # what it holds): the consumer's test of it keeps OFF and the trees out
+    loop = (
+        _MODE_LOOP.replace(
+            "def __init__(self, mode: Mode):\n            self.mode = mode",
+            "def __init__(self, settings):\n            self.mode = pick_mode(settings)",
+        )
+        .replace(
+            "from eng.modes import Mode\n",
+            "from eng.modes import Mode\n\n\n    def pick_mode(settings) -> Mode:\n"
+            '        return Mode(settings.get("mode", "off"))\n',
+        )
+        .replace("if self.mode is not Mode.OFF:", "if self.mode is Mode.CHAIN:")
+    )
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode is Mode.WIDE_TREE or mode is Mode.DEEP_TREE:
+                return State(len(handoff))
+            return None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:21 CHAIN"]
+
+
+def test_a_table_of_callables_called_with_the_member(tmp_path: Path) -> None:
+    # TABLE[mode](handoff): each member's entry is a function; those returning None
+    # are the gaps, one that raises is no gap (the request fails loudly there)
+    build = """
+        from eng.modes import Mode, State
+
+
+        def _tree(handoff):
+            return State(len(handoff))
+
+
+        def _nothing(handoff):
+            return None
+
+
+        def _refuse(handoff):
+            raise NotImplementedError("no chain on decode")
+
+
+        _MAKERS = {
+            Mode.WIDE_TREE: _tree,
+            Mode.DEEP_TREE: _tree,
+            Mode.CHAIN: _refuse,
+            Mode.OFF: _nothing,
+        }
+
+
+        def make_state(mode: Mode, handoff):
+            return _MAKERS[mode](handoff)
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:24 OFF"]

@@ -254,11 +254,42 @@ class RelayAnalysis:
             inner = self._passed_builder(value, fn, variant, bound)
             if inner is not None:
                 return "none" if member in inner.gaps else "value"
+            func = value[1]
+            if func[0] == "subscript" and self.variants.denotes(func[2], fn, variant, bound):
+                # ``TABLE[algo](payload)``: what the member's entry returns
+                entries = self.variants.entry_for(func[1], fn, variant, member)
+                if entries is None:
+                    return None
+                kinds = {self._callable_kind(*entry) for entry in entries}
+                return kinds.pop() if len(kinds) == 1 else None
         if value[0] == "name":
             lookup = self.variants.local_lookup(value, fn, variant, bound)
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _callable_kind(self, scope: FunctionFacts | None, module: str, value: Expr) -> str | None:
+        """ "none" when every function ``value`` may be returns None (and raises
+        nothing), "raise" when each only raises, "value" when each may return a value;
+        None when not known."""
+        targets = self.model.callables_of(scope, value, 0, module)
+        if not targets:
+            return None
+        kinds = set()
+        for target in targets:
+            callee = self.model.functions.get(target)
+            if callee is None:
+                return None
+            values = [r.value for r in callee.returns if r.value not in (None, ("const", None))]
+            if values or target.endswith(".__init__") or callee.name == "__init__":
+                kinds.add("value")
+            elif callee.raises and not callee.returns:
+                kinds.add("raise")
+            elif not callee.raises:
+                kinds.add("none")
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _passed_builder(
         self, call: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
