@@ -2999,3 +2999,67 @@ def test_a_validator_nothing_calls_rejects_nothing(tmp_path: Path) -> None:
     assert [f for f in called if f.startswith("PDL101")] == []
     unwired = _findings(tmp_path / "unwired", {**files, "eng/loop.py": _MODE_LOOP})
     assert "PDL101 eng/loop.py:17 CHAIN" in unwired
+
+
+def test_a_state_rebuilt_for_every_handed_off_batch_is_missing_from_an_idle_one(
+    tmp_path: Path,
+) -> None:
+    # no builder: the relay makes the state for every batch it receives; the idle
+    # batch a classmethod makes keeps the dataclass default None. One consumer reads
+    # it unguarded (PDL102), one after returning for idle batches (silent)
+    files = {
+        "eng/__init__.py": "",
+        "eng/batch.py": """
+            import enum
+            from dataclasses import dataclass, field
+            from typing import Optional
+
+
+            class Mode(enum.Enum):
+                DECODE = 1
+                IDLE = 2
+
+
+            class Stats:
+                def __init__(self, seen):
+                    self.seen = seen
+
+
+            @dataclass
+            class Batch:
+                mode: Mode
+                items: list = field(default_factory=list)
+                stats: Optional[Stats] = field(default=None)
+
+                @classmethod
+                def idle(cls):
+                    return cls(Mode.IDLE)
+        """,
+        "eng/loop.py": """
+            from eng.batch import Batch, Mode, Stats
+
+
+            def receive(items):
+                batch = Batch(Mode.DECODE, items)
+                batch.stats = Stats(len(items))
+                return batch
+
+
+            def count(batch):
+                return batch.stats.seen
+
+
+            def count_checked(batch):
+                if batch.mode is Mode.IDLE:
+                    return 0
+                return batch.stats.seen
+
+
+            class Loop:
+                def event_loop_disagg_decode(self, queue):
+                    batch = receive(queue.pop()) if queue else Batch.idle()
+                    return count(batch) + count_checked(batch)
+        """,
+    }
+    found = _findings(tmp_path, files)
+    assert found == ["PDL102 eng/loop.py:11 IDLE"]

@@ -20,7 +20,7 @@ from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.placeholders import Placeholder, find_placeholders
 from pdlint.checks.relay.relays import Relay, relay_related
 from pdlint.checks.relay.statements import StatementFilter
-from pdlint.facts.exprs import text
+from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
@@ -28,6 +28,19 @@ from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
+
+
+@dataclass(frozen=True)
+class HandoffStore:
+    """A state the decode path rebuilds for every handed-off batch, whatever the variant
+    (``batch.sampling_info = SamplingInfo.from_handoff(reqs)``): set by no builder, yet
+    missing from a batch made in a bypass mode as much as a builder's gap is."""
+
+    state: str
+    function: str
+    store_span: Span
+    target: Expr
+    carried: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,11 +161,53 @@ class ModeAnalysis:
         return find_placeholders(self.model, reachable, state, self.placeholder_factories)
 
     # findings -----------------------------------------------------------------
+    def handoff_stores(self, reachable: set[str], relays: list[Relay]) -> list[HandoffStore]:
+        """The states the decode path stores unconditionally, from what a function is
+        handed (a call reading its parameters), in an attribute of a class whose every
+        instance starts with it None (a class-level or dataclass default, or its
+        ``__init__``): a batch its constructor makes in a bypass mode has none."""
+        relayed = {r.state for r in relays}
+        modes = self.mode_attrs()
+        out: list[HandoffStore] = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            params = {p for p, _ in fn.params} - {"self", "cls"}
+            for store in fn.stores:
+                target, value = store.target, store.value
+                if target[0] != "attr" or store.guards or value[0] != "call":
+                    continue
+                if target[2] in relayed or target[2] in modes or target[1] == ("name", "self"):
+                    continue
+                if not any(n[0] == "name" and n[1] in params for n in nodes(value)):
+                    continue  # rebuilt from nothing the function was handed
+                cls = self.model.type_of(fn, target[1])
+                if cls is not None and self._starts_none(cls, target[2]):
+                    out.append(HandoffStore(target[2], qual, store.span, target))
+        return out
+
+    def _starts_none(self, cls: str, attr: str) -> bool:
+        """Whether every instance of ``cls`` starts with ``attr`` None: a class-level
+        (or dataclass field's) default None, or an unconditional ``self.attr = None`` in
+        the ``__init__`` it runs."""
+        for klass in self.model.mro(cls):
+            facts = self.model.classes.get(klass)
+            if facts is None:
+                continue
+            for name, value, _span in facts.assigns:
+                if name == attr:
+                    return value == NONE or _default_none(value)
+        init = self.model.lookup_method(cls, "__init__")
+        if init is None:
+            return False
+        stores = [s for s in self.model.functions[init].stores if s.target == ("attr", SELF, attr)]
+        return len(stores) == 1 and stores[0].value == NONE and not stores[0].guards
+
     def run(self, relays: list[Relay], entries: list[str]) -> Iterator[Finding]:
         reachable = set(self.graph.reach(entries, lambda fn, site: True))
         seen: set[tuple[str, str | None, str, int, int]] = set()
         statements = StatementFilter()
-        for relay in relays:
+        stored: list[Relay | HandoffStore] = [*relays, *self.handoff_stores(reachable, relays)]
+        for relay in stored:
             if relay.carried:  # a carrier's field, not a batch's state
                 continue
             relay_fn = self.model.functions[relay.function]
@@ -163,8 +218,9 @@ class ModeAnalysis:
                 # every entry: an idle or dummy run need not reach the relay to
                 # run the relay's consumers on a batch of the relay's class
                 findings.extend(self._bypass(relay, origin, entries, batch_cls))
-            for placeholder in self.placeholders(reachable, relay.state):
-                findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
+            if isinstance(relay, Relay):  # a placeholder hides a builder's gaps
+                for placeholder in self.placeholders(reachable, relay.state):
+                    findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
             for finding in findings:
                 loc = finding.location
                 mark = (finding.code, finding.member, loc.path, loc.line, loc.column)
@@ -179,7 +235,11 @@ class ModeAnalysis:
                     yield finding
 
     def _bypass(
-        self, relay: Relay, origin: Origin, entries: list[str], batch_cls: str | None
+        self,
+        relay: Relay | HandoffStore,
+        origin: Origin,
+        entries: list[str],
+        batch_cls: str | None,
     ) -> Iterator[Finding]:
         """Consumers that run after the origin, on its function and on return."""
         variant, member, state = origin.variant, origin.member, relay.state
@@ -292,7 +352,7 @@ class ModeAnalysis:
 
     def _bypass_finding(
         self,
-        relay: Relay,
+        relay: Relay | HandoffStore,
         origin: Origin,
         down: list[tuple[str, CallFact | None]],
         made: tuple[str, Span],
@@ -443,6 +503,19 @@ def _chain_sites(
         assert site is not None
         out.append((caller, site))
     return out
+
+
+NONE: Expr = ("const", None)
+SELF: Expr = ("name", "self")
+
+
+def _default_none(value: Expr) -> bool:
+    """``field(default=None)``."""
+    return (
+        value[0] == "call"
+        and value[1] in (("name", "field"), ("attr", ("name", "dataclasses"), "field"))
+        and ("default", NONE) in value[3]
+    )
 
 
 def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
