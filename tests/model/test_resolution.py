@@ -3063,3 +3063,58 @@ def test_a_state_rebuilt_for_every_handed_off_batch_is_missing_from_an_idle_one(
     }
     found = _findings(tmp_path, files)
     assert found == ["PDL102 eng/loop.py:11 IDLE"]
+
+
+def test_an_idle_batch_yielded_by_a_generator_with_its_mode_unannotated(tmp_path: Path) -> None:
+    # the batch's phase is an unannotated constructor parameter; the idle batch is
+    # yielded by the generator the loop iterates, and reaches an unguarded read
+    files = {
+        "eng/__init__.py": "",
+        "eng/batch.py": """
+            import enum
+
+
+            class Phase(enum.Enum):
+                RUN = "run"
+                IDLE = "idle"
+
+
+            class Totals:
+                def __init__(self, n):
+                    self.n = n
+
+
+            class Batch:
+                def __init__(self, items, phase):
+                    self.items = items
+                    self.phase = phase
+                    self.totals = None
+        """,
+        "eng/loop.py": """
+            from eng.batch import Batch, Phase, Totals
+
+
+            def finish(batch):
+                return batch.totals.n
+
+
+            class Loop:
+                def __init__(self, incoming):
+                    self.incoming = incoming
+
+                def _admit(self, items):
+                    batch = Batch(items, Phase.RUN)
+                    batch.totals = Totals(len(items))
+                    return batch
+
+                def _batches(self):
+                    for items in self.incoming:
+                        yield self._admit(items)
+                    yield Batch([], phase=Phase.IDLE)
+
+                def event_loop_disagg_decode(self):
+                    return [finish(batch) for batch in self._batches()]
+        """,
+    }
+    found = _findings(tmp_path, files)
+    assert found == ["PDL102 eng/loop.py:5 IDLE"]

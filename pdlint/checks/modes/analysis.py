@@ -106,6 +106,19 @@ class ModeAnalysis:
                 return found if found in candidates else None
         return candidates[0] if len(candidates) == 1 else None
 
+    def _bypass_constant(self, fn: FunctionFacts, value: Expr) -> Variant | None:
+        """The enum of a bypass member ``value`` names (``ForwardMode.IDLE``)."""
+        if value[0] != "attr":
+            return None
+        held = self.model.types_of(fn, value)
+        if len(held) != 1:
+            return None
+        variant = self.variants.by_name.get(next(iter(held)))
+        if variant is None or variant.kind != "enum":
+            return None
+        members = variant.positions.get(value[2], ())
+        return variant if any(self.is_bypass(variant, m) for m in members) else None
+
     def origins(self, reachable: set[str], batch_cls: str | None) -> list[Origin]:
         """Stores (or constructor keywords) that give a batch a bypass mode."""
         attrs = self.mode_attrs()
@@ -115,18 +128,22 @@ class ModeAnalysis:
             found: list[tuple[Span, str, Expr, Expr | None]] = [
                 (s.span, s.target[2], s.value, s.target[1])
                 for s in fn.stores
-                if s.target[0] == "attr" and s.target[2] in attrs
+                if s.target[0] == "attr"
+                and (s.target[2] in attrs or self._bypass_constant(fn, s.value))
             ]
             found.extend(
                 (c.span, key, value, None)
                 for c in fn.calls
                 for key, value in self._constructor_arguments(fn, c, batch_cls)
-                if key in attrs
+                if key in attrs or self._bypass_constant(fn, value)
             )
             for span, attr, value, base in found:
                 if base is not None and not self.relay.same_class(fn, base, batch_cls):
                     continue
-                variant = self._mode_variant(fn, attr, base, batch_cls)
+                # a mode attribute nothing annotates holds the enum of its bypass member
+                variant = self._mode_variant(fn, attr, base, batch_cls) or self._bypass_constant(
+                    fn, value
+                )
                 if variant is None:
                     continue
                 for member in self.variants.member_of(value, fn, variant) or ():
@@ -141,7 +158,9 @@ class ModeAnalysis:
         (positional arguments bound to the constructor's parameters), or of a factory
         that returns one (its keywords); () for any other call."""
         attrs = self.mode_attrs()
-        keyed = any(key in attrs for key, _ in call.kwargs)
+        keyed = any(key in attrs for key, _ in call.kwargs) or any(
+            self._bypass_constant(fn, value) for _, value in call.kwargs
+        )
         called = self.model.constructed_class(fn, call.func)
         if not keyed and (not call.args or called is None):
             return ()  # positional arguments bind a mode only in a constructor
@@ -257,7 +276,10 @@ class ModeAnalysis:
             fn = self.model.functions[qual]
             relayed = False
             for deref in sorted(fn.derefs, key=lambda d: d.span):
-                if deref.span > after and self._unguarded(fn, deref.attr, deref, state, batch_cls):
+                later = deref.span > after or (
+                    deref.span[0] == after[0] and qual != origin.function  # as calls below
+                )
+                if later and self._unguarded(fn, deref.attr, deref, state, batch_cls):
                     if self.variants.guards_truth(deref.guards, fn, variant, member) in (T, MAYBE):
                         yield self._bypass_finding(
                             relay,
@@ -270,10 +292,17 @@ class ModeAnalysis:
                             deref.span,
                         )
             for call in sorted(fn.calls, key=lambda c: c.span):
+                beside = False  # on the line of the call that handed the batch back
                 if call.span <= after and not _encloses(call.span, after):
-                    continue  # (a call the batch is made in runs after it is made)
+                    if call.span[0] != after[0] or call.span == after or qual == origin.function:
+                        continue  # (a call the batch is made in runs after it is made)
+                    # maybe a comprehension's element, which runs after its iterable;
+                    # maybe the other branch of ``a if c else b``, which does not run
+                    beside = True
                 targets = self.model.call_targets(fn, call.func)
                 if any(relay.function in self.relay.reach_all(t) for t in targets):
+                    if beside:
+                        continue
                     relayed = True  # the relay may build the state for this batch
                     break
                 if not allowed(fn, call):
@@ -315,8 +344,10 @@ class ModeAnalysis:
                 for caller in sorted(self.graph.callers(qual)):
                     if caller not in down:
                         continue
-                    for site in self.graph.sites(caller, qual):
-                        queue.append((caller, site.span, site.span))
+                    # from its first call of ``qual`` (a caller is walked once)
+                    sites = sorted(site.span for site in self.graph.sites(caller, qual))
+                    if sites:
+                        queue.append((caller, sites[0], sites[0]))
 
     def _unguarded(
         self,
@@ -526,8 +557,9 @@ def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
 
 
 def _returns_value(fn: FunctionFacts) -> bool:
-    """``fn`` hands a value back to its caller (the batch it made, maybe)."""
-    return any(r.value is not None and r.value[0] != "const" for r in fn.returns)
+    """``fn`` hands a value back to its caller (the batch it made, maybe), or yields one
+    to the loop iterating it."""
+    return bool(fn.yields) or any(r.value is not None and r.value[0] != "const" for r in fn.returns)
 
 
 def _encloses(outer: Span, inner: Span) -> bool:
