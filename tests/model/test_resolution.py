@@ -3118,3 +3118,27 @@ def test_an_idle_batch_yielded_by_a_generator_with_its_mode_unannotated(tmp_path
     }
     found = _findings(tmp_path, files)
     assert found == ["PDL102 eng/loop.py:5 IDLE"]
+
+
+def test_a_member_made_by_value_passed_to_an_unannotated_parameter(tmp_path: Path) -> None:
+    # self.mode = Mode(setting), nothing annotated on the way to the builder
+    loop = _MODE_LOOP.replace(
+        "def __init__(self, mode: Mode):\n            self.mode = mode",
+        "def __init__(self, setting):\n            self.mode = Mode(setting)",
+    )
+    build = """
+        from eng.modes import Mode, State
+
+
+        _WIDTHS = {Mode.WIDE_TREE: 8, Mode.DEEP_TREE: 2}
+
+
+        def make_state(mode, handoff):
+            width = _WIDTHS.get(mode)
+            if width is None:
+                return None
+            return State(width)
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:7 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
