@@ -15,8 +15,11 @@ RULES = (
 Decode loops also run batches that no handoff produced: an IDLE batch (a
 data-parallel rank with no work still joins the collective forward), dummy or
 warm-up batches. Such a batch never passes the relay builder, so its relay
-state is whatever its constructor left (None). A consumer reached by that mode
-without a mode check or a None check crashes.
+state is whatever its constructor left (None). The relay state is what a
+per-variant builder stores, or what the decode path rebuilds for every handed-off
+batch (`batch.sampling_info = SamplingInfo.from_handoff(reqs)`) where the batch's
+class starts it None. A consumer reached by that mode without a mode check or a
+None check crashes.
 
 Fix: guard the consumer with an explicit mode check, or with a None check that
 builds a placeholder for the idle mode (for example a create_idle_input()
