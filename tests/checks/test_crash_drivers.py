@@ -563,6 +563,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("BEAM", "SCAN", "REPLAN"),
     ),
+    "override_builder": (
+        # the planner picked per kind, made from the configuration string and injected
+        """
+        import sys
+        from pivot_engine.server import start
+        payload = {"rid": 1, "heads": [1, 2], "window": [3, 4, 5]}
+        print(start({"plan": sys.argv[1].lower()}, [payload]).event_loop_disagg_decode())
+        """,
+        ("MEDUSA", "LOOKUP"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

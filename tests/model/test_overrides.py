@@ -1,0 +1,163 @@
+"""Polymorphic calls (issue 31 point 2): a method called on an object whose class a
+variant picks reaches each class's override only for the members that get that class,
+and a None-returning method some of those classes inherit is a builder whose gap is
+those members. Written otherwise than fixtures/relay/override_builder."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from pdlint_helpers import invoke, summary
+
+# an attribute annotated with the variant; a module function given it picks the class
+KINDS = """
+    from enum import Enum
+
+
+    class Sampler(Enum):
+        GREEDY = 0
+        BEAM = 1
+        TOPK = 2
+"""
+
+STRATEGIES = """
+    from eng.kinds import Sampler
+
+
+    class Strategy:
+        def resume(self, blob):
+            pass
+
+        def sample(self, seq):
+            return seq.memo
+
+
+    class BeamStrategy(Strategy):
+        def resume(self, blob):
+            return list(blob)
+
+        def sample(self, seq):
+            return seq.memo[0]
+
+
+    class TopkStrategy(Strategy):
+        def sample(self, seq):
+            return seq.memo.pop()
+
+
+    class GreedyStrategy(Strategy):
+        def resume(self, blob):
+            return
+
+        def sample(self, seq):
+            return seq.tokens[-1]
+
+
+    def strategy_for(kind: Sampler) -> Strategy:
+        if kind == Sampler.BEAM:
+            return BeamStrategy()
+        elif kind == Sampler.TOPK:
+            return TopkStrategy()
+        return GreedyStrategy()
+"""
+
+LOOP = """
+    from eng.kinds import Sampler
+    from eng.strategies import strategy_for
+
+
+    class Seq:
+        def __init__(self, tokens):
+            self.tokens = tokens
+            self.memo = None
+
+
+    class Loop:
+        def __init__(self, kind: Sampler):
+            self.kind: Sampler = kind
+            self.strategy = strategy_for(self.kind)
+
+        def take(self, blob):
+            seq = Seq(blob["tokens"])
+            got = self.strategy.resume(blob["memo"])
+            if got is not None:
+                seq.memo = got
+            return seq
+
+        def run_disagg_decode(self, blobs):
+            return [self.strategy.sample(self.take(b)) for b in blobs]
+"""
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+def _check(root: Path) -> list[str]:
+    done = invoke("check", "--no-cache", "--output-format", "json", ".", cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return summary(json.loads(done.stdout))
+
+
+def _package(root: Path, loop: str = LOOP, strategies: str = STRATEGIES) -> Path:
+    files = {"eng/__init__.py": "", "eng/kinds.py": KINDS, "eng/strategies.py": strategies}
+    return _write(root, {**files, "eng/loop.py": loop})
+
+
+def test_inherited_none_method_is_a_builder_for_the_members_whose_class_inherits_it(
+    tmp_path: Path,
+) -> None:
+    # TOPK's class inherits the base's implicit None; GREEDY's override returns None
+    # itself (a builder of its own); BEAM's builds. Each consumer is reported only for
+    # the member whose class it is in: GREEDY's never reads the state.
+    assert _check(_package(tmp_path)) == [
+        "PDL001 eng/strategies.py:26 GREEDY",
+        "PDL001 eng/strategies.py:5 TOPK",
+        "PDL101 eng/strategies.py:22 TOPK",
+    ]
+
+
+def test_member_graph_keeps_only_the_override_its_class_has(tmp_path: Path) -> None:
+    root = _package(tmp_path)
+    for member, kept, gone in (
+        ("TOPK", "TopkStrategy.sample", "BeamStrategy.sample"),
+        ("BEAM", "BeamStrategy.sample", "TopkStrategy.sample"),
+    ):
+        done = invoke("graph", "--member", member, ".", cwd=root)
+        assert done.returncode == 0, done.stderr
+        callees = json.loads(done.stdout)["eng.loop.Loop.run_disagg_decode"]
+        assert f"eng.strategies.{kept}" in callees
+        assert f"eng.strategies.{gone}" not in callees
+
+
+def test_a_construction_of_an_unknown_object_picks_nothing(tmp_path: Path) -> None:
+    # the strategy also comes from a parameter nothing tells: silent, never guessed
+    loop = LOOP.replace(
+        "def __init__(self, kind: Sampler):",
+        "def __init__(self, kind: Sampler, custom=None):",
+    ).replace(
+        "self.strategy = strategy_for(self.kind)",
+        "self.strategy = custom if custom is not None else strategy_for(self.kind)",
+    )
+    assert "PDL101" not in " ".join(_check(_package(tmp_path, loop)))
+
+
+def test_an_abstract_base_method_is_no_gap(tmp_path: Path) -> None:
+    strategies = STRATEGIES.replace(
+        "    class Strategy:\n        def resume(self, blob):\n            pass",
+        "    import abc\n\n\n    class Strategy(abc.ABC):\n        @abc.abstractmethod\n"
+        "        def resume(self, blob):\n            pass",
+    ).replace(
+        "    class TopkStrategy(Strategy):\n",
+        "    class TopkStrategy(Strategy):\n        def resume(self, blob):\n"
+        "            return dict(blob)\n\n",
+    )
+    assert _check(_package(tmp_path, strategies=strategies)) == [
+        "PDL001 eng/strategies.py:33 GREEDY",
+    ]
