@@ -563,6 +563,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("BEAM", "SCAN", "REPLAN"),
     ),
+    "property_consumer": (
+        """
+        import sys
+        from gauge_engine.engine import DecodeEngine
+        from gauge_engine.modes import DraftMode
+        engine = DecodeEngine(DraftMode[sys.argv[1]])
+        print(engine.event_loop_disagg_decode([{"rid": 1, "heads": [5, 6]}]))
+        """,
+        ("HEADS", "OFF"),
+    ),
     "override_builder": (
         # the planner picked per kind, made from the configuration string and injected
         """
