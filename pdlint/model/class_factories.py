@@ -46,6 +46,8 @@ class ClassFactories:
         self._classes_done: set[str] = set()
         # (class, attribute) -> the instances the stores of ``self.<attribute>`` make
         self._made_attrs: dict[tuple[str, str], Choice | None] = {}
+        # the variants of factory functions' parameters compared with strings
+        self.made_variants: dict[str, Variant] = {}
         # (function, variant, bound parameters) -> per member, the classes it returns
         # instances of (None: a guard it cannot evaluate)
         self._makers: dict[tuple[str, str, frozenset[str]], dict[int, frozenset[str]] | None] = {}
@@ -488,7 +490,19 @@ class ClassFactories:
         for param, arg in bind_arguments(callee, func, args, kwargs):
             ann = dict(callee.params).get(param)
             wanted = self.variants.variant_of_annotation(ann, module, callee) if ann else None
-            if wanted is None or wanted.kind != "enum" or self._held_variant(fn, arg) is not wanted:
+            if wanted is None and arg[0] != "const":
+                # the caller's own string variant (``make(self.cfg.method)``) when it
+                # has one, for the tests of it elsewhere to tell its members apart
+                passed = self._held_variant(fn, arg)
+                if passed is not None and passed.kind in ("string", "literal"):
+                    wanted = passed
+                else:
+                    wanted = self._compared_parameter(callee, param)
+            elif (
+                wanted is None or wanted.kind != "enum" or self._held_variant(fn, arg) is not wanted
+            ):
+                continue
+            if wanted is None:
                 continue
             made = self._made(callee.qualname, wanted, frozenset({param}))
             choice = self._choice(wanted, made)
@@ -498,6 +512,27 @@ class ClassFactories:
         if not returned or any(v is None for v in returned):
             return None
         return _merged([self.made_choice(callee, v, depth + 1) for v in returned if v is not None])
+
+    def _compared_parameter(self, fn: FunctionFacts, param: str) -> Variant | None:
+        """A parameter ``fn`` compares with two strings or more (``if method == "eagle":
+        return EagleProposer()``), given a value the caller does not fix: a variant whose
+        members are those strings (a setting passed in, as a string variant of an
+        attribute is), kept here: it names the members of the classes ``fn`` picks."""
+        strings = {
+            s for subject, found in fn.string_compares if subject == ("name", param) for s in found
+        }
+        if len(strings) < 2:
+            return None
+        qual = f"str:{fn.qualname}.{param}"
+        variant = self.made_variants.get(qual)
+        if variant is None:
+            ordered = tuple(sorted(strings))
+            variant = self.made_variants[qual] = Variant(qual, "string", ordered, ordered)
+        return variant
+
+    def variant(self, qual: str) -> Variant | None:
+        """The variant named ``qual``: the model's, or a compared parameter's."""
+        return self.made_variants.get(qual) or self.variants.by_name.get(qual)
 
     def _passed_choice(self, fn: FunctionFacts, param: str, depth: int) -> Choice | None:
         """A parameter of a constructor: what every construction of its class (in the
@@ -554,10 +589,14 @@ class ClassFactories:
                     out = None
                     break
                 value = ret.value
+                cls = None
                 if value is not None and value[0] == "call":
                     cls = self.model.constructed_class(fn, value[1])
-                    if cls is not None:
-                        made.add(cls)
+                if cls is None and value not in (None, ("const", None)):
+                    out = None  # an object of a class not known: it picks nothing
+                    break
+                if cls is not None:
+                    made.add(cls)
                 if reach is T:
                     break
             if out is None:

@@ -573,6 +573,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("HEADS", "OFF"),
     ),
+    "string_factory_builder": (
+        """
+        import sys
+        from sift_engine.worker import DecodeWorker, ServeConfig
+        worker = DecodeWorker(ServeConfig(sys.argv[1]))
+        print(worker.run_disagg_decode([{"rid": 1, "pairs": [2, 3]}]))
+        """,
+        ("rerank", "lexical"),
+    ),
     "override_builder": (
         # the planner picked per kind, made from the configuration string and injected
         """

@@ -161,3 +161,83 @@ def test_an_abstract_base_method_is_no_gap(tmp_path: Path) -> None:
     assert _check(_package(tmp_path, strategies=strategies)) == [
         "PDL001 eng/strategies.py:33 GREEDY",
     ]
+
+
+# a factory function on a plain setting string, whose result is handed to the loop
+NAMED = """
+    class Codec:
+        def unpack(self, blob):
+            return None
+
+        def emit(self, seq):
+            return seq.memo.hex()
+
+
+    class ZipCodec(Codec):
+        def unpack(self, blob):
+            return bytes(blob)
+
+
+    class RawCodec(Codec):
+        def emit(self, seq):
+            return seq.tokens
+
+
+    class LzCodec(Codec):
+        pass
+
+
+    def codec_named(name):
+        match name:
+            case "zip":
+                return ZipCodec()
+            case "raw":
+                return RawCodec()
+            case "lz":
+                return LzCodec()
+        raise KeyError(name)
+"""
+
+NAMED_LOOP = """
+    from eng.codecs import codec_named
+
+
+    class Seq:
+        def __init__(self, tokens):
+            self.tokens = tokens
+            self.memo = None
+
+
+    class Loop:
+        def __init__(self, codec):
+            self.codec = codec
+
+        def take(self, blob):
+            seq = Seq(blob["tokens"])
+            got = self.codec.unpack(blob["memo"])
+            if got is not None:
+                seq.memo = got
+            return seq
+
+        def run_disagg_decode(self, blobs):
+            return [self.codec.emit(self.take(b)) for b in blobs]
+
+
+    def serve(settings, blobs):
+        return Loop(codec_named(settings["codec"])).run_disagg_decode(blobs)
+"""
+
+
+def test_a_factory_on_a_setting_string_picks_a_class_per_string(tmp_path: Path) -> None:
+    files = {"eng/__init__.py": "", "eng/codecs.py": NAMED, "eng/loop.py": NAMED_LOOP}
+    assert _check(_write(tmp_path, files)) == [
+        "PDL001 eng/codecs.py:2 lz,raw",
+        "PDL101 eng/codecs.py:6 lz",
+    ]
+
+
+def test_a_factory_given_a_constant_picks_one_class(tmp_path: Path) -> None:
+    # ``codec_named("raw")`` is a RawCodec whatever the setting: no member has a gap
+    loop = NAMED_LOOP.replace('codec_named(settings["codec"])', 'codec_named("raw")')
+    files = {"eng/__init__.py": "", "eng/codecs.py": NAMED, "eng/loop.py": loop}
+    assert _check(_write(tmp_path, files)) == []

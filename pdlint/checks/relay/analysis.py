@@ -232,7 +232,9 @@ class RelayAnalysis:
         chosen = None
         if self.factories is not None and call.func[0] == "attr":
             chosen = self.factories.receivers(fn, call.func)
-        variant = self.variants.by_name.get(chosen[0]) if chosen is not None else None
+        variant = None
+        if chosen is not None and self.factories is not None:
+            variant = self.factories.variant(chosen[0])
         if chosen is not None and variant is not None:
             nones: dict[str, tuple[list[int], Span]] = {}
             covered = False
