@@ -345,6 +345,24 @@ def _ifexp(node: ast.IfExp, d: int) -> Expr:
     return ("ifexp", _ir(node.test, d), _ir(node.body, d), _ir(node.orelse, d))
 
 
+def _joined(node: ast.JoinedStr, d: int) -> Expr:
+    """An f-string: its pieces, a literal piece as a constant; a formatted one with a
+    conversion or a format spec (``{x!r}``, ``{n:>4}``) is another expression."""
+    parts: list[Expr] = []
+    for piece in node.values:
+        if piece.__class__ is ast.Constant:
+            parts.append(_ir(piece, d))
+        elif (
+            piece.__class__ is ast.FormattedValue
+            and piece.conversion == -1
+            and not piece.format_spec
+        ):
+            parts.append(_ir(piece.value, d))
+        else:
+            parts.append(OTHER)
+    return ("fstr", tuple(parts))
+
+
 def lambda_name(line: int, col: int) -> str:
     """The name a lambda's function facts have (in the scope that writes it): by
     where it is, as ``("lambda", line, col)`` in the IR (byte column)."""
@@ -377,7 +395,18 @@ _CONVERTERS: dict[type, Any] = {
     ast.Await: _await,
     ast.IfExp: _ifexp,
     ast.Lambda: _lambda,
+    ast.JoinedStr: _joined,
 }
+
+
+def _defaults(args: ast.arguments) -> tuple[tuple[str, Expr], ...]:
+    """(parameter, default) of each parameter given a default value."""
+    positional = [*args.posonlyargs, *args.args]
+    first = len(positional) - len(args.defaults)
+    pairs = list(zip(positional[first:], args.defaults, strict=True))
+    keywords = zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    pairs += [(a, d) for a, d in keywords if d is not None]
+    return tuple([(a.arg, _ir(d, 0)) for a, d in pairs])
 
 
 def annotation_expr(node: ast.AST | None) -> Expr | None:
@@ -1219,6 +1248,7 @@ class _ModuleIndexer:
                 flags=tuple(walker.flags),
                 yields=tuple(walker.yields),
                 item_stores=tuple(walker.item_stores),
+                defaults=_defaults(args),
                 var_params=(
                     args.vararg.arg if args.vararg is not None else "",
                     args.kwarg.arg if args.kwarg is not None else "",

@@ -8,7 +8,7 @@ Expressions are kept as small nested tuples (an "expression IR"):
 (arithmetic; ``|`` is ``("union", left, right)``), ``("neg", operand)``,
 ``("slice", lower, upper, step)`` (a missing bound is ``("const", None)``),
 ``("comp", iterables, element)`` (a comprehension: what it iterates, what it gives),
-``("await", value)``,
+``("await", value)``, ``("fstr", pieces)`` (an f-string: constants and the values formatted),
 ``("ifexp", test, body, orelse)`` (``body if test else orelse``), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression
 evaluated to ``polarity``.
@@ -147,6 +147,8 @@ class FunctionFacts(NamedTuple):
     var_params: tuple[str, str] = ("", "")
     # its decorators as written (``register("tree")``), outermost first
     decorator_exprs: tuple[Expr, ...] = ()
+    # (parameter, default) of each parameter with a default value
+    defaults: tuple[tuple[str, Expr], ...] = ()
 
 
 class ClassFacts(NamedTuple):

@@ -18,7 +18,8 @@ from pdlint.facts.types import Expr, FunctionFacts, Guards
 from pdlint.model.names import Model
 
 # The methods a KV connector's receiving (decode) side implements; a class with two
-# of them, itself or by inheritance, is a connector, and each is an entry point.
+# of them (or one and a worker-side method below), itself or by inheritance, is a
+# connector, and each is an entry point.
 CONNECTOR_METHODS = (
     "start_load_kv",
     "get_num_new_matched_tokens",
@@ -27,6 +28,10 @@ CONNECTOR_METHODS = (
 )
 # ``execute_dummy_batch``, ``_dummy_run``, ``run_idle_batch``, ``dummy_run_async``...
 _IDLE_RUN = re.compile(r"_*(?:(?:execute|run)_)?(?:dummy|idle)_(?:run|batch)(?:_async)?")
+# The other worker-side methods of vLLM v1's ``KVConnectorBase_V1`` (waiting for a
+# layer's load, saving): evidence that a class is a connector, never entry points
+# themselves (saving is the sending side's work)
+_WORKER_SIDE_METHODS = ("wait_for_layer_load", "save_kv_layer", "wait_for_save")
 # A state a request waits in for its KV from the prefill side (``WAITING_FOR_REMOTE_KVS``).
 _WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
 # Text of a file that may hold a branch on the decode disaggregation mode, or that
@@ -100,7 +105,8 @@ def by_name(model: Model) -> list[str]:
 
 def connector_methods(model: Model) -> list[str]:
     """The receiving-side methods of the classes that implement two or more of
-    :data:`CONNECTOR_METHODS` (their own or inherited)."""
+    :data:`CONNECTOR_METHODS` and vLLM's other worker-side connector methods (their own
+    or inherited): ``start_load_kv`` with ``wait_for_layer_load`` is a connector."""
     candidates: list[FunctionFacts] = []
     for name in CONNECTOR_METHODS:
         modules = model.load_defining((name,))
@@ -110,16 +116,26 @@ def connector_methods(model: Model) -> list[str]:
 
     def implemented(fn: FunctionFacts) -> int:
         assert fn.cls is not None
-        return sum(1 for name in CONNECTOR_METHODS if model.lookup_method(fn.cls, name) is not None)
+        return sum(
+            1
+            for name in (*CONNECTOR_METHODS, *_WORKER_SIDE_METHODS)
+            if model.lookup_method(fn.cls, name) is not None
+        )
 
     counts = model.batched(candidates, implemented)
     return sorted(
         {
             fn.qualname
             for fn, n in zip(candidates, counts, strict=True)
-            if n >= 2 and not _is_stub(fn)
+            # one is enough in a class named as a connector (``KVConnectorV1Decode``)
+            if (n >= 2 or (n == 1 and _named_connector(fn.cls))) and not _is_stub(fn)
         }
     )
+
+
+def _named_connector(cls: str | None) -> bool:
+    """Whether a class's own name says it is a connector."""
+    return cls is not None and "connector" in cls.rsplit(".", 1)[-1].lower()
 
 
 def connector_drivers(model: Model, methods: list[str]) -> list[str]:

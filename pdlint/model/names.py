@@ -308,6 +308,7 @@ class Model:
         self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._held_named: dict[str, dict[str, list[tuple[FunctionFacts, Site]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
+        self._arguments_cache: dict[tuple[str, str], list[tuple[FunctionFacts, Expr]]] = {}
         self._in_progress: set[tuple[str, str, str]] = set()
         self._passing = 0  # parameters being resolved from their callers (see passed_classes)
         self.methods_of: dict[str, list[FunctionFacts]] = {}
@@ -608,6 +609,11 @@ class Model:
         if found is not None:
             return self.canonical(found)
         return None
+
+    def is_builtin(self, fn: FunctionFacts | None, module: str, func: Expr, name: str) -> bool:
+        """Whether ``func`` names the builtin ``name`` (``getattr``), not shadowed by a
+        name of the module or the function."""
+        return func == ("name", name) and self.resolve_name(fn, module, name) is None
 
     def resolve_dotted(self, fn: FunctionFacts | None, module: str, expr: Expr) -> str | None:
         """Qualified name of a ``name`` or ``attr`` chain, if it names a symbol."""
@@ -1097,10 +1103,9 @@ class Model:
                 return frozenset((own,)) if own else _NO_CLASSES
             args = expr[2]
             if (
-                func == ("name", "getattr")
+                self.is_builtin(fn, module, func, "getattr")
                 and len(args) == 2
                 and args[0][0] in _DOTTED
-                and self.resolve_name(fn, module, "getattr") is None
             ):
                 # ``getattr(Algo, name)``: a member, as ``Algo[name]``
                 named = self.resolve_dotted(fn, module, args[0])
@@ -1128,7 +1133,7 @@ class Model:
             table = expr[1]
             if table[0] == "attr" and table[2] == "__members__":
                 table = table[1]  # ``Algo.__members__[name]``: as ``Algo[name]``
-            named = self.resolve_dotted(fn, module, table)
+            named = self._class_named(fn, module, table)
             if named is not None and named in self.classes and self.is_enum(named):
                 return frozenset((named,))  # ``Algo[name]``: a member
         if kind in ("elem", "subscript"):
@@ -1480,14 +1485,21 @@ class Model:
 
     def _enum_member(self, fn: FunctionFacts, expr: Expr) -> str | None:
         """The enum ``expr`` names a member of (``ForwardMode.IDLE``, ``modes.Mode.IDLE``)."""
-        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] in _SELF_NAMES:
+        if expr[0] != "attr" or expr[1][0] not in _DOTTED or expr[1] == ("name", "self"):
             return None
-        if expr[1][0] == "name" and any(p == expr[1][1] for p, _ in fn.params):
+        if expr[1] != ("name", "cls") and any(expr[1] == ("name", p) for p, _ in fn.params):
             return None
-        owner = self.resolve_dotted(fn, self.module_of(fn), expr[1])
+        owner = self._class_named(fn, self.module_of(fn), expr[1])
         if owner is None or owner not in self.classes or not self.is_enum(owner):
             return None
         return owner
+
+    def _class_named(self, fn: FunctionFacts, module: str, expr: Expr) -> str | None:
+        """The class a dotted name names: ``cls`` in a classmethod (``cls[name]``,
+        ``cls.NONE`` in an enum's factory) is its own class."""
+        if expr == ("name", "cls"):
+            return self.self_class(fn) if "classmethod" in fn.decorators else None
+        return self.resolve_dotted(fn, module, expr)
 
     def closure_scope(self, fn: FunctionFacts, name: str) -> FunctionFacts | None:
         """The function enclosing ``fn`` (a nested function, a lambda) whose variable
@@ -1780,11 +1792,10 @@ class Model:
                 return self.callables_of(fn, expr[2][0], depth + 1, module)
             args = expr[2]
             if (
-                func == ("name", "getattr")
+                self.is_builtin(fn, module, func, "getattr")
                 and 2 <= len(args) <= 3
                 and args[1][0] == "const"
                 and isinstance(args[1][1], str)
-                and self.resolve_name(fn, module, "getattr") is None
             ):
                 # the builtin with a constant name: that attribute (or the default)
                 for part in (("attr", args[0], args[1][1]), *args[2:]):
@@ -1854,6 +1865,38 @@ class Model:
         if guard in self._in_progress or depth > 8 or self._passing >= _PASS_HOPS:
             self._cuts += 1
             return _NO_CLASSES
+        top, cuts = self._at_top(), self._cuts
+        self._in_progress.add(guard)
+        self._passing += 1
+        out: set[str] = set()
+        try:
+            for caller, arg in self.passed_arguments(fn, want):
+                if arg[0] != "forwarded":
+                    out.update(self.types_of(caller, arg, depth + 1))
+                elif isinstance(arg[1], int):
+                    out.update(self._passed_values(caller, ("packed", str(arg[1])), depth + 1))
+                else:
+                    out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
+        finally:
+            self._in_progress.discard(guard)
+            self._passing -= 1
+        found = frozenset(out)
+        if top or self._cuts == cuts:
+            self._passed_cache[key] = found
+        return found
+
+    def passed_arguments(
+        self, fn: FunctionFacts, want: tuple[str, str]
+    ) -> list[tuple[FunctionFacts, Expr]]:
+        """(caller, argument) for each call of ``fn`` passing ``want`` (see
+        :meth:`_passed_values`), the callers found as :meth:`passed_classes` says; an
+        argument a caller forwards from its own ``*args`` or ``**kwargs`` comes as
+        ``("forwarded", index or keyword)``."""
+        key = (fn.qualname, f"{want[0]}:{want[1]}")
+        kept = self._arguments_cache.get(key)
+        if kept is not None:
+            return kept
+        top, cuts = self._at_top(), self._cuts
         init = fn.name == "__init__" and fn.cls is not None
         name = fn.cls.rsplit(".", 1)[-1] if init and fn.cls is not None else fn.name
         modules = {self.module_of(fn)}
@@ -1863,70 +1906,55 @@ class Model:
             modules.update(self.modules_building(fn.cls))
         # a keyword forwarded with ``**kwargs`` may fill it
         keyword = want[1] if want[0] in ("param", "keyword") else ""
-        top, cuts = self._at_top(), self._cuts
-        self._in_progress.add(guard)
-        self._passing += 1
-        out: set[str] = set()
-        try:
-            sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
-            if not sites and init and fn.cls is not None:
-                sites = self._inherited_init_sites(fn, fn.cls)
-            if not sites and fn.cls is None and "<" not in fn.qualname:
-                # a module function its module never calls: a helper called where it is
-                # imported (``spec_prepare(batch)`` in the batch's module), read in the
-                # few modules whose text calls it by name, as a constructor's are
-                sites = [
-                    site
-                    for m in self.modules_building(fn.qualname)
-                    if m not in modules
-                    for site in self._sites_in(m, name, fn)
-                ]
-            if not sites and fn.cls is not None and not init:
-                # a method its class and bases never call is a component's, called where
-                # an instance is held: ``self.acceptor = Acceptor(...)`` then
-                # ``self.acceptor.accept(batch)`` (asked only then: a cold run pays a text
-                # query for each class asked)
-                sites = [
-                    site
-                    for m in self.modules_building(fn.cls, fn.name)
-                    if m not in modules
-                    for site in self._sites_in(m, name, fn)
-                ]
-            for caller, site in sites:
-                args, kwargs = site.args, site.kwargs
-                # the caller's own ``*args``/``**kwargs`` passed on: each position or
-                # keyword they fill stands for the caller's callers' argument
-                if isinstance(site, CallFact) and site.star is not None:
-                    if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
-                        extra = len(fn.params) + (int(want[1]) + 1 if want[0] == "packed" else 0)
-                        args = (*args, *(("forwarded", i) for i in range(extra)))
-                if isinstance(site, CallFact) and site.double_star is not None and keyword:
-                    if (
-                        site.double_star == ("name", caller.var_params[1])
-                        and caller.var_params[1]
-                        and all(k != keyword for k, _ in kwargs)
-                    ):
-                        kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
-                packed = -1
-                for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
-                    if bound.how == "packed":
-                        packed += 1
-                    if not _wanted(bound, want, fn.var_params, packed):
-                        continue
-                    arg = bound.arg
-                    if arg[0] != "forwarded":
-                        out.update(self.types_of(caller, arg, depth + 1))
-                    elif isinstance(arg[1], int):
-                        out.update(self._passed_values(caller, ("packed", str(arg[1])), depth + 1))
-                    else:
-                        out.update(self._passed_values(caller, ("keyword", arg[1]), depth + 1))
-        finally:
-            self._in_progress.discard(guard)
-            self._passing -= 1
-        found = frozenset(out)
-        if top or self._cuts == cuts:
-            self._passed_cache[key] = found
-        return found
+        sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
+        if not sites and init and fn.cls is not None:
+            sites = self._inherited_init_sites(fn, fn.cls)
+        if not sites and fn.cls is None and "<" not in fn.qualname:
+            # a module function its module never calls: a helper called where it is
+            # imported (``spec_prepare(batch)`` in the batch's module), read in the
+            # few modules whose text calls it by name, as a constructor's are
+            sites = [
+                site
+                for m in self.modules_building(fn.qualname)
+                if m not in modules
+                for site in self._sites_in(m, name, fn)
+            ]
+        if not sites and fn.cls is not None and not init:
+            # a method its class and bases never call is a component's, called where
+            # an instance is held: ``self.acceptor = Acceptor(...)`` then
+            # ``self.acceptor.accept(batch)`` (asked only then: a cold run pays a text
+            # query for each class asked)
+            sites = [
+                site
+                for m in self.modules_building(fn.cls, fn.name)
+                if m not in modules
+                for site in self._sites_in(m, name, fn)
+            ]
+        out: list[tuple[FunctionFacts, Expr]] = []
+        for caller, site in sites:
+            args, kwargs = site.args, site.kwargs
+            # the caller's own ``*args``/``**kwargs`` passed on: each position or
+            # keyword they fill stands for the caller's callers' argument
+            if isinstance(site, CallFact) and site.star is not None:
+                if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
+                    extra = len(fn.params) + (int(want[1]) + 1 if want[0] == "packed" else 0)
+                    args = (*args, *(("forwarded", i) for i in range(extra)))
+            if isinstance(site, CallFact) and site.double_star is not None and keyword:
+                if (
+                    site.double_star == ("name", caller.var_params[1])
+                    and caller.var_params[1]
+                    and all(k != keyword for k, _ in kwargs)
+                ):
+                    kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
+            packed = -1
+            for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
+                if bound.how == "packed":
+                    packed += 1
+                if _wanted(bound, want, fn.var_params, packed):
+                    out.append((caller, bound.arg))
+        if top or self._cuts == cuts:  # which calls are its own was not cut short
+            self._arguments_cache[key] = out
+        return out
 
     def _inherited_init_sites(
         self, init: FunctionFacts, cls: str
@@ -1998,13 +2026,13 @@ class Model:
             return False
         base = func[1]
         own = None
-        if base in _SELF_NAMES or base[0] == "call":  # ``self.m()``, ``super().m()``
-            own = caller.cls
+        if base in _SELF_NAMES or (base[0] == "call" and base[1] == ("name", "super")):
+            own = caller.cls  # ``self.m()``, ``super().m()``
         elif base[0] == "name":  # ``Worker.m(...)``
             own = self.resolve_dotted(caller, self.module_of(caller), base)
         if own is not None and own in self.classes:
             owners: Iterable[str] = (own,)
-        elif base[0] in ("name", "attr"):
+        elif base[0] in ("name", "attr", "call"):  # ``Factory().make(...)`` too
             owners = self.types_of(caller, base)
         else:
             return False
@@ -2091,6 +2119,10 @@ class Model:
         if module in self.modules:
             self._held_named[module] = table
         return table
+
+    def attribute_stores(self, cls: str, attr: str) -> list[tuple[FunctionFacts, Expr]]:
+        """(method, value) of each ``self.attr = value`` in ``cls`` and its bases."""
+        return [s for klass in self.mro(cls) for s in self._stores_on_self(klass).get(attr, ())]
 
     def _stores_on_self(self, cls: str) -> dict[str, list[tuple[FunctionFacts, Expr]]]:
         """Each ``self.attr = value`` of the methods of ``cls``, by attribute, in order."""

@@ -216,6 +216,11 @@ class Member(NamedTuple):
 
 
 UNKNOWN_VALUE = object()
+# methods of a string a condition may test a member's name or value with (their
+# arguments strings): pure, so evaluated as CPython would
+_STRING_METHODS = frozenset(
+    {"startswith", "endswith", "lower", "upper", "casefold", "strip", "lstrip", "rstrip"}
+)
 
 Denotes = Callable[[Expr, FunctionFacts], bool]
 MembersIn = Callable[[Expr, "FunctionFacts | None", str], "list[int] | None"]
@@ -232,6 +237,7 @@ class MemberValues:
         member: int,
         denotes: Denotes,
         members_in: MembersIn,
+        described: tuple[str, str, object] = ("enum", "", None),
     ) -> None:
         self.model = model
         self.registry = registry
@@ -239,6 +245,9 @@ class MemberValues:
         self.member = member
         self.denotes = denotes
         self.members_in = members_in
+        # the variant's kind, the member's name and its value: a literal or a string
+        # variant's member is its string; an enum member has a ``.name`` and a ``.value``
+        self.kind, self.name, self.literal = described
 
     def value(self, expr: Expr, fn: FunctionFacts | None, module: str, depth: int = 0) -> object:
         """The value of ``expr`` (read in ``fn``, or at the top of ``module``), or
@@ -250,10 +259,32 @@ class MemberValues:
             return expr[1]
         if kind in ("name", "attr"):
             if fn is not None and self.denotes(expr, fn):
-                return Member(self.member)
+                return Member(self.member) if self.kind == "enum" else self.literal
             if kind == "attr" and fn is not None and self.denotes(expr[1], fn):
-                return self._attribute(expr[2], depth)
+                found = self._attribute(expr[2], depth)
+                if found is UNKNOWN_VALUE and self.kind == "enum" and self.name:
+                    # ``algo.name``; ``algo.value`` when a constant (not ``auto()``)
+                    if expr[2] == "name":
+                        return self.name
+                    if expr[2] == "value" and self.literal is not None:
+                        return self.literal
+                return found
             return self._constant(expr, fn, module, depth)
+        if kind == "fstr":
+            pieces = [self.value(e, fn, module, depth + 1) for e in expr[1]]
+            # a member formatted as itself depends on its enum's ``__format__``: unknown
+            if all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in pieces):
+                return "".join(str(p) for p in pieces)
+            return UNKNOWN_VALUE
+        if kind == "call" and expr[1][0] == "attr" and expr[1][2] in _STRING_METHODS:
+            text = self.value(expr[1][1], fn, module, depth + 1)
+            args = [self.value(a, fn, module, depth + 1) for a in expr[2]]
+            if isinstance(text, str) and not expr[3] and all(isinstance(a, str) for a in args):
+                try:
+                    return getattr(text, expr[1][2])(*args)
+                except (TypeError, ValueError):
+                    return UNKNOWN_VALUE
+            return UNKNOWN_VALUE
         if kind in ("binop", "union"):
             op = "|" if kind == "union" else expr[1]
             left = self.value(expr[-2], fn, module, depth + 1)
@@ -399,6 +430,8 @@ def _operate(op: str, left: object, right: object) -> object:
             return left - right
         if op in ("<<", ">>") and 0 <= right < 64:
             return left << right if op == "<<" else left >> right
+    if op == "+" and isinstance(left, str) and isinstance(right, str):
+        return left + right
     if isinstance(left, frozenset) and isinstance(right, frozenset):
         if op == "|":
             return left | right
@@ -415,6 +448,8 @@ def _compare(op: str, left: object, right: object) -> object:
     if op in ("!=", "is not"):
         return left != right
     if op in ("in", "not in") and isinstance(right, (tuple, frozenset)):
+        return (left in right) is (op == "in")
+    if op in ("in", "not in") and isinstance(right, str) and isinstance(left, str):
         return (left in right) is (op == "in")
     if isinstance(left, int) and isinstance(right, int):
         if op == "<":

@@ -181,6 +181,10 @@ class Variants:
         self._settled_anywhere: dict[str, set[str]] = {}  # variant -> settings settled
         self._setting_cache: dict[tuple[str, int], str | None] = {}
         self._normalised: dict[tuple[str, str, str, tuple[str, ...]], Normalisation] = {}
+        # (function, parameter) -> the variant its callers pass (see passed_variant)
+        self._passed: dict[tuple[str, str], Variant | None] = {}
+        self._passing: set[tuple[str, str]] = set()
+        self._value_reads: dict[str, frozenset[str]] = {}  # see _value_reads
 
     # discovery --------------------------------------------------------------
     def _discover(self, qual: str) -> bool:
@@ -292,6 +296,77 @@ class Variants:
                 return self.by_name[resolved]
         elif target[0] == "subscript":
             return self._inline_literal(ann, module)
+        return None
+
+    def param_variant(self, fn: FunctionFacts, name: str) -> Variant | None:
+        """The variant the parameter ``name`` of ``fn`` holds: by its annotation, or,
+        with none, the one its callers pass (see :meth:`passed_variant`) if ``fn``
+        reads it as a variant is read (see :func:`_value_reads`)."""
+        for pname, ann in fn.params:
+            if pname == name:
+                if ann is not None:
+                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn)
+                reads = self._value_reads.get(fn.qualname)
+                if reads is None:
+                    reads = self._value_reads[fn.qualname] = _value_reads(fn)
+                return self.passed_variant(fn, name) if name in reads else None
+        return None
+
+    def passed_variant(self, fn: FunctionFacts, param: str, depth: int = 0) -> Variant | None:
+        """The variant every call of ``fn`` passes for its unannotated parameter
+        ``param`` (``self.builder.build(self.cfg.spec, rec)``: ``spec`` holds what
+        ``cfg.spec`` holds), the calls found as for the classes a parameter takes
+        (:meth:`Model.passed_classes`); None when a call passes anything else (a
+        constant member is not the variant, and neither is what cannot be read)."""
+        key = (fn.qualname, param)
+        if key in self._passed:
+            return self._passed[key]
+        if key in self._passing or depth > 3:
+            return None
+        self._passing.add(key)
+        found: Variant | None = None
+        try:
+            arguments = self.model.passed_arguments(fn, ("param", param))
+            held = [self._held_variant(caller, arg, depth) for caller, arg in arguments]
+            if held and held[0] is not None and all(v is held[0] for v in held):
+                found = held[0]
+        finally:
+            self._passing.discard(key)
+        self._passed[key] = found
+        return found
+
+    def _held_variant(self, fn: FunctionFacts, expr: Expr, depth: int) -> Variant | None:
+        """The variant ``expr`` holds in ``fn`` as a value passed on: an attribute
+        holding it, a parameter (annotated or passed it), a local assigned one of these."""
+        if expr[0] == "attr":
+            found = self.attr_variant(fn, expr)
+            if found is not None or depth > 3:
+                return found
+            # what the attribute's class stores in it (``self.kind = settings.kind``),
+            # asked of the class and not of the names loaded so far: a lazy run may
+            # not have loaded the class annotating it yet
+            held: set[Variant | None] = set()
+            for cls in self.model.types_of(fn, expr[1]):
+                found = self.class_attr_variant(cls, expr[2])
+                if found is not None:
+                    held.add(found)
+                    continue
+                held.update(
+                    self._held_variant(method, value, depth + 1)
+                    for method, value in self.model.attribute_stores(cls, expr[2])
+                )
+            return held.pop() if len(held) == 1 else None
+        if expr[0] != "name":
+            return None
+        name = expr[1]
+        for pname, ann in fn.params:
+            if pname == name:
+                if ann is not None:
+                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn)
+                return self.passed_variant(fn, name, depth + 1)
+        values = assigned_values(fn, name)
+        if len(values) == 1 and values[0][0] in ("name", "attr") and values[0] != expr:
+            return self._held_variant(fn, values[0], depth + 1)
         return None
 
     def _inline_literal(self, ann: Expr, module: str) -> Variant | None:
@@ -591,9 +666,8 @@ class Variants:
                 return True
             if name == "self" and fn.cls == variant.qualname:
                 return True
-            for pname, ann in fn.params:
-                if pname == name:
-                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
+            if any(pname == name for pname, _ in fn.params):
+                return self.param_variant(fn, name) is variant
             values = assigned_values(fn, name)
             return (
                 len(values) == 1
@@ -806,33 +880,106 @@ class Variants:
     def table_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
     ) -> set[int] | None:
-        """Members for which ``TABLE.get(v)`` finds a value; None when not such a lookup.
-
-        ``TABLE`` is a module-level dict literal keyed by members; a non-None
-        default covers every member.
-        """
-        if not (expr[0] == "call" and expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]):
+        """Members for which ``TABLE.get(v)`` finds a value (a non-None default covers
+        every member), or ``getattr(obj, f"_build_{v}", None)`` finds an attribute;
+        None when not such a lookup or what it reads is not known."""
+        if expr[0] != "call":
             return None
         module = self.model.module_of(fn)
-        table = self.model.resolve_dotted(fn, module, expr[1][1])
-        dict_expr = self.model.module_assigns.get(table or "")
-        if dict_expr is None or dict_expr[0] != "dict":
+        if self.model.is_builtin(fn, module, expr[1], "getattr"):
+            return self._attribute_lookup(expr, fn, variant, bound)
+        if not (expr[1][0] == "attr" and expr[1][2] == "get" and expr[2]):
             return None
         if not self.denotes(expr[2][0], fn, variant, bound):
             return None
+        keys = self.container_keys(expr[1][1], fn, variant)
+        if keys is None:
+            return None
+        default = expr[2][1] if len(expr[2]) > 1 else ("const", None)
+        if default != ("const", None):
+            return set(range(len(variant.members)))
+        return keys
+
+    def container_keys(
+        self, container: Expr, fn: FunctionFacts, variant: Variant
+    ) -> set[int] | None:
+        """The members the keys of a dict hold (a literal, a local, a module constant or
+        an attribute its class stores one in, with what a registry gets at import
+        time: :meth:`Model.entries`); None when it holds no entry, an entry with no key
+        or a key that names no member, or a None value (found, yet nothing built)."""
+        module = self.model.module_of(fn)
+        entries = self.model.entries(fn, module, container)
+        if not entries:
+            return None
         keys: set[int] = set()
-        # its literal's entries and those registered into it at import time
-        for key, value in self.model.entries(fn, module, expr[1][1]):
+        for key, value in entries:
             found = None if key is None else self.members_in(key, fn, module, variant, 0)
             while value[0] == "scoped":
                 value = value[3]
             if found is None or value == ("const", None):
                 return None
             keys.update(found)
-        default = expr[2][1] if len(expr[2]) > 1 else ("const", None)
-        if default != ("const", None):
-            return set(range(len(variant.members)))
         return keys
+
+    def entry_for(
+        self, container: Expr, fn: FunctionFacts, variant: Variant, member: int
+    ) -> list[tuple[FunctionFacts | None, str, Expr]] | None:
+        """(scope, module, value) of the entries of a dict keyed by members (as
+        :meth:`container_keys` reads it) whose key is the member; None when a key is
+        not read."""
+        module = self.model.module_of(fn)
+        out: list[tuple[FunctionFacts | None, str, Expr]] = []
+        for key, value in self.model.entries(fn, module, container):
+            found = None if key is None else self.members_in(key, fn, module, variant, 0)
+            if found is None:
+                return None
+            if member not in found:
+                continue
+            scope: FunctionFacts | None = fn
+            where = module
+            while value[0] == "scoped":
+                scope = self.model.functions.get(value[1]) if value[1] else None
+                where, value = value[2], value[3]
+            out.append((scope, where, value))
+        return out
+
+    def _attribute_lookup(
+        self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> set[int] | None:
+        """``getattr(obj, name, None)`` with a name made from the member (an f-string,
+        a concatenation, a method of its name): the members whose name ``obj``'s class
+        defines (a method or a class attribute), for every class ``obj`` may hold."""
+        args = expr[2]
+        if len(args) != 3 or args[2] != ("const", None) or expr[3]:
+            return None
+        if not self.mentions(args[1], fn, variant, bound):
+            return None
+        classes = self.model.types_of(fn, args[0])
+        if not classes:
+            return None
+        module = self.model.module_of(fn)
+        found: set[int] = set()
+        for member in range(len(variant.members)):
+            name = self._member_values(fn, variant, member, bound).value(args[1], fn, module)
+            if not isinstance(name, str):
+                return None
+            defined = {self._defines(cls, name) for cls in classes}
+            if len(defined) != 1:
+                return None
+            if defined.pop():
+                found.add(member)
+        return found
+
+    def _defines(self, cls: str, name: str) -> bool:
+        """Whether instances of ``cls`` have the attribute ``name`` from their class: a
+        method or a class-level assignment, its own or a base's."""
+        if self.model.lookup_method(cls, name) is not None:
+            return True
+        for klass in self.model.mro(cls):
+            facts = self.model.classes.get(klass)
+            if facts is not None and any(n == name for n, _, _ in facts.assigns):
+                return True
+        return False
 
     def local_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -898,19 +1045,27 @@ class Variants:
     ) -> Truth:
         """The truth of a condition the member decides as a constant (a registration's
         flags, ``TRAITS[self] & TREE``); UNKNOWN when it does not."""
-        values = MemberValues(
+        value = self._member_values(fn, variant, member, bound).value(
+            expr, fn, self.model.module_of(fn)
+        )
+        if value is UNKNOWN_VALUE:
+            return UNKNOWN
+        self._member_reads += 1
+        return T if value else F
+
+    def _member_values(
+        self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> MemberValues:
+        """The evaluator of expressions read in ``fn`` for the member."""
+        return MemberValues(
             self.model,
             self.registry,
             variant.qualname,
             member,
             lambda e, where: self.denotes(e, where, variant, bound if where is fn else frozenset()),
             lambda e, where, module: self.members_in(e, where, module, variant, 0),
+            (variant.kind, variant.members[member], variant.values[member]),
         )
-        value = values.value(expr, fn, self.model.module_of(fn))
-        if value is UNKNOWN_VALUE:
-            return UNKNOWN
-        self._member_reads += 1
-        return T if value else F
 
     def _compare(
         self,
@@ -935,14 +1090,11 @@ class Variants:
                 self._member_reads += 1
                 found = member in lookup[1]
                 return T if found == (op in ("is not", "!=")) else F
-        if self.denotes(left, fn, variant, bound):
+        if self.denotes(left, fn, variant, bound) or self._holds_member(left, right, fn, variant):
             other = right
-        elif self.denotes(right, fn, variant, bound) and op in (
-            "==",
-            "!=",
-            "is",
-            "is not",
-        ):
+        elif (
+            self.denotes(right, fn, variant, bound) or self._holds_member(right, left, fn, variant)
+        ) and op in ("==", "!=", "is", "is not"):
             other = left
         elif not self.mentions(expr, fn, variant, bound):
             return MAYBE
@@ -960,6 +1112,9 @@ class Variants:
                 hit = member in none_members
         else:
             members = self.member_of(other, fn, variant)
+            if members is None and op in ("in", "not in"):
+                keyed = self.container_keys(other, fn, variant)  # ``algo in BUILDERS``
+                members = None if keyed is None else sorted(keyed)
             if members is None:
                 return UNKNOWN
             self._member_reads += 1
@@ -969,6 +1124,16 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _holds_member(self, side: Expr, other: Expr, fn: FunctionFacts, variant: Variant) -> bool:
+        """Whether the attribute ``side``, compared with members of the enum (``other``),
+        holds the request's member: its class is the enum (``self.algo`` stored from a
+        function annotated to return it), where no annotation of its own says so."""
+        if variant.kind != "enum" or side[0] != "attr":
+            return False
+        if self.member_of(other, fn, variant) is None or self.member_of(side, fn, variant):
+            return False
+        return self.model.types_of(fn, side) == frozenset((variant.qualname,))
 
     def _reads_property(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
@@ -1493,6 +1658,36 @@ class Variants:
                 return None
             out.add(variant.values.index(recased))
         return out
+
+
+def _value_reads(fn: FunctionFacts) -> frozenset[str]:
+    """The names ``fn`` reads as values where it branches or returns (and in the values
+    of the locals those read): compared,
+    a key, an argument, formatted, a method's receiver (``algo.is_tree()``), its
+    ``.name`` or ``.value``; not those it only reads a plain attribute of
+    (``batch.reqs``), which no variant is read through. Asking what callers pass
+    for a parameter costs a search of the program's text: only these are asked."""
+    out: set[str] = set()
+    stack: list[object] = [b[0] for b in fn.branches]
+    stack.extend(r.value for r in fn.returns if r.value is not None)
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, tuple) or not node:
+            continue
+        if node[0] == "name":
+            if node[1] not in out:  # and what a local it reads was assigned
+                out.add(node[1])
+                stack.extend(assigned_values(fn, node[1]))
+            continue
+        if node[0] == "attr" and node[2] not in ("name", "value") and node[1][0] == "name":
+            continue  # ``batch.reqs``: the base is not read as a value
+        if node[0] == "call" and len(node) == 4 and node[1][0] == "attr":
+            stack.append(node[1][1])  # the receiver of a method called on it
+            stack.extend(node[2])
+            stack.extend(v for _, v in node[3])
+            continue
+        stack.extend(p for p in (node[1:] if isinstance(node[0], str) else node))
+    return frozenset(out)
 
 
 def _of_self(fn: FunctionFacts, func: Expr) -> bool:

@@ -122,6 +122,43 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "passed_variant": (
+        """
+        import sys
+        from page_relay.receiver import DecodeReceiver
+        from page_relay.settings import LinkSettings
+        receiver = DecodeReceiver(LinkSettings(transport=sys.argv[1]))
+        receiver.event_loop_disagg_decode([(1, {"pages": ["3", "4"]})])
+        """,
+        ("rdma", "tcp"),
+    ),
+    "named_dispatch": (
+        """
+        import sys
+        from fmt_engine.formats import WireFormat
+        from fmt_engine.worker import DecodeWorker
+        DecodeWorker(WireFormat[sys.argv[1]]).run_disagg_decode([{"offsets": [1, 2, 3]}])
+        """,
+        ("PACKED", "PAGED"),
+    ),
+    "bound_table": (
+        """
+        import sys
+        from tier_cache.connector import DecodeSideLoader
+        from tier_cache.tiers import Tier
+        DecodeSideLoader(Tier[sys.argv[1]]).event_loop_disagg_decode([("k", 3)])
+        """,
+        ("HOST", "NVME", "PEER"),
+    ),
+    "name_prefix": (
+        """
+        import sys
+        from head_engine.heads import HeadKind
+        from head_engine.runner import DecodeRunner
+        DecodeRunner(HeadKind[sys.argv[1]]).event_loop_disagg_decode([{"logits": [1, 5]}])
+        """,
+        ("MTP_SHARED", "MTP_SEPARATE", "NONE"),
+    ),
     "held_component": (
         """
         import sys
@@ -344,6 +381,33 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         DecodeWorker(Drafting[sys.argv[1]]).event_loop_disagg_decode([handoff])
         """,
         ("TREE", "CHAIN", "OFF"),
+    ),
+    "carried_field": (
+        """
+        import sys
+        from note_engine.handover import Handover
+        from note_engine.modes import Lookahead
+        Handover(Lookahead[sys.argv[1]]).serve_disagg_decode([{"ids": [1, 2], "first": 3}])
+        """,
+        ("OFF", "NGRAM", "BEAM"),
+    ),
+    "placeholder_subclass": (
+        """
+        import sys
+        from grid_engine.loop import DecodeLoop
+        from grid_engine.strategy import Strategy
+        DecodeLoop(Strategy[sys.argv[1]]).loop_disagg_decode([[1, 2]])
+        """,
+        ("LINEAR", "GRID", "OFF"),
+    ),
+    "worker_side_connector": (
+        """
+        import sys
+        from pull_connector.backends import Backend
+        from pull_connector.worker import BlockPuller, RequestMeta
+        BlockPuller(Backend[sys.argv[1]]).start_load_kv([RequestMeta([1, 2])])
+        """,
+        ("HOST", "REMOTE"),
     ),
     "fallback_payload_fixed": (
         """
@@ -599,6 +663,8 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
 FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
+    "carried_field": ("'NoneType' object is not subscriptable",),
+    "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",

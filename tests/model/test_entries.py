@@ -147,3 +147,41 @@ def test_generation_side_names_are_decode_entries(tmp_path: Path) -> None:
         "gen_pkg.executor.DisaggGenerationWorker.step",
         "gen_pkg.executor.Executor._executor_loop_disagg_gen",
     ]
+
+
+def test_worker_side_connector_methods_make_a_connector(tmp_path: Path) -> None:
+    # vLLM v1's worker side: start_load_kv with wait_for_layer_load (or the saving
+    # methods) is a connector, itself or through its base; the saving methods are
+    # never entries; one receiving method alone is a connector only in a class named so
+    pkg = tmp_path / "conn_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "loader.py").write_text(
+        "class LayerLoader:\n"
+        "    def start_load_kv(self, ctx):\n"
+        "        return ctx.blocks\n"
+        "    def wait_for_layer_load(self, name):\n"
+        "        pass\n"
+        "class BlockSink:\n"
+        "    def wait_for_save(self):\n"
+        "        pass\n"
+        "class PagedLoader(BlockSink):\n"
+        "    def start_load_kv(self, ctx):\n"
+        "        return ctx.blocks\n"
+        "class OffloadConnector:\n"
+        "    def start_load_kv(self, ctx):\n"
+        "        return ctx.blocks\n"
+        "class Prefetcher:\n"
+        "    def start_load_kv(self, ctx):\n"
+        "        return ctx.blocks\n"
+        "class Saver:\n"
+        "    def save_kv_layer(self, name):\n"
+        "        return name.upper()\n"
+        "    def wait_for_save(self):\n"
+        "        return None\n"
+    )
+    assert _entries(tmp_path) == [
+        "conn_pkg.loader.LayerLoader.start_load_kv",
+        "conn_pkg.loader.OffloadConnector.start_load_kv",
+        "conn_pkg.loader.PagedLoader.start_load_kv",
+    ]

@@ -2584,3 +2584,337 @@ def test_enum_members_looked_up_by_name_and_stored(tmp_path: Path) -> None:
         "PDL101 eng/by_members.py:23 LOOKUP",
         "PDL101 eng/by_subscript.py:23 LOOKUP",
     ]
+
+
+# a loop that keeps what a builder makes and reads it for every member but OFF;
+# the builders below are written in other idioms
+_MODE_LOOP = """
+    from eng.build import make_state
+    from eng.modes import Mode
+
+
+    class Req:
+        def __init__(self, handoff):
+            self.handoff = handoff
+            self.state = None
+
+
+    class Loop:
+        def __init__(self, mode: Mode):
+            self.mode = mode
+
+        def _read(self, req):
+            if self.mode is not Mode.OFF:
+                return req.state.width
+            return 0
+
+        def event_loop_disagg_decode(self, handoffs):
+            for handoff in handoffs:
+                req = Req(handoff)
+                made = make_state(self.mode, handoff)
+                if made is not None:
+                    req.state = made
+                self._read(req)
+"""
+_MODES = """
+    import enum
+
+
+    class Mode(enum.Enum):
+        WIDE_TREE = "wide"
+        DEEP_TREE = "deep"
+        CHAIN = "chain"
+        OFF = "off"
+
+
+    class State:
+        def __init__(self, width):
+            self.width = width
+"""
+
+
+def _mode_builder(tmp_path: Path, build: str) -> list[str]:
+    """The findings of the loop above with ``build`` as eng/build.py."""
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
+    return _findings(tmp_path, {**files, "eng/build.py": build})
+
+
+def test_an_unannotated_parameter_holds_the_variant_its_callers_pass(tmp_path: Path) -> None:
+    # make_state's `mode` is unannotated and tested only through a helper's parameter,
+    # itself unannotated: both hold what the loop passes (self.mode, a Mode)
+    found = _mode_builder(
+        tmp_path,
+        """
+        from eng.modes import Mode, State
+
+
+        def _tree(mode):
+            return mode in (Mode.WIDE_TREE, Mode.DEEP_TREE)
+
+
+        def make_state(mode, handoff):
+            if _tree(mode):
+                return State(len(handoff))
+            return None
+        """,
+    )
+    assert found == ["PDL001 eng/build.py:8 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_parameter_passed_a_constant_member_is_not_the_variant(tmp_path: Path) -> None:
+    # the only call passes Mode.CHAIN itself: the function never sees the request's
+    # member, so its None for the others is no gap
+    found = _mode_builder(
+        tmp_path,
+        """
+        from eng.modes import Mode, State
+
+
+        def _state_for(mode, handoff):
+            if mode is Mode.CHAIN:
+                return State(len(handoff))
+            return None
+
+
+        def make_state(mode, handoff):
+            return _state_for(Mode.CHAIN, handoff)
+        """,
+    )
+    assert found == []
+
+
+def test_tables_keyed_by_members_are_builders(tmp_path: Path) -> None:
+    # membership in a module table, a table written inline with a conditional
+    # return, and a table of lambdas an instance builds: each has nothing for OFF
+    # and CHAIN, found per member as an if/elif would be
+    spellings = [
+        """
+        from eng.modes import Mode, State
+
+        _WIDTHS = {Mode.WIDE_TREE: lambda h: State(8), Mode.DEEP_TREE: lambda h: State(2)}
+
+
+        def make_state(mode, handoff):
+            if mode not in _WIDTHS:
+                return None
+            return _WIDTHS[mode](handoff)
+        """,
+        """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode, handoff):
+            width = {Mode.WIDE_TREE: 8, Mode.DEEP_TREE: 2}.get(mode)
+            return State(width) if width else None
+        """,
+        """
+        from eng.modes import Mode, State
+
+
+        class _Makers:
+            def __init__(self):
+                self.table = {Mode.WIDE_TREE: lambda h: State(8), Mode.DEEP_TREE: self._deep}
+
+            def _deep(self, handoff):
+                return State(2)
+
+            def make(self, mode, handoff):
+                maker = self.table.get(mode)
+                if maker is None:
+                    return None
+                return maker(handoff)
+
+
+        def make_state(mode, handoff):
+            return _Makers().make(mode, handoff)
+        """,
+    ]
+    for i, build in enumerate(spellings):
+        found = _mode_builder(tmp_path / str(i), build)
+        assert "PDL101 eng/loop.py:17 CHAIN" in found, (i, found)
+        assert [f for f in found if f.startswith("PDL101")] == ["PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_method_found_by_a_name_made_from_the_member(tmp_path: Path) -> None:
+    # getattr with a name built by concatenating the member's value, and a builder
+    # testing the member's name with endswith: CHAIN has neither method nor suffix
+    by_name = _mode_builder(
+        tmp_path / "getattr",
+        """
+        from eng.modes import State
+
+
+        class _Factory:
+            def make(self, mode, handoff):
+                made = getattr(self, "_make_" + mode.value, None)
+                if made is None:
+                    return None
+                return made(handoff)
+
+            def _make_wide(self, handoff):
+                return State(8)
+
+            def _make_deep(self, handoff):
+                return State(2)
+
+
+        def make_state(mode, handoff):
+            return _Factory().make(mode, handoff)
+        """,
+    )
+    assert "PDL101 eng/loop.py:17 CHAIN" in by_name
+    assert [f for f in by_name if f.startswith("PDL101")] == ["PDL101 eng/loop.py:17 CHAIN"]
+    suffix = _mode_builder(
+        tmp_path / "suffix",
+        """
+        from eng.modes import State
+
+
+        def make_state(mode, handoff):
+            if mode.name.endswith("_TREE"):
+                return State(len(handoff))
+            return None
+        """,
+    )
+    assert suffix == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_a_store_under_a_test_of_a_local_named_as_the_state_may_not_run(tmp_path: Path) -> None:
+    # the relay reads the state right after storing it under a None test of the local
+    # holding the builder's result (named as the state): LOOKUP reads None there; the
+    # second loop fills the state itself when it is missing, so it reads it set
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/drafting.py": DRAFTING,
+            "eng/loop.py": """
+                from eng.drafting import Algo, Draft
+
+
+                class Req:
+                    def __init__(self, handoff):
+                        self.handoff = handoff
+                        self.draft = None
+
+
+                class Loop:
+                    def __init__(self, algo: Algo):
+                        self.algo = algo
+
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff in handoffs:
+                            req = Req(handoff)
+                            draft = self.algo.draft_for(handoff)
+                            if draft is not None:
+                                req.draft = draft
+                            yield req.draft.tokens
+
+
+                class FillingLoop(Loop):
+                    def event_loop_disagg_decode(self, handoffs):
+                        for handoff in handoffs:
+                            req = Req(handoff)
+                            draft = self.algo.draft_for(handoff)
+                            if draft is not None:
+                                req.draft = draft
+                            if req.draft is None:
+                                req.draft = Draft([])
+                            yield req.draft.tokens
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/loop.py:20 LOOKUP"]
+
+
+def test_an_enum_made_by_its_own_classmethod_from_a_setting(tmp_path: Path) -> None:
+    # the enum's factory reads `cls`: `cls.OFF` for no setting, `cls[name.upper()]`
+    # otherwise; the loop keeps what it returns unannotated
+    loop = _MODE_LOOP.replace(
+        "def __init__(self, mode: Mode):\n            self.mode = mode",
+        "def __init__(self, setting):\n            self.mode = Mode.parse(setting)",
+    )
+    modes = _MODES.replace(
+        '        OFF = "off"\n',
+        '        OFF = "off"\n\n        @classmethod\n        def parse(cls, name):\n'
+        "            if not name:\n                return cls.OFF\n"
+        "            return cls[name.upper()]\n",
+    )
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode in (Mode.WIDE_TREE, Mode.DEEP_TREE):
+                return State(len(handoff))
+            return None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": modes, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_an_attribute_holding_what_an_annotated_function_returns_narrows_tests(
+    tmp_path: Path,
+) -> None:
+    # self.mode is stored from a helper annotated to return Mode (nothing else says
+    # what it holds): the consumer's test of it keeps OFF and the trees out
+    loop = (
+        _MODE_LOOP.replace(
+            "def __init__(self, mode: Mode):\n            self.mode = mode",
+            "def __init__(self, settings):\n            self.mode = pick_mode(settings)",
+        )
+        .replace(
+            "from eng.modes import Mode\n",
+            "from eng.modes import Mode\n\n\n    def pick_mode(settings) -> Mode:\n"
+            '        return Mode(settings.get("mode", "off"))\n',
+        )
+        .replace("if self.mode is not Mode.OFF:", "if self.mode is Mode.CHAIN:")
+    )
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode is Mode.WIDE_TREE or mode is Mode.DEEP_TREE:
+                return State(len(handoff))
+            return None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:21 CHAIN"]
+
+
+def test_a_table_of_callables_called_with_the_member(tmp_path: Path) -> None:
+    # TABLE[mode](handoff): each member's entry is a function; those returning None
+    # are the gaps, one that raises is no gap (the request fails loudly there)
+    build = """
+        from eng.modes import Mode, State
+
+
+        def _tree(handoff):
+            return State(len(handoff))
+
+
+        def _nothing(handoff):
+            return None
+
+
+        def _refuse(handoff):
+            raise NotImplementedError("no chain on decode")
+
+
+        _MAKERS = {
+            Mode.WIDE_TREE: _tree,
+            Mode.DEEP_TREE: _tree,
+            Mode.CHAIN: _refuse,
+            Mode.OFF: _nothing,
+        }
+
+
+        def make_state(mode: Mode, handoff):
+            return _MAKERS[mode](handoff)
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:24 OFF"]

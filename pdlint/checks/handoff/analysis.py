@@ -5,7 +5,8 @@ A *soft read* is ``payload = request.get(KEY)`` (or ``... or {}``, or with a
 default) for a payload key (``prefill_result``; a pack's ``[handoff] payloads``).
 It goes on without the payload when the handoff work is skipped while it is
 missing: a call of the analysed code or a store runs only under a test that the
-payload (or a value taken from it) is there, or the read falls back to a default.
+payload (or a value taken from it) is there, a value is taken out of it only then
+into a local that holds a default otherwise, or the read falls back to a default.
 It is clean when the payload's absence is loud: a ``raise`` or a ``return`` under
 a test that it (or a value taken from it) is missing, or that the request lacks it
 (``not request.get(KEY)``, ``KEY not in request``), in the function or in one of
@@ -21,12 +22,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pdlint.facts.exprs import identifiers, nodes, text
-from pdlint.facts.types import CallFact, Expr, FunctionFacts, Guards
+from pdlint.facts.types import CallFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.binding import bind_arguments
 from pdlint.model.entries import is_decode_mode
 from pdlint.model.locations import location, short_name
 from pdlint.model.names import Model
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """What runs only when the payload is there: where, and as the message says it."""
+
+    span: Span
+    shown: str
 
 
 @dataclass(frozen=True)
@@ -67,7 +76,7 @@ class SoftReads:
 
     def _soft(
         self, fn: FunctionFacts, read: SoftRead, callers: list[FunctionFacts]
-    ) -> tuple[CallFact | None] | None:
+    ) -> tuple[Skipped | None] | None:
         """``(skipped work,)`` when ``read`` goes on without the payload on the decode
         path (the work None: a fallback); None when it does not."""
         if _excludes_decode(read.call.guards):
@@ -129,11 +138,11 @@ class SoftReads:
                     break
         return out
 
-    def _skipped_work(
-        self, fn: FunctionFacts, read: SoftRead, derived: set[str]
-    ) -> CallFact | None:
+    def _skipped_work(self, fn: FunctionFacts, read: SoftRead, derived: set[str]) -> Skipped | None:
         """A call of the analysed code, after the read, that runs only when the payload
-        (or a value taken from it) is there."""
+        (or a value taken from it) is there; or a value taken from the payload only then
+        (``params = payload["params"]``, ``payload.get(...)``) into a local that holds a
+        default otherwise."""
         for names in ({read.name}, derived):
             for call in fn.calls:
                 if call.span <= read.call.span:
@@ -141,7 +150,19 @@ class SoftReads:
                 if not any(p and _mentions(c, names) for c, p in call.guards):
                     continue
                 if self.model.call_targets(fn, call.func):
-                    return call
+                    shown = f"`{text(call.func, brief=True)}(...)` runs only when it is there"
+                    return Skipped(call.span, shown)
+        for bind in fn.binds:
+            if bind.span <= read.call.span or len(bind.names) != 1:
+                continue
+            if not any(p and _mentions(c, {read.name}) for c, p in bind.guards):
+                continue
+            if not _taken_from(bind.value, read.name):
+                continue
+            local = bind.names[0]
+            # the local holds something else on the other paths: a default
+            if sum(1 for name, _ in fn.assigns if name == local) > 1:
+                return Skipped(bind.span, f"`{local}` takes it only when it is there")
         return None
 
     def _requires_payload(self, fn: FunctionFacts, request: set[str], payload: set[str]) -> bool:
@@ -184,7 +205,7 @@ class SoftReads:
         self,
         fn: FunctionFacts,
         read: SoftRead,
-        skipped: CallFact | None,
+        skipped: Skipped | None,
         path_to: Callable[[], list[Step]],
     ) -> Finding:
         model = self.model
@@ -193,7 +214,7 @@ class SoftReads:
         steps = path_to()
         entry = steps[0].function if steps else fn.qualname
         if skipped is not None:
-            goes_on = f"`{text(skipped.func, brief=True)}(...)` runs only when it is there"
+            goes_on = skipped.shown
         else:
             goes_on = "it falls back to a default"
         message = (
@@ -255,6 +276,14 @@ def _derived(fn: FunctionFacts, name: str) -> set[str]:
                 found.add(local)
                 changed = True
     return found
+
+
+def _taken_from(value: Expr, name: str) -> bool:
+    """``value`` reads from the local ``name``: ``name[k]``, ``name.get(k)``, ``name.x``."""
+    payload = ("name", name)
+    if value[0] in ("subscript", "attr"):
+        return value[1] == payload
+    return value[0] == "call" and value[1][0] == "attr" and value[1][1] == payload
 
 
 def _mentions(cond: Expr, names: set[str]) -> bool:

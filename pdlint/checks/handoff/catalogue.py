@@ -16,7 +16,9 @@ A request that reaches a decode worker under disaggregation must carry the
 prefill side's result (its KV transfer parameters, its first token). A handler
 reached from a decode entry point reads that payload softly
 (`request.get("prefill_result")` tested with `if payload:`, or an `or {}`
-fallback) and, when it is missing, goes on without it: the decode worker then
+fallback) and, when it is missing, goes on without it (a call given the payload,
+or a value taken out of it, `params = payload["disaggregated_params"]`, runs only
+when it is there, the local holding a default otherwise): the decode worker then
 runs the prompt itself, waits for a transfer that never comes, or fails deep in
 the engine with an error that does not say what was missing.
 

@@ -153,6 +153,8 @@ class ModeAnalysis:
         seen: set[tuple[str, str | None, str, int, int]] = set()
         statements = StatementFilter()
         for relay in relays:
+            if relay.carried:  # a carrier's field, not a batch's state
+                continue
             relay_fn = self.model.functions[relay.function]
             batch_cls = self.model.type_of(relay_fn, relay.target[1])
             relay_entries = [e for e in entries if relay.function in self.relay.reach_all(e)]

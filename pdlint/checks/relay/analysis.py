@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from pdlint.checks.relay.built_reach import built_state_edges
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
@@ -121,6 +122,7 @@ class RelayAnalysis:
 
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
+            self._builders[qualname] = None  # a builder returning its own result is none
             self._builders[qualname] = self._find_builder(self.model.functions[qualname])
         return self._builders[qualname]
 
@@ -128,9 +130,11 @@ class RelayAnalysis:
         out: list[tuple[Variant, frozenset[str]]] = []
         if fn.cls is not None and fn.cls in self.variants.by_name:
             out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
-        module = self.model.module_of(fn)
+        tested = _tested_names(fn)
         for name, ann in fn.params:
-            variant = self.variants.variant_of_annotation(ann, module, fn)
+            if ann is None and name not in tested:
+                continue  # the variant its callers pass is asked only of what is tested
+            variant = self.variants.param_variant(fn, name)
             if variant is not None and all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({name})))
         for variant, param in [*self.variants.member_params(fn), *self.variants.string_params(fn)]:
@@ -310,11 +314,64 @@ class RelayAnalysis:
             found = self.variants.table_lookup(value, fn, variant, bound)
             if found is not None:
                 return "value" if member in found else "none"
+            inner = self._passed_builder(value, fn, variant, bound)
+            if inner is not None:
+                return "none" if member in inner.gaps else "value"
+            func = value[1]
+            if func[0] == "subscript" and self.variants.denotes(func[2], fn, variant, bound):
+                # ``TABLE[algo](payload)``: what the member's entry returns
+                entries = self.variants.entry_for(func[1], fn, variant, member)
+                if entries is None:
+                    return None
+                kinds = {self._callable_kind(*entry) for entry in entries}
+                return kinds.pop() if len(kinds) == 1 else None
         if value[0] == "name":
             lookup = self.variants.local_lookup(value, fn, variant, bound)
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _callable_kind(self, scope: FunctionFacts | None, module: str, value: Expr) -> str | None:
+        """ "none" when every function ``value`` may be returns None (and raises
+        nothing), "raise" when each only raises, "value" when each may return a value;
+        None when not known."""
+        targets = self.model.callables_of(scope, value, 0, module)
+        if not targets:
+            return None
+        kinds = set()
+        for target in targets:
+            callee = self.model.functions.get(target)
+            if callee is None:
+                return None
+            values = [r.value for r in callee.returns if r.value not in (None, ("const", None))]
+            if values or target.endswith(".__init__") or callee.name == "__init__":
+                kinds.add("value")
+            elif callee.raises and not callee.returns:
+                kinds.add("raise")
+            elif not callee.raises:
+                kinds.add("none")
+            else:
+                return None
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def _passed_builder(
+        self, call: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
+    ) -> Builder | None:
+        """The builder ``fn`` returns the result of, handing it the variant (a facade:
+        ``return _Factory().make(mode, h)``): its gaps are ``fn``'s."""
+        targets = self.model.call_targets(fn, call[1])
+        if len(targets) != 1 or targets[0].endswith(".__init__"):
+            return None
+        inner = self.builder(targets[0])
+        if inner is None or inner.variant is not variant:
+            return None
+        callee = self.model.functions[targets[0]]
+        passed = {
+            param
+            for param, arg in bind_arguments(callee, call[1], call[2], call[3], bind_receiver=True)
+            if self.variants.denotes(arg, fn, variant, bound)
+        }
+        return inner if inner.bound and inner.bound <= passed else None
 
     # relays -------------------------------------------------------------------
     def relays(self, reachable: set[str]) -> list[Relay]:
@@ -323,6 +380,7 @@ class RelayAnalysis:
             fn = self.model.functions[qual]
             fields: list[tuple[str, Expr, Span, Expr]] | None = None
             arguments = {arg for other in fn.calls for arg in call_arguments(other)}
+            reads = {(a[0], a[1]) for a in arguments if a[0] == "attr"}
             for call in fn.calls:
                 value = ("call", call.func, call.args, call.kwargs)
                 local = ("name", call.target) if call.target is not None else None
@@ -339,6 +397,13 @@ class RelayAnalysis:
                     if fields is None:
                         fields = self._field_arguments(fn)
                     passed = [f for f in fields if f[1] in given]
+                carried = False
+                if not stored and not passed and ("attr", local) in reads:
+                    # only a field of a carrier gets what it made (``scores=state.scores``)
+                    if fields is None:
+                        fields = self._field_arguments(fn)
+                    passed = [f for f in fields if f[1][0] == "attr" and f[1][1] == local]
+                    carried = True
                 if not stored and not passed:
                     continue
                 builders = [
@@ -350,7 +415,8 @@ class RelayAnalysis:
                     for store in stored:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
-                        out.append(Relay(field, builder, qual, span, ("attr", obj, field)))
+                        into = ("attr", obj, field)
+                        out.append(Relay(field, builder, qual, span, into, carried))
         # the classes (None: unknown) whose state a builder's result goes to, by state
         relayed: dict[str, set[str | None]] = {}
         for relay in out:
@@ -523,7 +589,9 @@ class RelayAnalysis:
                 if member in rejected:
                     continue
                 found = []
-                for finding in self._consumers(relay, member, none_span):
+                # a carried field left None is the carrier's (PDL104), not a missing state
+                consumers = () if relay.carried else self._consumers(relay, member, none_span)
+                for finding in consumers:
                     # one finding per statement and state (``a, b = x.s.a, x.s.b``)
                     consumer = self.model.functions[finding.path[-1].function]
                     key = (finding.code, finding.member or "", relay.state)
@@ -534,7 +602,7 @@ class RelayAnalysis:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
             for member in range(len(variant.members)):
-                if member not in rejected and member not in builder.gaps:
+                if member not in rejected and member not in builder.gaps and not relay.carried:
                     yield from self._state_types(relay, member)
         unwired = UnwiredBuilders(
             self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
@@ -600,7 +668,13 @@ class RelayAnalysis:
         }
         if not failing:
             return
-        parents = self.member_reach(relay, variant, member)
+        # the member's state is built: a placeholder under a None test leaves it alone
+        stored = frozenset(r.function for r in self.found_relays() if r.state == relay.state)
+        edges = built_state_edges(self.model, self.variants, stored, relay.state, variant, member)
+        within = {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
+        parents = self.graph.reach(
+            self.relay_entries(relay), edges, (variant.qualname, member), within
+        )
         bypassed = self._bypassed(parents)
         for qual in sorted(failing.keys() & parents.keys() - bypassed):
             fn = self.model.functions[qual]
@@ -677,7 +751,9 @@ class RelayAnalysis:
         reported: list[FieldDeref] = []
         every = [
             found
-            for carrier, held, site in search.carriers(fn, variant, member, relay.state)
+            for carrier, held, site in search.carriers(
+                fn, variant, member, "" if relay.carried else relay.state
+            )
             for found in search.derefs(carrier, fn, held, site, variant, member)
         ]
         for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
@@ -1070,3 +1146,19 @@ def _span(finding: Finding) -> Span:
     """The span of a finding's location."""
     loc = finding.location
     return (loc.line, loc.column, loc.end_line, loc.end_column)
+
+
+def _tested_names(fn: FunctionFacts) -> set[str]:
+    """The names read where ``fn`` branches before a return, in what it returns, and in
+    the values of the locals those read (``p = TABLE.get(kind)``, then ``if p is None``)."""
+    exprs = [e for ret in fn.returns for e, _ in ret.guards]
+    exprs.extend(ret.value for ret in fn.returns if ret.value is not None)
+    out: set[str] = set()
+    seen: set[str] = set()
+    while exprs:
+        for node in nodes(exprs.pop()):
+            if node[0] == "name" and node[1] not in seen:
+                seen.add(node[1])
+                out.add(node[1])
+                exprs.extend(assigned_values(fn, node[1]))
+    return out

@@ -86,8 +86,12 @@ of the fields the fallback left None: every request of M crashes there under
 prefill/decode disaggregation, although the colocated path (which fills every
 field) works. pdlint follows the carrier through the arguments that receive it
 (constructor keywords, positional arguments bound to parameters, dataclass
-defaults, ``__init__`` stores of None) and reports the dereference, with the
-construction site as a related location.
+defaults, ``__init__`` stores of None or of a parameter defaulting to None) and
+through a local it is chosen into (``payload = base`` in one branch, handed on
+after the if/else), and reports the dereference, with the construction site as a
+related location. The relay need not store the state anywhere: handing what the
+builder made on only inside the carrier (``Payload(t, scores=state.scores)``) is a
+relay of that field.
 
 Fix: give the field in the fallback for M, build the state for M in the builder
 (so the fallback is not taken), or reject M with disaggregation mode "decode" in a

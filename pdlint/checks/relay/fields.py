@@ -3,8 +3,9 @@ per-variant code that dereferences one of those fields (PDL104's search).
 
 A field is left None by a constructor call that does not give it, when the class
 defaults it to None (a dataclass or class-level ``= None``) or ``__init__`` stores
-None into it. The carrier is followed through the arguments that receive it, a few
-calls deep; a dereference of a field left None counts when a test of the variant on
+None into it (or a parameter defaulting to None). The carrier is followed through
+the arguments that receive it and the locals it is chosen into, a few calls deep; a
+dereference of a field left None counts when a test of the variant on
 its way (at the dereference or at a call that leads there) holds for the member (``if
 algo.need_topk(): payload.topk_p[0]``) and no test of that field's None-ness guards it.
 """
@@ -58,10 +59,15 @@ def none_fields(model: Model, cls: str) -> frozenset[str]:
                 out.discard(name)
     init = model.lookup_method(cls, "__init__")
     if init is not None:
-        for store in model.functions[init].stores:
+        init_facts = model.functions[init]
+        # a parameter defaulting to None holds None when a call leaves it out
+        none_params = {name for name, default in init_facts.defaults if default == ("const", None)}
+        for store in init_facts.stores:
             target = store.target
             if target[0] == "attr" and target[1] == ("name", "self") and not store.guards:
-                if store.value == ("const", None):
+                if store.value == ("const", None) or (
+                    store.value[0] == "name" and store.value[1] in none_params
+                ):
                     out.add(target[2])
                 else:
                     out.discard(target[2])
@@ -192,6 +198,16 @@ class CarrierSearch:
                     yield from self._into(
                         carrier, fn, site, held, variant, member, calls, depth, selected
                     )
+        # a local the member binds to it (``if state is None: payload = base``), handed
+        # on after the branch
+        for bind in fn.binds:
+            if bind.value != held or len(bind.names) != 1 or bind.names[0] == held[1]:
+                continue
+            if not self._still_held(fn, held, since, bind.span):
+                continue
+            if self._runs(bind.guards, fn, variant, member, bind.span, False):
+                alias = ("name", bind.names[0], bind.span)
+                yield from self._follow(carrier, fn, alias, variant, member, calls, depth, selected)
 
     @staticmethod
     def _still_held(fn: FunctionFacts, held: Expr, since: Span, span: Span) -> bool:
@@ -201,7 +217,14 @@ class CarrierSearch:
             return True
         if span < since:
             return False
-        return not any(held[1] in b.names and since < b.span < span for b in fn.binds)
+        # a binding in the other branch of the test it was bound under does not count
+        bound = next((b.guards for b in fn.binds if b.span == since), ())
+        return not any(
+            held[1] in b.names
+            and since < b.span < span
+            and not any((e, not p) in bound for e, p in b.guards)
+            for b in fn.binds
+        )
 
     def _runs(
         self,

@@ -31,6 +31,27 @@ def none_check(expr: Expr, name: str) -> bool:
     return False
 
 
+def _tests_attribute(expr: Expr, name: str) -> bool:
+    """:func:`none_check` of an attribute ``name`` (``x.state``), not of a local."""
+    return none_check(expr, name) and not any(
+        node == ("name", name) for node in _tested_subjects(expr)
+    )
+
+
+def _tested_subjects(expr: Expr) -> list[Expr]:
+    """What a None or truth test reads: its subject, through ``not``, ``and``, ``or``."""
+    kind = expr[0]
+    if kind == "not":
+        return _tested_subjects(expr[1])
+    if kind in ("and", "or"):
+        return [s for v in expr[1] for s in _tested_subjects(v)]
+    if kind == "cmp" and len(expr[2]) == 1:
+        return [expr[1], expr[3][0]]
+    if kind == "call" and expr[2]:
+        return [expr[2][0]]
+    return [expr]
+
+
 def guards_mention(guards: Guards, name: str) -> bool:
     """Whether a guard checks ``name`` for None or truthiness."""
     return any(none_check(expr, name) for expr, _ in guards)
@@ -63,8 +84,11 @@ def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = Non
 
 
 def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
-    """Code under ``store_guards`` runs on every path to code under ``guards``."""
-    while store_guards and none_check(store_guards[-1][0], state):
+    """Code under ``store_guards`` runs on every path to code under ``guards``: a store
+    under a test of the state itself (``if x.state is None: x.state = ...``) sets it on
+    both branches; one under a test of a local (``if state is not None: x.state =
+    state``, the local named as the state or not) may not run."""
+    while store_guards and _tests_attribute(store_guards[-1][0], state):
         store_guards = store_guards[:-1]
     # Every condition the store runs under also holds at the later code (the
     # same test may be written twice: ``if v: set()`` ... ``if v: use()``).

@@ -46,6 +46,10 @@ class Relay:
     function: str
     store_span: Span
     target: Expr  # the attribute stored into (``batch.spec_info``)
+    # the state reaches no attribute: only a field of a carrier the relay hands on gets
+    # what the builder made (``Payload(tokens=t, scores=state.scores)``); the fallback's
+    # carrier leaving that field None is PDL104's, not a missing relay state
+    carried: bool = False
 
     def __hash__(self) -> int:
         return hash((self.state, self.function, self.store_span, self.builder))
