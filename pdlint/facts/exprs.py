@@ -54,7 +54,8 @@ def text(expr: Expr | None, outer: int = 0, *, brief: bool = False) -> str:
     if kind == "name":
         return str(expr[1])
     if kind == "attr":
-        return f"{text(expr[1], 9, brief=brief)}.{expr[2]}"
+        dot = "" if expr[2].startswith("[") else "."  # a dict's entry as a state
+        return f"{text(expr[1], 9, brief=brief)}{dot}{expr[2]}"
     if brief:
         return f"{text(expr[1], 9, brief=True)}(...)" if kind == "call" else "..."
     if kind == "const":

@@ -363,6 +363,23 @@ def _joined(node: ast.JoinedStr, d: int) -> Expr:
     return ("fstr", tuple(parts))
 
 
+def keyed_state(node: ast.Subscript) -> Expr | None:
+    """``record["draft"]`` as the state it holds: ``("attr", record, "['draft']")``, an
+    attribute whose name no attribute can have (a request kept as a dict carries its
+    state under a constant key); None for any other subscript."""
+    key = node.slice
+    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
+        return None
+    if node.value.__class__ not in _NAME_OR_ATTRIBUTE:
+        return None
+    return ("attr", _ir(node.value, 0), keyed_name(key.value))
+
+
+def keyed_name(key: str) -> str:
+    """The state name of the entry ``key`` of a dict (see :func:`keyed_state`)."""
+    return f"[{key!r}]"
+
+
 def lambda_name(line: int, col: int) -> str:
     """The name a lambda's function facts have (in the scope that writes it): by
     where it is, as ``("lambda", line, col)`` in the IR (byte column)."""
@@ -716,6 +733,10 @@ class _FunctionWalker:
             self.events(tgt, guards)
             if type(tgt) is ast.Subscript and value_ir is not None:
                 self.item_stores.append((_ir(tgt.value, 0), _ir(tgt.slice, 0), value_ir))
+                keyed = keyed_state(tgt)
+                if keyed is not None:  # ``req["draft"] = ...``: a state, as ``req.draft``
+                    fact = (keyed, value_ir, None, self.span(tgt), guards)
+                    self.stores.append(_fact(StoreFact, fact))
 
     def element_names(self, tgt: ast.expr, value: Expr) -> None:
         """Bind the names of a target to the parts of ``value`` they take:
@@ -777,6 +798,12 @@ class _FunctionWalker:
             obj = _ir(node, 0)
             self.derefs.append(_fact(DerefFact, (node.attr, obj, kind, self.span(node), guards)))
             return obj
+        if type(node) is ast.Subscript:
+            keyed = keyed_state(node)
+            if keyed is not None:
+                fact = (keyed[2], keyed, kind, self.span(node), guards)
+                self.derefs.append(_fact(DerefFact, fact))
+            return None
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
             self.derefs.append(_fact(DerefFact, ("", _ir(node, 0), kind, self.span(node), guards)))
@@ -846,7 +873,11 @@ class _FunctionWalker:
                     value = node.value
                     if node.ctx.__class__ is not ast.Store:
                         held = value.__class__
-                        if held is ast.Attribute or (held is ast.Name and value.id in params):
+                        if (
+                            held is ast.Attribute
+                            or (held is ast.Name and value.id in params)
+                            or held is ast.Subscript  # ``req["draft"].tokens``: a state's
+                        ):
                             self.deref_of(value, "attribute", g)
                     if value.__class__ in walked:  # its only child: visit it now
                         node, depth = value, d

@@ -1133,6 +1133,8 @@ class Variants:
             return False
         if self.member_of(other, fn, variant) is None or self.member_of(side, fn, variant):
             return False
+        if self._held_variant(fn, side, 0) is variant:  # ``self.algo = args.algo``
+            return True
         return self.model.types_of(fn, side) == frozenset((variant.qualname,))
 
     def _reads_property(

@@ -159,6 +159,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("MTP_SHARED", "MTP_SEPARATE", "NONE"),
     ),
+    "dict_request": (
+        """
+        import sys
+        from dict_serve.engine import DecodeEngine
+        from dict_serve.speculation import Proposer
+        record = {"rid": 1, "hidden_tokens": [1, 2], "prompt": [3, 4, 5]}
+        DecodeEngine(Proposer[sys.argv[1]]).event_loop_disagg_decode([record])
+        """,
+        ("EAGLE", "NGRAM"),
+    ),
     "held_component": (
         """
         import sys

@@ -157,7 +157,8 @@ def test_starts_identifier_is_the_lookbehind_pattern(text: str, word: str) -> No
 
 def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:
     """conditional_validator with its startup rule moved out of ``ServerArgs`` into a
-    launcher's check that nothing imports, and that names no decode mode: it tests the
+    launcher's check that nothing imports (its script's ``main`` calls it), and that
+    names no decode mode: it tests the
     setting string the program converts to the algorithm, and compares it with the
     only strings it is compared with. A lazy run never loaded that file, so it missed
     the rejection (and the string variant) and reported a PDL103 for LOOKAHEAD that a
@@ -178,6 +179,9 @@ def test_lazy_finds_a_validator_nothing_else_loads(tmp_path: Path) -> None:
         "    if flags.COORDINATE_RANKS.get():\n"
         '        if args.speculative_algorithm not in ("eagle", "medusa"):\n'
         '            raise ValueError("rank coordination supports EAGLE and MEDUSA only")\n'
+        "\n\n"
+        "def main(args) -> None:  # the launcher script runs it\n"
+        "    check_coordination(args)\n"
     )
     full = run(folder, ".", lazy=False)
     shown = [(f.code, f.location.line, f.member) for f in full]  # type: ignore[attr-defined]

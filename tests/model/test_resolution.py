@@ -2918,3 +2918,84 @@ def test_a_table_of_callables_called_with_the_member(tmp_path: Path) -> None:
     files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
     found = _findings(tmp_path, {**files, "eng/build.py": build})
     assert found == ["PDL001 eng/build.py:24 OFF"]
+
+
+def test_state_kept_under_a_constant_key_of_a_dict(tmp_path: Path) -> None:
+    # the request is a dict: its state is the entry "state", stored from the builder
+    # and read by the consumer; another key of the same name on an object is unrelated,
+    # and a read under a test of the entry stays silent
+    loop = """
+        from eng.build import make_state
+        from eng.modes import Mode
+
+
+        class Loop:
+            def __init__(self, mode: Mode):
+                self.mode = mode
+                self.state = None
+
+            def _read(self, req):
+                if self.mode is not Mode.OFF:
+                    return req["state"].width
+                return 0
+
+            def _checked(self, req):
+                if req["state"] is not None:
+                    return req["state"].width
+                return self.state.width
+
+            def event_loop_disagg_decode(self, handoffs):
+                for handoff in handoffs:
+                    req = {"handoff": handoff}
+                    req["state"] = make_state(self.mode, handoff)
+                    self._read(req)
+                    self._checked(req)
+    """
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode in (Mode.WIDE_TREE, Mode.DEEP_TREE):
+                return State(len(handoff))
+            return None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": loop}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert found == ["PDL001 eng/build.py:4 CHAIN,OFF", "PDL101 eng/loop.py:12 CHAIN"]
+
+
+def test_a_validator_nothing_calls_rejects_nothing(tmp_path: Path) -> None:
+    # the same validator, called at startup or left unwired: only the wired one keeps
+    # CHAIN out of the consumer
+    validator = """
+        from eng.modes import Mode
+
+
+        def check_decode_mode(mode: Mode, role):
+            if role == "decode" and mode is Mode.CHAIN:
+                raise ValueError("chain drafting has no decode-side state")
+    """
+    build = """
+        from eng.modes import Mode, State
+
+
+        def make_state(mode: Mode, handoff):
+            if mode in (Mode.WIDE_TREE, Mode.DEEP_TREE):
+                return State(len(handoff))
+            return None
+    """
+    wired = _MODE_LOOP.replace(
+        "from eng.modes import Mode\n",
+        "from eng.modes import Mode\n    from eng.checks import check_decode_mode\n",
+    ).replace(
+        "def __init__(self, mode: Mode):\n            self.mode = mode",
+        'def __init__(self, mode: Mode):\n            check_decode_mode(mode, "decode")\n'
+        "            self.mode = mode",
+    )
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/build.py": build}
+    files["eng/checks.py"] = validator
+    called = _findings(tmp_path / "wired", {**files, "eng/loop.py": wired})
+    assert [f for f in called if f.startswith("PDL101")] == []
+    unwired = _findings(tmp_path / "unwired", {**files, "eng/loop.py": _MODE_LOOP})
+    assert "PDL101 eng/loop.py:17 CHAIN" in unwired

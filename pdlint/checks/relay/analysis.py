@@ -9,6 +9,7 @@ it builds, a consumer may demand a class the builder does not make (PDL105).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
@@ -78,6 +79,7 @@ class RelayAnalysis:
             tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
         ] = {}
         self._rejected: dict[str, set[int]] = {}
+        self._named: dict[str, bool] = {}  # see _never_named
         self._modes: dict[str, frozenset[int]] | None = None  # see _relayed_modes
         # (id of a call site's guards, state) -> (the guards, guards_mention): the
         # edge filter of every relay and member asks it of the same sites
@@ -509,7 +511,7 @@ class RelayAnalysis:
                 ):
                     continue
                 rest = tuple(g for g in flat if g not in decode)
-                if not rest:
+                if not rest or self._never_named(fn):
                     continue
                 # past an earlier raise of this function: its condition is false
                 if survived is None:
@@ -526,6 +528,23 @@ class RelayAnalysis:
                     ):
                         self._settle(needed, fn, variant, member)
         return out
+
+    def _never_named(self, fn: FunctionFacts) -> bool:
+        """Whether no code names the plain function ``fn`` but its own ``def`` (a startup
+        validator nothing calls rejects nothing); a decorated one or a dunder is called
+        by what decorates or defines it. Any other mention (a call, a reference handed
+        on, an import) counts as a call."""
+        texts = self.model.texts
+        if texts is None or fn.decorators or fn.name.startswith("__"):
+            return False
+        key = fn.qualname
+        if key not in self._named:
+            module = self.model.function_module[fn.qualname]
+            naming = texts.with_text(all_of=((fn.name,),))
+            own = texts.source_text(module) or ""
+            word = re.compile(rf"(?<![\w.]){re.escape(fn.name)}\b|\.{re.escape(fn.name)}\b")
+            self._named[key] = naming == [module] and len(word.findall(own)) == 1
+        return self._named[key]
 
     def _reads_setting(self, guards: Guards, fn: FunctionFacts, variant: Variant) -> bool:
         """Whether a guard tests the setting string the program converts to the variant

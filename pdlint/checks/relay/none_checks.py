@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 from pdlint.checks.relay.late_failures import bypass_only
+from pdlint.facts.indexer import keyed_name
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
 
 
 def _is_state(expr: Expr, name: str) -> bool:
-    return (expr[0] == "name" and expr[1] == name) or (expr[0] == "attr" and expr[2] == name)
+    return (
+        (expr[0] == "name" and expr[1] == name)
+        or (expr[0] == "attr" and expr[2] == name)
+        or (  # ``req["draft"]``, the state ``['draft']`` (see facts.indexer.keyed_state)
+            expr[0] == "subscript"
+            and expr[2][0] == "const"
+            and isinstance(expr[2][1], str)
+            and keyed_name(expr[2][1]) == name
+        )
+    )
 
 
 def none_check(expr: Expr, name: str) -> bool:
