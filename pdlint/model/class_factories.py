@@ -417,9 +417,13 @@ class ClassFactories:
                     by_class.setdefault(cls, set()).update(members)
             options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
             return (entries[0], options) if options else None
-        if func[1][0] != "attr":
-            return None
         receiver = func[1]
+        if receiver[0] == "name" and all(p != receiver[1] for p, _ in fn.params):
+            held = assigned_values(fn, receiver[1])  # ``proposer = self.proposer``
+            if len(held) == 1 and held[0][0] == "attr":
+                receiver = held[0]
+        if receiver[0] != "attr":
+            return None
         owner = self.model.type_of(fn, receiver[1])
         if owner is None:
             return None

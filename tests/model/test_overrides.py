@@ -241,3 +241,15 @@ def test_a_factory_given_a_constant_picks_one_class(tmp_path: Path) -> None:
     loop = NAMED_LOOP.replace('codec_named(settings["codec"])', 'codec_named("raw")')
     files = {"eng/__init__.py": "", "eng/codecs.py": NAMED, "eng/loop.py": loop}
     assert _check(_write(tmp_path, files)) == []
+
+
+def test_a_local_holding_the_picked_object_reaches_the_same_overrides(tmp_path: Path) -> None:
+    loop = LOOP.replace(
+        '            got = self.strategy.resume(blob["memo"])',
+        '            strategy = self.strategy\n            got = strategy.resume(blob["memo"])',
+    )
+    assert _check(_package(tmp_path, loop)) == [
+        "PDL001 eng/strategies.py:26 GREEDY",
+        "PDL001 eng/strategies.py:5 TOPK",
+        "PDL101 eng/strategies.py:22 TOPK",
+    ]
