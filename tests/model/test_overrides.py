@@ -6,10 +6,9 @@ those members. Written otherwise than fixtures/relay/override_builder."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
-from pdlint_helpers import invoke, summary
+from pdlint_helpers import invoke, package_findings, write_package
 
 # an attribute annotated with the variant; a module function given it picks the class
 KINDS = """
@@ -91,23 +90,9 @@ LOOP = """
 """
 
 
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    return root
-
-
-def _check(root: Path) -> list[str]:
-    done = invoke("check", "--no-cache", "--output-format", "json", ".", cwd=root)
-    assert done.returncode in (0, 1), done.stderr
-    return summary(json.loads(done.stdout))
-
-
 def _package(root: Path, loop: str = LOOP, strategies: str = STRATEGIES) -> Path:
     files = {"eng/__init__.py": "", "eng/kinds.py": KINDS, "eng/strategies.py": strategies}
-    return _write(root, {**files, "eng/loop.py": loop})
+    return write_package(root, {**files, "eng/loop.py": loop})
 
 
 def test_inherited_none_method_is_a_builder_for_the_members_whose_class_inherits_it(
@@ -116,7 +101,7 @@ def test_inherited_none_method_is_a_builder_for_the_members_whose_class_inherits
     # TOPK's class inherits the base's implicit None; GREEDY's override returns None
     # itself (a builder of its own); BEAM's builds. Each consumer is reported only for
     # the member whose class it is in: GREEDY's never reads the state.
-    assert _check(_package(tmp_path)) == [
+    assert package_findings(_package(tmp_path)) == [
         "PDL001 eng/strategies.py:26 GREEDY",
         "PDL001 eng/strategies.py:5 TOPK",
         "PDL101 eng/strategies.py:22 TOPK",
@@ -145,7 +130,7 @@ def test_a_construction_of_an_unknown_object_picks_nothing(tmp_path: Path) -> No
         "self.strategy = strategy_for(self.kind)",
         "self.strategy = custom if custom is not None else strategy_for(self.kind)",
     )
-    assert "PDL101" not in " ".join(_check(_package(tmp_path, loop)))
+    assert "PDL101" not in " ".join(package_findings(_package(tmp_path, loop)))
 
 
 def test_an_abstract_base_method_is_no_gap(tmp_path: Path) -> None:
@@ -158,7 +143,7 @@ def test_an_abstract_base_method_is_no_gap(tmp_path: Path) -> None:
         "    class TopkStrategy(Strategy):\n        def resume(self, blob):\n"
         "            return dict(blob)\n\n",
     )
-    assert _check(_package(tmp_path, strategies=strategies)) == [
+    assert package_findings(_package(tmp_path, strategies=strategies)) == [
         "PDL001 eng/strategies.py:33 GREEDY",
     ]
 
@@ -230,7 +215,7 @@ NAMED_LOOP = """
 
 def test_a_factory_on_a_setting_string_picks_a_class_per_string(tmp_path: Path) -> None:
     files = {"eng/__init__.py": "", "eng/codecs.py": NAMED, "eng/loop.py": NAMED_LOOP}
-    assert _check(_write(tmp_path, files)) == [
+    assert package_findings(write_package(tmp_path, files)) == [
         "PDL001 eng/codecs.py:2 lz,raw",
         "PDL101 eng/codecs.py:6 lz",
     ]
@@ -240,7 +225,7 @@ def test_a_factory_given_a_constant_picks_one_class(tmp_path: Path) -> None:
     # ``codec_named("raw")`` is a RawCodec whatever the setting: no member has a gap
     loop = NAMED_LOOP.replace('codec_named(settings["codec"])', 'codec_named("raw")')
     files = {"eng/__init__.py": "", "eng/codecs.py": NAMED, "eng/loop.py": loop}
-    assert _check(_write(tmp_path, files)) == []
+    assert package_findings(write_package(tmp_path, files)) == []
 
 
 def test_a_local_holding_the_picked_object_reaches_the_same_overrides(tmp_path: Path) -> None:
@@ -248,7 +233,7 @@ def test_a_local_holding_the_picked_object_reaches_the_same_overrides(tmp_path: 
         '            got = self.strategy.resume(blob["memo"])',
         '            strategy = self.strategy\n            got = strategy.resume(blob["memo"])',
     )
-    assert _check(_package(tmp_path, loop)) == [
+    assert package_findings(_package(tmp_path, loop)) == [
         "PDL001 eng/strategies.py:26 GREEDY",
         "PDL001 eng/strategies.py:5 TOPK",
         "PDL101 eng/strategies.py:22 TOPK",

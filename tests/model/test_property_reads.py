@@ -6,10 +6,9 @@ fixtures/relay/property_consumer."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
-from pdlint_helpers import invoke, summary
+from pdlint_helpers import invoke, package_findings
 
 PLAN = """
     from enum import Enum
@@ -80,13 +79,7 @@ LOOP = """
 
 
 def _check(root: Path, files: dict[str, str]) -> list[str]:
-    for name, text in {"eng/__init__.py": "", **files}.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text).lstrip())
-    done = invoke("check", "--no-cache", "--output-format", "json", ".", cwd=root)
-    assert done.returncode in (0, 1), done.stderr
-    return summary(json.loads(done.stdout))
+    return package_findings(root, {"eng/__init__.py": "", **files})
 
 
 def test_inherited_property_read_on_self_is_a_consumer_for_the_member_reading_it(
