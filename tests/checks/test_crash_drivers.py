@@ -209,6 +209,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("DECODE",),
     ),
+    "rebuilt_for_every_batch": (
+        # argv[1] is the phase: an idle rank has nothing transferred
+        """
+        import sys
+        from ward_engine.scheduler import DecodeWard
+        arrived = [] if sys.argv[1] == "IDLE" else [[{"repetition": 2.0}]]
+        DecodeWard(arrived).event_loop_disagg_decode(1)
+        """,
+        ("DECODE",),
+    ),
     "running_list": (
         """
         import sys

@@ -2999,3 +2999,122 @@ def test_a_validator_nothing_calls_rejects_nothing(tmp_path: Path) -> None:
     assert [f for f in called if f.startswith("PDL101")] == []
     unwired = _findings(tmp_path / "unwired", {**files, "eng/loop.py": _MODE_LOOP})
     assert "PDL101 eng/loop.py:17 CHAIN" in unwired
+
+
+def test_a_state_rebuilt_for_every_handed_off_batch_is_missing_from_an_idle_one(
+    tmp_path: Path,
+) -> None:
+    # no builder: the relay makes the state for every batch it receives; the idle
+    # batch a classmethod makes keeps the dataclass default None. One consumer reads
+    # it unguarded (PDL102), one after returning for idle batches (silent)
+    files = {
+        "eng/__init__.py": "",
+        "eng/batch.py": """
+            import enum
+            from dataclasses import dataclass, field
+            from typing import Optional
+
+
+            class Mode(enum.Enum):
+                DECODE = 1
+                IDLE = 2
+
+
+            class Stats:
+                def __init__(self, seen):
+                    self.seen = seen
+
+
+            @dataclass
+            class Batch:
+                mode: Mode
+                items: list = field(default_factory=list)
+                stats: Optional[Stats] = field(default=None)
+
+                @classmethod
+                def idle(cls):
+                    return cls(Mode.IDLE)
+        """,
+        "eng/loop.py": """
+            from eng.batch import Batch, Mode, Stats
+
+
+            def receive(items):
+                batch = Batch(Mode.DECODE, items)
+                batch.stats = Stats(len(items))
+                return batch
+
+
+            def count(batch):
+                return batch.stats.seen
+
+
+            def count_checked(batch):
+                if batch.mode is Mode.IDLE:
+                    return 0
+                return batch.stats.seen
+
+
+            class Loop:
+                def event_loop_disagg_decode(self, queue):
+                    batch = receive(queue.pop()) if queue else Batch.idle()
+                    return count(batch) + count_checked(batch)
+        """,
+    }
+    found = _findings(tmp_path, files)
+    assert found == ["PDL102 eng/loop.py:11 IDLE"]
+
+
+def test_an_idle_batch_yielded_by_a_generator_with_its_mode_unannotated(tmp_path: Path) -> None:
+    # the batch's phase is an unannotated constructor parameter; the idle batch is
+    # yielded by the generator the loop iterates, and reaches an unguarded read
+    files = {
+        "eng/__init__.py": "",
+        "eng/batch.py": """
+            import enum
+
+
+            class Phase(enum.Enum):
+                RUN = "run"
+                IDLE = "idle"
+
+
+            class Totals:
+                def __init__(self, n):
+                    self.n = n
+
+
+            class Batch:
+                def __init__(self, items, phase):
+                    self.items = items
+                    self.phase = phase
+                    self.totals = None
+        """,
+        "eng/loop.py": """
+            from eng.batch import Batch, Phase, Totals
+
+
+            def finish(batch):
+                return batch.totals.n
+
+
+            class Loop:
+                def __init__(self, incoming):
+                    self.incoming = incoming
+
+                def _admit(self, items):
+                    batch = Batch(items, Phase.RUN)
+                    batch.totals = Totals(len(items))
+                    return batch
+
+                def _batches(self):
+                    for items in self.incoming:
+                        yield self._admit(items)
+                    yield Batch([], phase=Phase.IDLE)
+
+                def event_loop_disagg_decode(self):
+                    return [finish(batch) for batch in self._batches()]
+        """,
+    }
+    found = _findings(tmp_path, files)
+    assert found == ["PDL102 eng/loop.py:5 IDLE"]

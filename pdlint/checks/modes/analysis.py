@@ -20,7 +20,7 @@ from pdlint.checks.relay.none_checks import guards_mention, stored_before
 from pdlint.checks.relay.placeholders import Placeholder, find_placeholders
 from pdlint.checks.relay.relays import Relay, relay_related
 from pdlint.checks.relay.statements import StatementFilter
-from pdlint.facts.exprs import text
+from pdlint.facts.exprs import nodes, text
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
@@ -28,6 +28,19 @@ from pdlint.model.locations import call_step, deref_step, location, short_name
 from pdlint.model.variants import MAYBE, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
+
+
+@dataclass(frozen=True)
+class HandoffStore:
+    """A state the decode path rebuilds for every handed-off batch, whatever the variant
+    (``batch.sampling_info = SamplingInfo.from_handoff(reqs)``): set by no builder, yet
+    missing from a batch made in a bypass mode as much as a builder's gap is."""
+
+    state: str
+    function: str
+    store_span: Span
+    target: Expr
+    carried: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,19 @@ class ModeAnalysis:
                 return found if found in candidates else None
         return candidates[0] if len(candidates) == 1 else None
 
+    def _bypass_constant(self, fn: FunctionFacts, value: Expr) -> Variant | None:
+        """The enum of a bypass member ``value`` names (``ForwardMode.IDLE``)."""
+        if value[0] != "attr":
+            return None
+        held = self.model.types_of(fn, value)
+        if len(held) != 1:
+            return None
+        variant = self.variants.by_name.get(next(iter(held)))
+        if variant is None or variant.kind != "enum":
+            return None
+        members = variant.positions.get(value[2], ())
+        return variant if any(self.is_bypass(variant, m) for m in members) else None
+
     def origins(self, reachable: set[str], batch_cls: str | None) -> list[Origin]:
         """Stores (or constructor keywords) that give a batch a bypass mode."""
         attrs = self.mode_attrs()
@@ -102,18 +128,22 @@ class ModeAnalysis:
             found: list[tuple[Span, str, Expr, Expr | None]] = [
                 (s.span, s.target[2], s.value, s.target[1])
                 for s in fn.stores
-                if s.target[0] == "attr" and s.target[2] in attrs
+                if s.target[0] == "attr"
+                and (s.target[2] in attrs or self._bypass_constant(fn, s.value))
             ]
             found.extend(
                 (c.span, key, value, None)
                 for c in fn.calls
                 for key, value in self._constructor_arguments(fn, c, batch_cls)
-                if key in attrs
+                if key in attrs or self._bypass_constant(fn, value)
             )
             for span, attr, value, base in found:
                 if base is not None and not self.relay.same_class(fn, base, batch_cls):
                     continue
-                variant = self._mode_variant(fn, attr, base, batch_cls)
+                # a mode attribute nothing annotates holds the enum of its bypass member
+                variant = self._mode_variant(fn, attr, base, batch_cls) or self._bypass_constant(
+                    fn, value
+                )
                 if variant is None:
                     continue
                 for member in self.variants.member_of(value, fn, variant) or ():
@@ -128,7 +158,9 @@ class ModeAnalysis:
         (positional arguments bound to the constructor's parameters), or of a factory
         that returns one (its keywords); () for any other call."""
         attrs = self.mode_attrs()
-        keyed = any(key in attrs for key, _ in call.kwargs)
+        keyed = any(key in attrs for key, _ in call.kwargs) or any(
+            self._bypass_constant(fn, value) for _, value in call.kwargs
+        )
         called = self.model.constructed_class(fn, call.func)
         if not keyed and (not call.args or called is None):
             return ()  # positional arguments bind a mode only in a constructor
@@ -148,11 +180,53 @@ class ModeAnalysis:
         return find_placeholders(self.model, reachable, state, self.placeholder_factories)
 
     # findings -----------------------------------------------------------------
+    def handoff_stores(self, reachable: set[str], relays: list[Relay]) -> list[HandoffStore]:
+        """The states the decode path stores unconditionally, from what a function is
+        handed (a call reading its parameters), in an attribute of a class whose every
+        instance starts with it None (a class-level or dataclass default, or its
+        ``__init__``): a batch its constructor makes in a bypass mode has none."""
+        relayed = {r.state for r in relays}
+        modes = self.mode_attrs()
+        out: list[HandoffStore] = []
+        for qual in sorted(reachable):
+            fn = self.model.functions[qual]
+            params = {p for p, _ in fn.params} - {"self", "cls"}
+            for store in fn.stores:
+                target, value = store.target, store.value
+                if target[0] != "attr" or store.guards or value[0] != "call":
+                    continue
+                if target[2] in relayed or target[2] in modes or target[1] == ("name", "self"):
+                    continue
+                if not any(n[0] == "name" and n[1] in params for n in nodes(value)):
+                    continue  # rebuilt from nothing the function was handed
+                cls = self.model.type_of(fn, target[1])
+                if cls is not None and self._starts_none(cls, target[2]):
+                    out.append(HandoffStore(target[2], qual, store.span, target))
+        return out
+
+    def _starts_none(self, cls: str, attr: str) -> bool:
+        """Whether every instance of ``cls`` starts with ``attr`` None: a class-level
+        (or dataclass field's) default None, or an unconditional ``self.attr = None`` in
+        the ``__init__`` it runs."""
+        for klass in self.model.mro(cls):
+            facts = self.model.classes.get(klass)
+            if facts is None:
+                continue
+            for name, value, _span in facts.assigns:
+                if name == attr:
+                    return value == NONE or _default_none(value)
+        init = self.model.lookup_method(cls, "__init__")
+        if init is None:
+            return False
+        stores = [s for s in self.model.functions[init].stores if s.target == ("attr", SELF, attr)]
+        return len(stores) == 1 and stores[0].value == NONE and not stores[0].guards
+
     def run(self, relays: list[Relay], entries: list[str]) -> Iterator[Finding]:
         reachable = set(self.graph.reach(entries, lambda fn, site: True))
         seen: set[tuple[str, str | None, str, int, int]] = set()
         statements = StatementFilter()
-        for relay in relays:
+        stored: list[Relay | HandoffStore] = [*relays, *self.handoff_stores(reachable, relays)]
+        for relay in stored:
             if relay.carried:  # a carrier's field, not a batch's state
                 continue
             relay_fn = self.model.functions[relay.function]
@@ -163,8 +237,9 @@ class ModeAnalysis:
                 # every entry: an idle or dummy run need not reach the relay to
                 # run the relay's consumers on a batch of the relay's class
                 findings.extend(self._bypass(relay, origin, entries, batch_cls))
-            for placeholder in self.placeholders(reachable, relay.state):
-                findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
+            if isinstance(relay, Relay):  # a placeholder hides a builder's gaps
+                for placeholder in self.placeholders(reachable, relay.state):
+                    findings.extend(self._masked(relay, placeholder, relay_entries, batch_cls))
             for finding in findings:
                 loc = finding.location
                 mark = (finding.code, finding.member, loc.path, loc.line, loc.column)
@@ -179,7 +254,11 @@ class ModeAnalysis:
                     yield finding
 
     def _bypass(
-        self, relay: Relay, origin: Origin, entries: list[str], batch_cls: str | None
+        self,
+        relay: Relay | HandoffStore,
+        origin: Origin,
+        entries: list[str],
+        batch_cls: str | None,
     ) -> Iterator[Finding]:
         """Consumers that run after the origin, on its function and on return."""
         variant, member, state = origin.variant, origin.member, relay.state
@@ -197,7 +276,10 @@ class ModeAnalysis:
             fn = self.model.functions[qual]
             relayed = False
             for deref in sorted(fn.derefs, key=lambda d: d.span):
-                if deref.span > after and self._unguarded(fn, deref.attr, deref, state, batch_cls):
+                later = deref.span > after or (
+                    deref.span[0] == after[0] and qual != origin.function  # as calls below
+                )
+                if later and self._unguarded(fn, deref.attr, deref, state, batch_cls):
                     if self.variants.guards_truth(deref.guards, fn, variant, member) in (T, MAYBE):
                         yield self._bypass_finding(
                             relay,
@@ -210,10 +292,17 @@ class ModeAnalysis:
                             deref.span,
                         )
             for call in sorted(fn.calls, key=lambda c: c.span):
+                beside = False  # on the line of the call that handed the batch back
                 if call.span <= after and not _encloses(call.span, after):
-                    continue  # (a call the batch is made in runs after it is made)
+                    if call.span[0] != after[0] or call.span == after or qual == origin.function:
+                        continue  # (a call the batch is made in runs after it is made)
+                    # maybe a comprehension's element, which runs after its iterable;
+                    # maybe the other branch of ``a if c else b``, which does not run
+                    beside = True
                 targets = self.model.call_targets(fn, call.func)
                 if any(relay.function in self.relay.reach_all(t) for t in targets):
+                    if beside:
+                        continue
                     relayed = True  # the relay may build the state for this batch
                     break
                 if not allowed(fn, call):
@@ -255,8 +344,10 @@ class ModeAnalysis:
                 for caller in sorted(self.graph.callers(qual)):
                     if caller not in down:
                         continue
-                    for site in self.graph.sites(caller, qual):
-                        queue.append((caller, site.span, site.span))
+                    # from its first call of ``qual`` (a caller is walked once)
+                    sites = sorted(site.span for site in self.graph.sites(caller, qual))
+                    if sites:
+                        queue.append((caller, sites[0], sites[0]))
 
     def _unguarded(
         self,
@@ -292,7 +383,7 @@ class ModeAnalysis:
 
     def _bypass_finding(
         self,
-        relay: Relay,
+        relay: Relay | HandoffStore,
         origin: Origin,
         down: list[tuple[str, CallFact | None]],
         made: tuple[str, Span],
@@ -445,6 +536,19 @@ def _chain_sites(
     return out
 
 
+NONE: Expr = ("const", None)
+SELF: Expr = ("name", "self")
+
+
+def _default_none(value: Expr) -> bool:
+    """``field(default=None)``."""
+    return (
+        value[0] == "call"
+        and value[1] in (("name", "field"), ("attr", ("name", "dataclasses"), "field"))
+        and ("default", NONE) in value[3]
+    )
+
+
 def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
     """The origin sets the mode of the method's own object (``self.mode = IDLE``)."""
     return fn.cls is not None and any(
@@ -453,8 +557,9 @@ def _on_self(origin: Origin, fn: FunctionFacts) -> bool:
 
 
 def _returns_value(fn: FunctionFacts) -> bool:
-    """``fn`` hands a value back to its caller (the batch it made, maybe)."""
-    return any(r.value is not None and r.value[0] != "const" for r in fn.returns)
+    """``fn`` hands a value back to its caller (the batch it made, maybe), or yields one
+    to the loop iterating it."""
+    return bool(fn.yields) or any(r.value is not None and r.value[0] != "const" for r in fn.returns)
 
 
 def _encloses(outer: Span, inner: Span) -> bool:
