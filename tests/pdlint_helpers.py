@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -122,6 +123,23 @@ def summary(findings: list[dict]) -> list[str]:
     return sorted(
         f"{f['code']} {f['filename']}:{f['location']['row']} {f['member']}" for f in findings
     )
+
+
+def write_package(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` (path -> source, dedented) under ``root``; return ``root``."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip())
+    return root
+
+
+def package_findings(root: Path, files: dict[str, str] | None = None) -> list[str]:
+    """``CODE path:line MEMBER`` of ``pdlint check`` on ``root`` (after writing ``files``)."""
+    write_package(root, files or {})
+    done = invoke("check", "--no-cache", "--output-format", "json", ".", cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    return summary(json.loads(done.stdout))
 
 
 def copy_relay_gap(dest: Path) -> Path:

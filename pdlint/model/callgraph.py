@@ -10,15 +10,17 @@ graph's edges, call sites, callers, reach and ancestors.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pdlint.facts.exprs import nodes
 from pdlint.facts.globs import literal_pieces
-from pdlint.facts.types import CallFact, Expr, FunctionFacts
+from pdlint.facts.types import CallFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
-from pdlint.model.names import Model
+from pdlint.model.names import Model, is_property
 from pdlint.source.globs import name_matches
 
 if TYPE_CHECKING:
@@ -47,7 +49,15 @@ class GraphMemo:
     prefetched: set[str] = field(default_factory=set)  # functions :meth:`_prefetch` did
     # id of a call site with no callee -> (the site, the functions it hands off)
     handed: dict[int, tuple[CallFact, set[str]]] = field(default_factory=dict)
+    # function -> its reads of attributes a property computes, as calls of the getter
+    reads: dict[str, tuple[CallFact, ...]] = field(default_factory=dict)
+    # the names a property of the program may have (see CallGraph._may_be_property)
+    property_names: list[frozenset[str] | None] = field(default_factory=lambda: [None])
 
+
+# a function a ``property`` decorator (``@property``, ``@functools.cached_property``)
+# stands over, with other decorators, comments or blank lines between
+_DECORATED_DEF = re.compile(r"property\b[^\n]*\n(?:[ \t]*(?:[@#][^\n]*)?\n)*[ \t]*def[ \t]+(\w+)")
 
 # calls that keep a callable, make one or look at it rather than run it
 _KEEPERS = frozenset(
@@ -131,6 +141,9 @@ class CallGraph:
         self._passed_memo = memo.passed
         self._prefetched = memo.prefetched
         self._handed_memo = memo.handed
+        self._reads_memo = memo.reads
+        self._names_memo = memo.property_names
+        self._property_names = memo.property_names[0]
         self._chosen = chosen
         # (caller, callee) -> (variant, members) when only those members take the edge
         self.when: dict[tuple[str, str], tuple[str, frozenset[int]]] = {}
@@ -163,7 +176,7 @@ class CallGraph:
             caller = self._queue.popleft()
             fn = model.functions[caller]
             params = {p for p, _ in fn.params}
-            for call in fn.calls:
+            for call in (*fn.calls, *self._property_reads(fn)):
                 # a class a variant chooses (a factory's table) gives edges that carry
                 # the members taking them: they come before the value sets, which
                 # hold every class the receiver may be, for any member
@@ -203,6 +216,53 @@ class CallGraph:
                         self._bind(fn, call, target)
         if self._receiver_classes:
             self._tag_self_calls(set(roots))
+
+    def _property_reads(self, fn: FunctionFacts) -> tuple[CallFact, ...]:
+        """The reads in ``fn`` of an attribute a property computes (``n += req.draft_len``,
+        ``self.width`` with ``@property def width``, an inherited one), each as a call of
+        the getter with no argument, where the read is, under its guards: the getter runs
+        there. Only attributes named as a property of the program are resolved (in a
+        lazy model, a function of that name in a module whose text holds ``property``),
+        and only to a ``@property`` or ``functools.cached_property``."""
+        found = self._reads_memo.get(fn.qualname)
+        if found is not None:
+            return found
+        seen: set[tuple[Expr, int]] = set()
+        out: list[CallFact] = []
+        for expr, span, guards in _read_events(fn):
+            funcs: set[int] = set()  # a method called is no read of an attribute
+            for node in nodes(expr):
+                if node[0] == "call":
+                    funcs.add(id(node[1]))
+                if node[0] != "attr" or id(node) in funcs or node[1][0] not in ("name", "attr"):
+                    continue
+                key = (node, span[0])
+                if key in seen or not self._may_be_property(node[2]):
+                    continue
+                seen.add(key)
+                targets = self.model.call_targets(fn, node)
+                if any(is_property(self.model.functions[t]) for t in targets):
+                    out.append(CallFact(node, (), (), span, guards, None))
+        found = self._reads_memo[fn.qualname] = tuple(out)
+        return found
+
+    def _may_be_property(self, name: str) -> bool:
+        """Whether a property of the program may be named ``name`` (else no read of that
+        attribute is a property's): a decorated function of the loaded modules, or, in a
+        lazy model, the functions a ``property`` decorator stands over in the text of
+        any module (a superset: the modules need not be loaded)."""
+        names = self._property_names
+        if names is None:
+            model, source = self.model, self.model.source
+            found: set[str] = set()
+            if source is not None:
+                for module in source.with_text(any_of=("property",)):
+                    text = source.source_text(module)
+                    found.update(_DECORATED_DEF.findall(text) if text is not None else ())
+            else:
+                found = {fn.name for fn in model.functions.values() if is_property(fn)}
+            names = self._property_names = self._names_memo[0] = frozenset(found)
+        return name in names
 
     def _note_receivers(
         self,
@@ -480,6 +540,33 @@ class CallGraph:
                 for caller, callees in self._edges.items()
             }
         return self._out
+
+
+def _read_events(fn: FunctionFacts) -> Iterable[tuple[Expr, Span, Guards]]:
+    """The expressions ``fn`` evaluates, each with where and under which guards."""
+    for bind in fn.binds:
+        yield bind.value, bind.span, bind.guards
+    for store in fn.stores:
+        yield store.value, store.span, store.guards
+    for call in fn.calls:
+        yield (
+            ("seq", (call.func[1] if call.func[0] == "attr" else call.func, *call.args)),
+            (call.span),
+            call.guards,
+        )
+        for _, value in call.kwargs:
+            yield value, call.span, call.guards
+    for ret in fn.returns:
+        if ret.value is not None:
+            yield ret.value, ret.span, ret.guards
+    for grow in fn.grows:
+        yield grow.value, grow.span, grow.guards
+    for deref in fn.derefs:
+        yield deref.obj, deref.span, deref.guards
+    for cond, span, guards in fn.branches:
+        yield cond, span, guards
+    for test, span, guards in fn.asserts:
+        yield test, span, guards
 
 
 def _on_self(func: Expr) -> bool:

@@ -1,7 +1,9 @@
 """Objects whose class a variant picks (``cls = algo.create_worker(); self.w = cls()``).
 
 Engines choose a worker class per speculative algorithm through a factory that
-returns a class for each member. Calls on such an attribute
+returns a class for each member, or an instance of one (``self.proposer =
+method.create_proposer()``, a factory function given the variant, the object
+made elsewhere and passed to the constructor). Calls on such an attribute
 (``self.w.forward(batch)``) reach the method of every class the factory can
 return, each only for the members that get that class. The call graph keeps
 that member set on the edge, so a check following member M only walks the
@@ -10,6 +12,7 @@ edges M can take.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pdlint.facts.exprs import nodes
@@ -41,6 +44,13 @@ class ClassFactories:
         self._factories: dict[str, tuple[Variant, dict[int, frozenset[str]]] | None] = {}
         self.attrs: dict[tuple[str, str], Choice] = {}
         self._classes_done: set[str] = set()
+        # (class, attribute) -> the instances the stores of ``self.<attribute>`` make
+        self._made_attrs: dict[tuple[str, str], Choice | None] = {}
+        # the variants of factory functions' parameters compared with strings
+        self.made_variants: dict[str, Variant] = {}
+        # (function, variant, bound parameters) -> per member, the classes it returns
+        # instances of (None: a guard it cannot evaluate)
+        self._makers: dict[tuple[str, str, frozenset[str]], dict[int, frozenset[str]] | None] = {}
         # (function, id of a call's callee) -> (the callee, what :meth:`receivers` found)
         self._receivers: dict[
             tuple[str, int],
@@ -134,15 +144,35 @@ class ClassFactories:
                 self._add_alias(fn, name, choice)
         self._find_branch_stores(owner)
 
-    def _held_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
-        """The variant ``expr`` holds in ``fn``: an attribute holding one, or a parameter
-        annotated with one (``algo.worker_class()`` in ``__init__(self, algo: Algo)``)."""
+    def _held_variant(self, fn: FunctionFacts, expr: Expr, depth: int = 0) -> Variant | None:
+        """The variant ``expr`` holds in ``fn``: an attribute holding one, a parameter
+        annotated with one (``algo.worker_class()`` in ``__init__(self, algo: Algo)``) or
+        that every caller passes a member of one enum for, a conversion to the enum
+        (``Method(name)``) and a local assigned once from one of these."""
         if expr[0] == "attr":
             return self.variants.attr_variant(fn, expr)
         if expr[0] == "name":
-            ann = dict(fn.params).get(expr[1])
+            params = dict(fn.params)
+            ann = params.get(expr[1])
             if ann is not None:
                 return self.variants.variant_of_annotation(ann, self.model.module_of(fn), fn)
+            if expr[1] not in params and depth < 4:
+                held = assigned_values(fn, expr[1])  # ``method = Method(name)``
+                if len(held) == 1 and held[0] != expr:
+                    return self._held_variant(fn, held[0], depth + 1)
+            elif expr[1] != "self":
+                # what the callers pass when they all pass instances of one enum
+                classes = self.model.types_of(fn, expr)
+                if len(classes) == 1:
+                    variant = self.variants.by_name.get(next(iter(classes)))
+                    if variant is not None and variant.kind == "enum":
+                        return variant
+        if expr[0] == "call" and expr[1][0] in ("name", "attr"):
+            # ``Method(name)``: a value converted to the enum
+            named = self.model.resolve_dotted(fn, self.model.module_of(fn), expr[1])
+            variant = self.variants.by_name.get(named) if named is not None else None
+            if variant is not None and variant.kind == "enum":
+                return variant
         return None
 
     def _find_branch_stores(self, owner: str) -> None:
@@ -387,18 +417,198 @@ class ClassFactories:
                     by_class.setdefault(cls, set()).update(members)
             options = tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
             return (entries[0], options) if options else None
-        if func[1][0] != "attr":
-            return None
         receiver = func[1]
+        if receiver[0] == "name" and all(p != receiver[1] for p, _ in fn.params):
+            held = assigned_values(fn, receiver[1])  # ``proposer = self.proposer``
+            if len(held) == 1 and held[0][0] == "attr":
+                receiver = held[0]
+        if receiver[0] != "attr":
+            return None
         owner = self.model.type_of(fn, receiver[1])
         if owner is None:
             return None
         for klass in self.model.mro(owner):
             self._find_attrs(klass)
             choice = self.attrs.get((klass, receiver[2]))
+            if choice is None:
+                choice = self._made_attr(klass, receiver[2])
             if choice is not None:
                 return (choice.variant.qualname, choice.options)
         return None
+
+    # objects a variant picks the class of ------------------------------------------
+    def _made_attr(self, owner: str, name: str) -> Choice | None:
+        """``self.<name>`` holding an object whose class a variant picks, from the stores
+        of its class (:meth:`made_choice`); a store of ``None`` leaves it unset. None when
+        a store makes anything else, or the stores pick by different variants."""
+        key = (owner, name)
+        if key in self._made_attrs:
+            return self._made_attrs[key]
+        self._made_attrs[key] = None  # a store reading the attribute itself: unknown
+        choices: list[Choice] = []
+        for fn in self.model.methods_of.get(owner, ()):
+            for store in fn.stores:
+                if store.target != ("attr", SELF, name) or store.value == ("const", None):
+                    continue
+                choice = self.made_choice(fn, store.value)
+                if choice is None:
+                    return None
+                choices.append(choice)
+        found = _merged(choices)
+        self._made_attrs[key] = found
+        return found
+
+    def made_choice(self, fn: FunctionFacts, value: Expr, depth: int = 0) -> Choice | None:
+        """The classes of the object ``value`` is in ``fn``, each with the members that
+        get it, when a variant picks the class: a method of the variant's enum making an
+        instance per member (``method.create_proposer()``), a function making one per
+        member of the variant it is given (``make_proposer(self.method)``), a function
+        returning one of these (``return Method(name).create_proposer()``), through a
+        local assigned once, and a constructor's parameter every construction of its
+        class passes one for (the object made elsewhere and injected). None otherwise:
+        what is not known picks nothing."""
+        if depth > 4:
+            return None
+        if value[0] == "name":
+            if any(p == value[1] for p, _ in fn.params):
+                return self._passed_choice(fn, value[1], depth)
+            held = assigned_values(fn, value[1])
+            if len(held) == 1 and held[0] != value:
+                return self.made_choice(fn, held[0], depth + 1)
+            return None
+        if value[0] != "call":
+            return None
+        func, args, kwargs = value[1], value[2], value[3]
+        if func[0] == "attr":
+            variant = self._held_variant(fn, func[1])
+            if variant is not None and variant.kind == "enum":
+                method = self.model.lookup_method(variant.qualname, func[2])
+                if method is None:
+                    return None
+                return self._choice(variant, self._made(method, variant, frozenset({"self"})))
+        targets = self.model.call_targets(fn, func)
+        if len(targets) != 1 or targets[0].endswith(".__init__"):
+            return None
+        callee = self.model.functions[targets[0]]
+        module = self.model.module_of(callee)
+        for param, arg in bind_arguments(callee, func, args, kwargs):
+            ann = dict(callee.params).get(param)
+            wanted = self.variants.variant_of_annotation(ann, module, callee) if ann else None
+            if wanted is None and arg[0] != "const":
+                # the caller's own string variant (``make(self.cfg.method)``) when it
+                # has one, for the tests of it elsewhere to tell its members apart
+                passed = self._held_variant(fn, arg)
+                if passed is not None and passed.kind in ("string", "literal"):
+                    wanted = passed
+                else:
+                    wanted = self._compared_parameter(callee, param)
+            elif (
+                wanted is None or wanted.kind != "enum" or self._held_variant(fn, arg) is not wanted
+            ):
+                continue
+            if wanted is None:
+                continue
+            made = self._made(callee.qualname, wanted, frozenset({param}))
+            choice = self._choice(wanted, made)
+            if choice is not None:
+                return choice
+        returned = [r.value for r in callee.returns if not r.implicit]
+        if not returned or any(v is None for v in returned):
+            return None
+        return _merged([self.made_choice(callee, v, depth + 1) for v in returned if v is not None])
+
+    def _compared_parameter(self, fn: FunctionFacts, param: str) -> Variant | None:
+        """A parameter ``fn`` compares with two strings or more (``if method == "eagle":
+        return EagleProposer()``), given a value the caller does not fix: a variant whose
+        members are those strings (a setting passed in, as a string variant of an
+        attribute is), kept here: it names the members of the classes ``fn`` picks."""
+        strings = {
+            s for subject, found in fn.string_compares if subject == ("name", param) for s in found
+        }
+        if len(strings) < 2:
+            return None
+        qual = f"str:{fn.qualname}.{param}"
+        variant = self.made_variants.get(qual)
+        if variant is None:
+            ordered = tuple(sorted(strings))
+            variant = self.made_variants[qual] = Variant(qual, "string", ordered, ordered)
+        return variant
+
+    def variant(self, qual: str) -> Variant | None:
+        """The variant named ``qual``: the model's, or a compared parameter's."""
+        return self.made_variants.get(qual) or self.variants.by_name.get(qual)
+
+    def _passed_choice(self, fn: FunctionFacts, param: str, depth: int) -> Choice | None:
+        """A parameter of a constructor: what every construction of its class (in the
+        modules building it, see :meth:`Model.modules_building`) passes for it."""
+        if fn.name != "__init__" or fn.cls is None:
+            return None
+        cls = fn.cls
+        modules = {self.model.module_of(fn), *self.model.modules_building(cls)}
+        name = cls.rsplit(".", 1)[-1]
+        choices: list[Choice | None] = []
+        for module in sorted(modules):
+            for caller, call in self.model.module_calls_named(module).get(name, ()):
+                if self.model.constructed_class(caller, call.func) != cls:
+                    continue
+                bound = dict(
+                    bind_arguments(fn, call.func, call.args, call.kwargs, skip_receiver_always=True)
+                )
+                arg = bound.get(param)
+                choices.append(None if arg is None else self.made_choice(caller, arg, depth + 1))
+        return _merged(choices)
+
+    def _choice(
+        self, variant: Variant, per_member: dict[int, frozenset[str]] | None
+    ) -> Choice | None:
+        """The choice a factory's classes per member make (two classes at least)."""
+        if not per_member:
+            return None
+        by_class: dict[str, set[int]] = {}
+        for member, classes in per_member.items():
+            for cls in classes:
+                by_class.setdefault(cls, set()).add(member)
+        if len(by_class) < 2:
+            return None
+        return Choice(variant, tuple((c, frozenset(m)) for c, m in sorted(by_class.items())))
+
+    def _made(
+        self, qual: str, variant: Variant, bound: frozenset[str]
+    ) -> dict[int, frozenset[str]] | None:
+        """Per member, the classes whose instances ``qual`` returns with the variant in
+        ``bound`` (``return EagleProposer(...)`` under ``self is Method.EAGLE``); None
+        when a guard is unknown."""
+        key = (qual, variant.qualname, bound)
+        if key in self._makers:
+            return self._makers[key]
+        fn = self.model.functions[qual]
+        out: dict[int, frozenset[str]] | None = {}
+        for member in range(len(variant.members)):
+            made: set[str] = set()
+            for ret in sorted(fn.returns, key=lambda r: r.span):
+                reach = self.variants.guards_truth(ret.guards, fn, variant, member, bound)
+                if reach is F:
+                    continue
+                if reach is UNKNOWN:
+                    out = None
+                    break
+                value = ret.value
+                cls = None
+                if value is not None and value[0] == "call":
+                    cls = self.model.constructed_class(fn, value[1])
+                if cls is None and value not in (None, ("const", None)):
+                    out = None  # an object of a class not known: it picks nothing
+                    break
+                if cls is not None:
+                    made.add(cls)
+                if reach is T:
+                    break
+            if out is None:
+                break
+            if made:
+                out[member] = frozenset(made)
+        self._makers[key] = out
+        return out
 
     def _chosen_entries(
         self, fn: FunctionFacts, expr: Expr
@@ -523,3 +733,18 @@ class ClassFactories:
 def _in_scope(function: str, module: str, expr: Expr) -> Expr:
     """``expr`` marked with the scope it is written in, unless it is marked already."""
     return expr if expr[0] == "scoped" else ("scoped", function, module, expr)
+
+
+def _merged(choices: Sequence[Choice | None]) -> Choice | None:
+    """The choices of several stores or calls of one variant, together; None when one
+    is unknown or they pick by different variants."""
+    if not choices or any(c is None for c in choices):
+        return None
+    known = [c for c in choices if c is not None]
+    if any(c.variant != known[0].variant for c in known):
+        return None
+    by_class: dict[str, frozenset[int]] = {}
+    for choice in known:
+        for cls, members in choice.options:
+            by_class[cls] = by_class.get(cls, frozenset()) | members
+    return Choice(known[0].variant, tuple(sorted(by_class.items())))

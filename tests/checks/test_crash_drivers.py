@@ -647,6 +647,35 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("BEAM", "SCAN", "REPLAN"),
     ),
+    "property_consumer": (
+        """
+        import sys
+        from gauge_engine.engine import DecodeEngine
+        from gauge_engine.modes import DraftMode
+        engine = DecodeEngine(DraftMode[sys.argv[1]])
+        print(engine.event_loop_disagg_decode([{"rid": 1, "heads": [5, 6]}]))
+        """,
+        ("HEADS", "OFF"),
+    ),
+    "string_factory_builder": (
+        """
+        import sys
+        from sift_engine.worker import DecodeWorker, ServeConfig
+        worker = DecodeWorker(ServeConfig(sys.argv[1]))
+        print(worker.run_disagg_decode([{"rid": 1, "pairs": [2, 3]}]))
+        """,
+        ("rerank", "lexical"),
+    ),
+    "override_builder": (
+        # the planner picked per kind, made from the configuration string and injected
+        """
+        import sys
+        from pivot_engine.server import start
+        payload = {"rid": 1, "heads": [1, 2], "window": [3, 4, 5]}
+        print(start({"plan": sys.argv[1].lower()}, [payload]).event_loop_disagg_decode())
+        """,
+        ("MEDUSA", "LOOKUP"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

@@ -44,6 +44,7 @@ from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards,
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter
+from pdlint.model.class_factories import ClassFactories
 from pdlint.model.locations import deref_step, entry_steps, location, short_name
 from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import MAYBE, UNKNOWN, F, T, Variant, Variants
@@ -60,8 +61,13 @@ class RelayAnalysis:
         entries: list[str],
         validators: tuple[str, ...] = (),
         placeholder_factories: tuple[str, ...] = (),
+        factories: ClassFactories | None = None,
     ) -> None:
         self.model = model
+        self.factories = factories
+        # (relay function, id of a call site) -> (the site, the builders of its override
+        # per class), see _polymorphic_builders
+        self._overrides: dict[tuple[str, int], tuple[CallFact, list[Builder]]] = {}
         self.variants = variants
         self.graph = graph
         self.entries = entries
@@ -109,7 +115,12 @@ class RelayAnalysis:
         """Dispatch functions found so far: builders returning None for some members, and
         relay methods storing the state for some members only."""
         inline = {r.builder for r in self._relays or () if r.builder.inline}
-        return sum(1 for builder in self._builders.values() if builder is not None) + len(inline)
+        overrides = {b for _, found in self._overrides.values() for b in found}
+        return (
+            sum(1 for builder in self._builders.values() if builder is not None)
+            + len(inline)
+            + len(overrides)
+        )
 
     def builder(self, qualname: str) -> Builder | None:
         if qualname not in self._builders:
@@ -211,6 +222,58 @@ class RelayAnalysis:
                     spans.append(span)
             if gaps and covered:
                 return Builder(fn.qualname, variant, tuple(gaps), tuple(spans), bound)
+        return None
+
+    def _polymorphic_builders(self, fn: FunctionFacts, call: CallFact) -> list[Builder]:
+        """A method called on an object whose class a variant picks (``self.proposer.
+        build_state(h)``, one proposer class per member), where the override some of the
+        classes get returns None and the others' return a value: a builder per method
+        returning None, with the members that get it as its gaps (a base method the
+        classes of those members inherit)."""
+        key = (fn.qualname, id(call))
+        kept = self._overrides.get(key)
+        if kept is not None and kept[0] is call:
+            return kept[1]
+        found: list[Builder] = []
+        chosen = None
+        if self.factories is not None and call.func[0] == "attr":
+            chosen = self.factories.receivers(fn, call.func)
+        variant = None
+        if chosen is not None and self.factories is not None:
+            variant = self.factories.variant(chosen[0])
+        if chosen is not None and variant is not None:
+            nones: dict[str, tuple[list[int], Span]] = {}
+            covered = False
+            for cls, members in chosen[1]:
+                method = self.model.lookup_method(cls, call.func[2])
+                outcome = self._plain_outcome(method) if method is not None else None
+                if outcome is None:
+                    continue
+                if outcome[0] == "value":
+                    covered = True
+                elif outcome[0] == "none" and method is not None:
+                    nones.setdefault(method, ([], outcome[1]))[0].extend(members)
+            for method, (gaps, span) in sorted(nones.items()) if covered else ():
+                ordered = tuple(sorted(set(gaps)))
+                found.append(Builder(method, variant, ordered, (span,) * len(ordered)))
+        self._overrides[key] = (call, found)
+        return found
+
+    def _plain_outcome(self, qual: str) -> tuple[str, Span] | None:
+        """("value"|"none"|"raise", span) of a method that tests no variant: "none" when
+        every return gives None (the first one's span), "value" when one may give a
+        value; None for an abstract method (its class is never made)."""
+        fn = self.model.functions[qual]
+        if any(d.rsplit(".", 1)[-1] == "abstractmethod" for d in fn.decorators):
+            return None
+        values = [r for r in fn.returns if r.value is not None and r.value != ("const", None)]
+        if values:
+            return "value", values[0].span
+        nones = sorted(fn.returns, key=lambda r: r.span)
+        if nones:
+            return "none", nones[0].span
+        if fn.raises:
+            return "raise", fn.raises[0][0]
         return None
 
     def _outcome(
@@ -345,10 +408,12 @@ class RelayAnalysis:
                     carried = True
                 if not stored and not passed:
                     continue
-                for target in self.model.call_targets(fn, call.func):
-                    builder = self.builder(target)
-                    if builder is None:
-                        continue
+                builders = [
+                    b
+                    for target in self.model.call_targets(fn, call.func)
+                    if (b := self.builder(target)) is not None
+                ]
+                for builder in builders or self._polymorphic_builders(fn, call):
                     for store in stored:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:

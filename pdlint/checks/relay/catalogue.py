@@ -20,7 +20,11 @@ per-request state through such builders, so the members it returns None for
 have no decode-side state. The relay method itself is such a builder when it
 stores the state (a new object, the attribute None until then) only under a test
 of the variant, with no store for some members (``if algo.is_eagle(): self.draft =
-EagleDraft(...)`` with no else, a ``match`` with no case for them). This note is
+EagleDraft(...)`` with no else, a ``match`` with no case for them). So is a method
+called on an object whose class the variant picks (``self.proposer.build_state(h)``,
+one proposer class per member, from a factory on the variant or a setting string)
+when the classes of some members inherit a base method returning None and the
+others override it: the note is on that method, for those members. This note is
 the support inventory: it lists those members at the builder. It becomes an error
 (PDL101) only where a member without state reaches a consumer of that state.""",
         example="""\

@@ -100,7 +100,13 @@ class GraphRun(Run):
         self.roots = self.graph.roots_only(self.entries) if self.heuristic else self.entries
         self.known = len(self.variants.by_name)  # before the checks look more up
         self.check = RelayAnalysis(
-            model, self.variants, self.graph, self.roots, self.validators, self.placeholders
+            model,
+            self.variants,
+            self.graph,
+            self.roots,
+            self.validators,
+            self.placeholders,
+            factories,
         )
         out = list(self.check.run())
         self.variant_stats = Counter(self.variants.stats)  # as they are before the mode check
