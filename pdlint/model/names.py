@@ -2032,8 +2032,11 @@ class Model:
             own = self.resolve_dotted(caller, self.module_of(caller), base)
         if own is not None and own in self.classes:
             owners: Iterable[str] = (own,)
-        elif base[0] in ("name", "attr", "call"):  # ``Factory().make(...)`` too
+        elif base[0] in ("name", "attr"):
             owners = self.types_of(caller, base)
+        elif base[0] == "call":  # ``Factory().make(...)``: only a class built on the spot
+            made = self.constructed_class(caller, base[1])
+            owners = (made,) if made is not None else ()
         else:
             return False
         return any(fn.cls in self.mro(k) or k in self.mro(fn.cls) for k in owners)

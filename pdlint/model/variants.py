@@ -666,8 +666,9 @@ class Variants:
                 return True
             if name == "self" and fn.cls == variant.qualname:
                 return True
-            if any(pname == name for pname, _ in fn.params):
-                return self.param_variant(fn, name) is variant
+            for pname, ann in fn.params:
+                if pname == name:
+                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
             values = assigned_values(fn, name)
             return (
                 len(values) == 1

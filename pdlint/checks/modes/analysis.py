@@ -79,6 +79,12 @@ class ModeAnalysis:
             return name in self.bypass_modes or f"{variant.name}.{name}" in self.bypass_modes
         return any(word in name.upper() for word in BYPASS_WORDS)
 
+    def _bypass_name(self, name: str) -> bool:
+        """Whether a member called ``name`` may be a bypass mode (of some enum)."""
+        if self.bypass_modes:
+            return any(m == name or m.endswith(f".{name}") for m in self.bypass_modes)
+        return any(word in name.upper() for word in BYPASS_WORDS)
+
     def mode_attrs(self) -> dict[str, list[Variant]]:
         """Attribute names holding an enum with a bypass member (``forward_mode``)."""
         if self._mode_attrs is None:
@@ -108,7 +114,7 @@ class ModeAnalysis:
 
     def _bypass_constant(self, fn: FunctionFacts, value: Expr) -> Variant | None:
         """The enum of a bypass member ``value`` names (``ForwardMode.IDLE``)."""
-        if value[0] != "attr":
+        if value[0] != "attr" or not self._bypass_name(value[2]):
             return None
         held = self.model.types_of(fn, value)
         if len(held) != 1:
@@ -226,6 +232,7 @@ class ModeAnalysis:
         seen: set[tuple[str, str | None, str, int, int]] = set()
         statements = StatementFilter()
         stored: list[Relay | HandoffStore] = [*relays, *self.handoff_stores(reachable, relays)]
+        origins: dict[str | None, list[Origin]] = {}
         for relay in stored:
             if relay.carried:  # a carrier's field, not a batch's state
                 continue
@@ -233,7 +240,9 @@ class ModeAnalysis:
             batch_cls = self.model.type_of(relay_fn, relay.target[1])
             relay_entries = [e for e in entries if relay.function in self.relay.reach_all(e)]
             findings: list[Finding] = []
-            for origin in self.origins(reachable, batch_cls):
+            if batch_cls not in origins:  # the same for each state of one class
+                origins[batch_cls] = self.origins(reachable, batch_cls)
+            for origin in origins[batch_cls]:
                 # every entry: an idle or dummy run need not reach the relay to
                 # run the relay's consumers on a batch of the relay's class
                 findings.extend(self._bypass(relay, origin, entries, batch_cls))

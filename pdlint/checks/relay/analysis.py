@@ -540,10 +540,13 @@ class RelayAnalysis:
         key = fn.qualname
         if key not in self._named:
             module = self.model.function_module[fn.qualname]
-            naming = texts.with_text(all_of=((fn.name,),))
             own = texts.source_text(module) or ""
             word = re.compile(rf"(?<![\w.]){re.escape(fn.name)}\b|\.{re.escape(fn.name)}\b")
-            self._named[key] = naming == [module] and len(word.findall(own)) == 1
+            # named again in its module: called (the query of every module is asked
+            # only when not)
+            self._named[key] = len(word.findall(own)) == 1 and texts.with_text(
+                all_of=((fn.name,),)
+            ) == [module]
         return self._named[key]
 
     def _reads_setting(self, guards: Guards, fn: FunctionFacts, variant: Variant) -> bool:
