@@ -498,7 +498,7 @@ class ClassFactories:
                 # the caller's own string variant (``make(self.cfg.method)``) when it
                 # has one, for the tests of it elsewhere to tell its members apart
                 passed = self._held_variant(fn, arg)
-                if passed is not None and passed.kind in ("string", "literal"):
+                if passed is not None:  # the caller passes the variant itself
                     wanted = passed
                 else:
                     wanted = self._compared_parameter(callee, param)
@@ -596,6 +596,14 @@ class ClassFactories:
                 cls = None
                 if value is not None and value[0] == "call":
                     cls = self.model.constructed_class(fn, value[1])
+                    if cls is None and value[1][0] == "subscript":
+                        # ``HANDLERS[mode](...)``: the class the member's entry holds
+                        tabled = self._table_classes(fn, value[1], variant, member, bound)
+                        if tabled is not None:
+                            made.update(tabled)
+                            if reach is T:
+                                break
+                            continue
                 if cls is None and value not in (None, ("const", None)):
                     out = None  # an object of a class not known: it picks nothing
                     break
@@ -609,6 +617,28 @@ class ClassFactories:
                 out[member] = frozenset(made)
         self._makers[key] = out
         return out
+
+    def _table_classes(
+        self, fn: FunctionFacts, func: Expr, variant: Variant, member: int, bound: frozenset[str]
+    ) -> frozenset[str] | None:
+        """The classes the entry of the member in a table of classes holds (``TABLE[m]``
+        with ``m`` the variant), none when it has no entry; None when not known."""
+        if not self.variants.denotes(func[2], fn, variant, bound):
+            return None
+        entries = self.variants.entry_for(func[1], fn, variant, member)
+        if entries is None:
+            return None
+        out = set()
+        for scope, module, value in entries:
+            named = (
+                self.model.resolve_dotted(scope, module, value)
+                if value[0] in ("name", "attr")
+                else None
+            )
+            if named is None or named not in self.model.classes:
+                return None
+            out.add(named)
+        return frozenset(out)
 
     def _chosen_entries(
         self, fn: FunctionFacts, expr: Expr

@@ -3142,3 +3142,68 @@ def test_a_member_made_by_value_passed_to_an_unannotated_parameter(tmp_path: Pat
     files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": loop}
     found = _findings(tmp_path, {**files, "eng/build.py": build})
     assert found == ["PDL001 eng/build.py:7 CHAIN,OFF", "PDL101 eng/loop.py:17 CHAIN"]
+
+
+def test_an_object_made_from_a_table_of_classes_keyed_by_members(tmp_path: Path) -> None:
+    # maker_for(mode) makes the class the member's entry holds; the base's make()
+    # returns None and only the tree makers override it
+    files = {
+        "eng/__init__.py": "",
+        "eng/modes.py": _MODES,
+        "eng/makers.py": """
+            from eng.modes import Mode, State
+
+
+            class Maker:
+                def make(self, handoff):
+                    return None
+
+
+            class WideMaker(Maker):
+                def make(self, handoff):
+                    return State(8)
+
+
+            class DeepMaker(Maker):
+                def make(self, handoff):
+                    return State(2)
+
+
+            _MAKERS = {
+                Mode.WIDE_TREE: WideMaker,
+                Mode.DEEP_TREE: DeepMaker,
+                Mode.CHAIN: Maker,
+                Mode.OFF: Maker,
+            }
+
+
+            def maker_for(mode):
+                return _MAKERS[mode]()
+        """,
+        "eng/loop.py": """
+            from eng.makers import maker_for
+            from eng.modes import Mode
+
+
+            class Req:
+                def __init__(self, handoff):
+                    self.state = None
+
+
+            class Loop:
+                def __init__(self, mode: Mode):
+                    self.mode = mode
+                    self.maker = maker_for(mode)
+
+                def event_loop_disagg_decode(self, handoffs):
+                    for handoff in handoffs:
+                        req = Req(handoff)
+                        made = self.maker.make(handoff)
+                        if made is not None:
+                            req.state = made
+                        if self.mode is Mode.CHAIN:
+                            yield req.state.width
+        """,
+    }
+    found = _findings(tmp_path, files)
+    assert found == ["PDL001 eng/makers.py:5 CHAIN,OFF", "PDL101 eng/loop.py:22 CHAIN"]
