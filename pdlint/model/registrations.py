@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from pdlint.facts.exprs import nodes
 from pdlint.facts.types import OTHER, CallFact, Expr, FunctionFacts, ModuleFacts
-from pdlint.model.binding import bind_arguments
+from pdlint.model.binding import bind_arguments, bind_call
 
 if TYPE_CHECKING:
     from pdlint.model.names import Model
@@ -182,16 +182,25 @@ def _applied(
             bound_value = ("scoped", fn.qualname, module, value)
         bound_key: Expr | None = None
         if key is not None:
-            found = _bound_key(model, key, binding)
+            found = _bound_key(model, key, binding, fn)
             bound_key = found if found is not None else ("scoped", fn.qualname, module, key)
         out.append((bound_key, bound_value))
     return out
 
 
-def _bound_key(model: Model, key: Expr, binding: Binding) -> Expr | None:
+def _bound_key(
+    model: Model, key: Expr, binding: Binding, fn: FunctionFacts | None = None
+) -> Expr | None:
     """The key an application registers under when the key is a parameter (what the
     application binds to it) or an attribute of one holding a class (``cls.name``:
     the value the class, or a base, assigns to it in its body); None otherwise."""
+    if key[0] == "name" and key[1] not in binding:
+        # a loop's name over a parameter (``for mode in modes: TABLE[mode] = cls``):
+        # every element is a key, read as a sequence of keys
+        over = [v for n, v in fn.assigns if n == key[1]] if fn is not None else []
+        if len(over) == 1 and over[0][0] == "elem" and over[0][1][0] == "name":
+            return binding.get(over[0][1][1])
+        return None
     if key[0] == "name":
         return binding.get(key[1])
     if key[0] != "attr" or key[1][0] != "name" or key[1][1] not in binding:
@@ -298,13 +307,25 @@ def _bound(
     if func[0] == "call" and maker is not None:
         if _names(model, caller, module, func[1]) != maker.qualname:
             return []
-        for param, arg in bind_arguments(maker, func[1], func[2], func[3]):
+        for param, arg in _bound_arguments(maker, func[1], func[2], func[3]):
             binding[param] = ("scoped", scope, module, arg)
     elif _names(model, caller, module, func) != fn.qualname:
         return []
-    for param, arg in bind_arguments(fn, func, args, kwargs):
+    for param, arg in _bound_arguments(fn, func, args, kwargs):
         binding[param] = ("scoped", scope, module, arg)
     return [binding]
+
+
+def _bound_arguments(
+    fn: FunctionFacts, func: Expr, args: tuple[Expr, ...], kwargs: tuple[tuple[str, Expr], ...]
+) -> list[tuple[str, Expr]]:
+    """(parameter, argument) of a call of ``fn``, its ``*args`` bound to the sequence
+    of the arguments it packs (``@register(Mode.A, Mode.B)`` for ``*modes``)."""
+    out = list(bind_arguments(fn, func, args, kwargs))
+    packed = tuple(b.arg for b in bind_call(fn, func, args, kwargs) if b.how == "packed")
+    if fn.var_params[0] and packed:
+        out.append((fn.var_params[0], ("seq", packed)))
+    return out
 
 
 def _names(model: Model, caller: FunctionFacts | None, module: str, func: Expr) -> str | None:

@@ -3207,3 +3207,36 @@ def test_an_object_made_from_a_table_of_classes_keyed_by_members(tmp_path: Path)
     }
     found = _findings(tmp_path, files)
     assert found == ["PDL001 eng/makers.py:5 CHAIN,OFF", "PDL101 eng/loop.py:22 CHAIN"]
+
+
+def test_a_registry_filled_for_each_key_a_decorator_is_given(tmp_path: Path) -> None:
+    # @maker_of(Mode.WIDE_TREE, Mode.DEEP_TREE) registers one function under every key
+    # its *args hold; CHAIN and OFF have no entry
+    build = """
+        from eng.modes import Mode, State
+
+        _BY_MODE = {}
+
+
+        def maker_of(*modes):
+            def register(fn):
+                for mode in modes:
+                    _BY_MODE[mode] = fn
+                return fn
+
+            return register
+
+
+        @maker_of(Mode.WIDE_TREE, Mode.DEEP_TREE)
+        def _tree(handoff):
+            return State(len(handoff))
+
+
+        def make_state(mode: Mode, handoff):
+            maker = _BY_MODE.get(mode)
+            return maker(handoff) if maker is not None else None
+    """
+    files = {"eng/__init__.py": "", "eng/modes.py": _MODES, "eng/loop.py": _MODE_LOOP}
+    found = _findings(tmp_path, {**files, "eng/build.py": build})
+    assert "PDL101 eng/loop.py:17 CHAIN" in found
+    assert [f for f in found if f.startswith("PDL001")] == ["PDL001 eng/build.py:20 CHAIN,OFF"]
