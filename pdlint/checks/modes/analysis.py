@@ -71,6 +71,10 @@ class ModeAnalysis:
         self.placeholder_factories = placeholder_factories
         self._mode_attrs: dict[str, list[Variant]] | None = None
         self._below: dict[tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]] = {}
+        # (function, id of a call) -> (the call, the class it makes, its arguments)
+        self._made_arguments: dict[
+            tuple[str, int], tuple[CallFact, str | None, tuple[tuple[str, Expr], ...]]
+        ] = {}
 
     # discovery ----------------------------------------------------------------
     def is_bypass(self, variant: Variant, member: int) -> bool:
@@ -163,23 +167,37 @@ class ModeAnalysis:
         """(parameter, argument) of a call that constructs an object of the batch class
         (positional arguments bound to the constructor's parameters), or of a factory
         that returns one (its keywords); () for any other call."""
-        attrs = self.mode_attrs()
-        keyed = any(key in attrs for key, _ in call.kwargs) or any(
-            self._bypass_constant(fn, value) for _, value in call.kwargs
-        )
-        called = self.model.constructed_class(fn, call.func)
-        if not keyed and (not call.args or called is None):
-            return ()  # positional arguments bind a mode only in a constructor
-        made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
+        key = (fn.qualname, id(call))
+        found = self._made_arguments.get(key)
+        if found is None or found[0] is not call:  # the same for every batch class
+            found = self._made_arguments[key] = (call, *self._made_with(fn, call))
+        _, made, arguments = found
         if made is None:
             return ()
         if batch_cls is not None and not (
             batch_cls in self.model.mro(made) or made in self.model.mro(batch_cls)
         ):
             return ()
+        return arguments
+
+    def _made_with(
+        self, fn: FunctionFacts, call: CallFact
+    ) -> tuple[str | None, tuple[tuple[str, Expr], ...]]:
+        """(the class of what ``call`` makes, its (parameter, argument) pairs) when it
+        may give a batch its mode: (None, ()) for any other call."""
+        attrs = self.mode_attrs()
+        keyed = any(key in attrs for key, _ in call.kwargs) or any(
+            self._bypass_constant(fn, value) for _, value in call.kwargs
+        )
+        called = self.model.constructed_class(fn, call.func)
+        if not keyed and (not call.args or called is None):
+            return None, ()  # positional arguments bind a mode only in a constructor
+        made = self.model.type_of(fn, ("call", call.func, call.args, call.kwargs))
+        if made is None:
+            return None, ()
         if called == made:
-            return self.model.constructor_arguments(made, call.args, call.kwargs)
-        return call.kwargs
+            return made, self.model.constructor_arguments(made, call.args, call.kwargs)
+        return made, call.kwargs
 
     def placeholders(self, reachable: set[str], state: str) -> list[Placeholder]:
         """Assignments of an idle placeholder to the state under a None check of it."""
