@@ -132,10 +132,8 @@ class RelayAnalysis:
         out: list[tuple[Variant, frozenset[str]]] = []
         if fn.cls is not None and fn.cls in self.variants.by_name:
             out.append((self.variants.by_name[fn.cls], frozenset({"self"})))
-        tested = _tested_names(fn)
-        for name, ann in fn.params:
-            if ann is None and name not in tested:
-                continue  # the variant its callers pass is asked only of what is tested
+        for name, _ann in fn.params:
+            # (unannotated: what its callers pass, asked only of what ``fn`` tests)
             variant = self.variants.param_variant(fn, name)
             if variant is not None and all(v is not variant for v, _ in out):
                 out.append((variant, frozenset({name})))
@@ -1168,19 +1166,3 @@ def _span(finding: Finding) -> Span:
     """The span of a finding's location."""
     loc = finding.location
     return (loc.line, loc.column, loc.end_line, loc.end_column)
-
-
-def _tested_names(fn: FunctionFacts) -> set[str]:
-    """The names read where ``fn`` branches before a return, in what it returns, and in
-    the values of the locals those read (``p = TABLE.get(kind)``, then ``if p is None``)."""
-    exprs = [e for ret in fn.returns for e, _ in ret.guards]
-    exprs.extend(ret.value for ret in fn.returns if ret.value is not None)
-    out: set[str] = set()
-    seen: set[str] = set()
-    while exprs:
-        for node in nodes(exprs.pop()):
-            if node[0] == "name" and node[1] not in seen:
-                seen.add(node[1])
-                out.add(node[1])
-                exprs.extend(assigned_values(fn, node[1]))
-    return out
