@@ -729,6 +729,8 @@ class _Extractor:
                 node.right, scope, depth + 1
             )
         if isinstance(node, (ast.Name, ast.Attribute)):
+            if not _is_dotted(node):  # torch.get_device_module().Stream: a value's type
+                return ()
             name = _last_name(node)
             if name in _TYPE_WORDS or name in _SEQ_TYPES or name in _MAP_TYPES:
                 return ()
@@ -761,7 +763,7 @@ class _Extractor:
         if name in ("type", "Type"):
             inner = self.types(args[0], scope, depth + 1)
             return (("type", inner),) if inner else ()
-        if name in _TYPE_WORDS:
+        if name in _TYPE_WORDS or not _is_dotted(node.value):
             return ()
         return (("cls", self.type_name(node.value, scope)),)  # a generic class: Box[int]
 
@@ -1041,6 +1043,13 @@ _MAP_TYPES = frozenset(
     "dict Dict Mapping MutableMapping DefaultDict defaultdict OrderedDict Counter".split()
 )
 _MAX_CODE = 4000  # longer strings given to eval or exec are not read as code
+
+
+def _is_dotted(node: ast.expr) -> bool:
+    """Whether ``node`` is a name or a chain of attributes of one (``a.b.C``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def _last_name(node: ast.expr) -> str:

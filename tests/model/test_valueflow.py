@@ -267,3 +267,18 @@ def test_strings_stay_names_past_the_bound() -> None:
     )
     graph = solve([extract(code, "main")])
     assert "main.Handler.copy_" in graph.edges["main.copy_fields"]
+
+
+def test_an_annotation_naming_a_call_s_attribute_says_nothing() -> None:
+    """``backend.current().Handle`` names the type of a value, not a class the flow
+    can hold: the annotation is ignored (the extraction used to fail on it) and the
+    rest of the module is solved."""
+    code = (
+        "import backend\n\n"
+        "class Sink:\n    def put(self):\n        pass\n\n"
+        "def wait(h: backend.current().Handle, hs: list[backend.current().Handle]) -> "
+        "dict[int, backend.current().Handle] | None:\n"
+        "    Sink().put()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.wait"] == {"main.Sink.put"}
