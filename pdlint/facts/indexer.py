@@ -366,18 +366,66 @@ def _joined(node: ast.JoinedStr, d: int) -> Expr:
 def keyed_state(node: ast.Subscript) -> Expr | None:
     """``record["draft"]`` as the state it holds: ``("attr", record, "['draft']")``, an
     attribute whose name no attribute can have (a request kept as a dict carries its
-    state under a constant key); None for any other subscript."""
+    state under a constant key); an entry of a container attribute under a key that is
+    no constant (``self.pending[rid]``) as the entries' state (see :func:`held_entry`);
+    None for any other subscript."""
     key = node.slice
-    if key.__class__ is not ast.Constant or not isinstance(key.value, str):
+    if key.__class__ is ast.Constant:
+        if not isinstance(key.value, str) or node.value.__class__ not in _NAME_OR_ATTRIBUTE:
+            return None
+        return ("attr", _ir(node.value, 0), keyed_name(key.value))
+    held = node.value
+    if held.__class__ is not ast.Attribute or key.__class__ is ast.Slice:
         return None
-    if node.value.__class__ not in _NAME_OR_ATTRIBUTE:
-        return None
-    return ("attr", _ir(node.value, 0), keyed_name(key.value))
+    if key.__class__ is ast.UnaryOp and key.operand.__class__ is ast.Constant:
+        return None  # ``slots[-1]``: a place, not a key
+    return ("attr", _ir(held.value, 0), entry_name(held.attr))
 
 
 def keyed_name(key: str) -> str:
     """The state name of the entry ``key`` of a dict (see :func:`keyed_state`)."""
     return f"[{key!r}]"
+
+
+def entry_name(container: str) -> str:
+    """The state name of the entries of the container attribute ``container``, each
+    under its own key (a dict of per-request state keyed by request id)."""
+    return f"{container}[...]"
+
+
+# The calls on a container that give one of its entries (``pending.get(rid)``).
+_ENTRY_READS = frozenset({"get", "pop"})
+
+
+def held_entry(value: Expr) -> Expr | None:
+    """The entry state a value is, as ``("attr", holder, "pending[...]")``: an entry of
+    a container held as an attribute (``holder.pending``) under a key that is no
+    constant: ``holder.pending[rid]``, ``holder.pending.get(rid)`` or ``.pop(rid)``, the
+    value ``.items()`` or ``.values()`` gives an iteration (the IR of a loop's target,
+    ``("item", ("elem", pending.items()), 1)``); None for any other value."""
+    kind = value[0]
+    if kind == "subscript":
+        container, key = value[1], value[2]
+    elif kind == "call" and value[1][0] == "attr" and value[1][2] in _ENTRY_READS and value[2]:
+        container, key = value[1][1], value[2][0]
+    elif kind == "item" and value[2] == 1 and value[1][0] == "elem":
+        container, key = _view(value[1][1], "items"), OTHER
+    elif kind == "elem":
+        container, key = _view(value[1], "values"), OTHER
+    else:
+        return None
+    if container is None or container[0] != "attr" or key[0] in ("const", "slice"):
+        return None
+    if key[0] == "neg" and key[1][0] == "const":
+        return None
+    return ("attr", container[1], entry_name(container[2]))
+
+
+def _view(call: Expr, method: str) -> Expr | None:
+    """The container of ``container.<method>()``."""
+    if call[0] == "call" and call[1][0] == "attr" and call[1][2] == method and not call[2]:
+        return call[1][1]
+    return None
 
 
 def lambda_name(line: int, col: int) -> str:
@@ -501,6 +549,9 @@ class _FunctionWalker:
         self.yields: list[Expr] = []
         self.item_stores: list[tuple[Expr, Expr, Expr]] = []
         self.loops: list[Expr] = []
+        # locals holding an entry of a keyed container, by name -> the entries' state
+        # (see held_entry): their dereferences are the state's
+        self.entry_locals: dict[str, Expr] = {}
 
     # statements -----------------------------------------------------------
     def block(self, stmts: list[ast.stmt], guards: Guards) -> tuple[bool, Guards]:
@@ -704,6 +755,7 @@ class _FunctionWalker:
         if value_ir is None and value is not None:
             value_ir = _ir(value, 0)
         if type(tgt) is ast.Name:
+            self.local_bound(tgt.id, value_ir if value is not None else None)
             if value is not None and value_ir is not None:
                 self.assigns.append((tgt.id, value_ir))
             if annotation is not None:
@@ -743,12 +795,22 @@ class _FunctionWalker:
         ``("elem", x)`` is an element of ``x``, ``("item", x, i)`` its i-th item
         (a starred name takes a list of the rest: nothing is bound for it)."""
         if type(tgt) is ast.Name:
+            self.local_bound(tgt.id, value)
             self.assigns.append((tgt.id, value))
         elif type(tgt) is ast.Tuple or type(tgt) is ast.List:
             for i, elt in enumerate(tgt.elts):
                 if elt.__class__ is ast.Starred:
                     break
                 self.element_names(elt, ("item", value, i))
+
+    def local_bound(self, name: str, value: Expr | None) -> None:
+        """Keep track of whether the local ``name``, bound to ``value`` (None: to
+        something unknown), holds an entry of a keyed container from here on."""
+        entry = held_entry(value) if value is not None else None
+        if entry is not None:
+            self.entry_locals[name] = entry
+        elif self.entry_locals:
+            self.entry_locals.pop(name, None)
 
     def bind(self, tgt: ast.expr, value: ast.expr, guards: Guards, value_ir: Expr) -> None:
         """Record an assignment to local names (and ``x = x + y`` as growth)."""
@@ -804,6 +866,11 @@ class _FunctionWalker:
                 fact = (keyed[2], keyed, kind, self.span(node), guards)
                 self.derefs.append(_fact(DerefFact, fact))
             return None
+        if type(node) is ast.Name and node.id in self.entry_locals:
+            # a local holding an entry of a keyed container: the entries' state
+            entry = self.entry_locals[node.id]
+            self.derefs.append(_fact(DerefFact, (entry[2], entry, kind, self.span(node), guards)))
+            return None
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
             self.derefs.append(_fact(DerefFact, ("", _ir(node, 0), kind, self.span(node), guards)))
@@ -823,7 +890,8 @@ class _FunctionWalker:
             receiver = func.value
             obj = None
             if type(receiver) is ast.Attribute or (
-                type(receiver) is ast.Name and receiver.id in self.params
+                type(receiver) is ast.Name
+                and (receiver.id in self.params or receiver.id in self.entry_locals)
             ):
                 obj = self.deref_of(receiver, "call", guards)
             if (
@@ -860,7 +928,7 @@ class _FunctionWalker:
         walked = _WALKED
         if root.__class__ not in walked:
             return
-        params = self.params
+        params, entries = self.params, self.entry_locals
         stack: list[tuple[Any, Guards, int]] = []  # AST nodes still to visit
         push = stack.append
         node: Any = root
@@ -875,7 +943,7 @@ class _FunctionWalker:
                         held = value.__class__
                         if (
                             held is ast.Attribute
-                            or (held is ast.Name and value.id in params)
+                            or (held is ast.Name and (value.id in params or value.id in entries))
                             or held is ast.Subscript  # ``req["draft"].tokens``: a state's
                         ):
                             self.deref_of(value, "attribute", g)
@@ -911,6 +979,7 @@ class _FunctionWalker:
                         push((node.orelse, (*g, (cond, False)), d))
                 elif kind is ast.NamedExpr:  # ``(x := value)`` assigns x
                     target = node.target
+                    self.local_bound(target.id, _ir(node.value, 0))
                     self.assigns.append((target.id, _ir(node.value, 0)))
                     if node.value.__class__ is ast.Call:
                         self.events(node.value, g, target.id)

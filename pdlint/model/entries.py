@@ -32,6 +32,15 @@ _IDLE_RUN = re.compile(r"_*(?:(?:execute|run)_)?(?:dummy|idle)_(?:run|batch)(?:_
 # layer's load, saving): evidence that a class is a connector, never entry points
 # themselves (saving is the sending side's work)
 _WORKER_SIDE_METHODS = ("wait_for_layer_load", "save_kv_layer", "wait_for_save")
+# The scheduler side's method shipping per-request state to the worker side in the
+# connector's metadata: an entry point of a connector (no evidence that a class is one)
+SHIPPING_METHODS = ("build_connector_meta",)
+# Every method of a connector's interface: the scheduler side's and the worker side's
+# methods of one connector are called on one request in turn (the scheduler side's
+# state reaches the worker side in the metadata it builds)
+CONNECTOR_INTERFACE = frozenset(
+    (*CONNECTOR_METHODS, *SHIPPING_METHODS, *_WORKER_SIDE_METHODS, "bind_connector_metadata")
+)
 # A state a request waits in for its KV from the prefill side (``WAITING_FOR_REMOTE_KVS``).
 _WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
 # Text of a file that may hold a branch on the decode disaggregation mode, or that
@@ -106,9 +115,10 @@ def by_name(model: Model) -> list[str]:
 def connector_methods(model: Model) -> list[str]:
     """The receiving-side methods of the classes that implement two or more of
     :data:`CONNECTOR_METHODS` and vLLM's other worker-side connector methods (their own
-    or inherited): ``start_load_kv`` with ``wait_for_layer_load`` is a connector."""
+    or inherited): ``start_load_kv`` with ``wait_for_layer_load`` is a connector; and
+    such a class's :data:`SHIPPING_METHODS`."""
     candidates: list[FunctionFacts] = []
-    for name in CONNECTOR_METHODS:
+    for name in (*CONNECTOR_METHODS, *SHIPPING_METHODS):
         modules = model.load_defining((name,))
         candidates += [
             fn for _, fn in _functions(model, modules) if fn.cls is not None and fn.name == name
@@ -145,7 +155,7 @@ def connector_drivers(model: Model, methods: list[str]) -> list[str]:
     ``self`` in turn, up to the outermost (a model runner's ``execute_model``, whose
     other calls consume what the connector loaded). A connector method alone as the
     entry point reaches the handoff but not the code that reads it."""
-    names = sorted({q.rsplit(".", 1)[1] for q in methods})
+    names = sorted({q.rsplit(".", 1)[1] for q in methods} - set(SHIPPING_METHODS))
     connectors = {model.functions[q].cls for q in methods}
     if not names:
         return []

@@ -676,6 +676,58 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("MEDUSA", "LOOKUP"),
     ),
+    "split_connector": (
+        # one connector class made twice, as vLLM makes its scheduler's and its worker's
+        """
+        import sys
+        from shuttle_kv.connector import ShuttleConnector
+        from shuttle_kv.plans import TransferKind
+        class Request:
+            request_id = "r1"
+            prompt = list(range(8))
+            kv_params = {"remote": True, "host": "10.0.0.2", "rdma_port": 7, "tcp_port": 8,
+                         "path": "/kv/r1"}
+        kind = TransferKind[sys.argv[1]]
+        scheduler = ShuttleConnector(kind, "scheduler")
+        worker = ShuttleConnector(kind, "worker")
+        request = Request()
+        n, _ = scheduler.get_num_new_matched_tokens(request, 0)
+        scheduler.update_state_after_alloc(request, [3, 4], n)
+        worker.bind_connector_metadata(scheduler.build_connector_meta(None))
+        worker.start_load_kv(None)
+        """,
+        ("RDMA", "TCP", "FILE"),
+    ),
+    "keyed_requests": (
+        """
+        import sys
+        from ledger_engine.engine import DecodeEngine
+        from ledger_engine.pulls import PullBackend
+        engine = DecodeEngine(PullBackend[sys.argv[1]])
+        engine.event_loop_disagg_decode({"r1": {"host": "10.0.0.3", "blocks": [5, 6]}})
+        """,
+        ("MOONLINK", "SOCKET"),
+    ),
+    "shipped_entries": (
+        """
+        import sys
+        from relay_kv.connector import RelayConnector
+        from relay_kv.specs import Link
+        class Request:
+            request_id = "r7"
+            prompt = [1, 2, 3, 4]
+            kv_params = {"engine_id": "prefill-0", "blocks": [9, 10]}
+        link = Link[sys.argv[1]]
+        scheduler = RelayConnector(link, "scheduler")
+        worker = RelayConnector(link, "worker")
+        request = Request()
+        n, _ = scheduler.get_num_new_matched_tokens(request, 0)
+        scheduler.update_state_after_alloc(request, [9, 10], n)
+        worker.bind_connector_metadata(scheduler.build_connector_meta(None))
+        worker.start_load_kv(None)
+        """,
+        ("UCX", "GLOO", "NVME"),
+    ),
 }
 
 # fixture -> what its expected findings crash with (one of them, per member), when

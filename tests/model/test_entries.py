@@ -185,3 +185,31 @@ def test_worker_side_connector_methods_make_a_connector(tmp_path: Path) -> None:
         "conn_pkg.loader.OffloadConnector.start_load_kv",
         "conn_pkg.loader.PagedLoader.start_load_kv",
     ]
+
+
+def test_a_connector_ships_its_state_from_an_entry_point(tmp_path: Path) -> None:
+    # vLLM v1's scheduler side: build_connector_meta, which ships the per-request state
+    # to the worker side, is an entry point of a connector, but no evidence of one
+    # (Batcher implements one receiving method alone and is no connector)
+    pkg = tmp_path / "ship_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sched.py").write_text(
+        "class SideScheduler:\n"
+        "    def get_num_new_matched_tokens(self, request, n):\n"
+        "        return len(request.tokens) - n, True\n"
+        "    def update_state_after_alloc(self, request, blocks, n):\n"
+        "        self.pending[request.rid] = request\n"
+        "    def build_connector_meta(self, output):\n"
+        "        return list(self.pending.values())\n"
+        "class Batcher:\n"
+        "    def update_state_after_alloc(self, request, blocks, n):\n"
+        "        self.pending[request.rid] = request\n"
+        "    def build_connector_meta(self, output):\n"
+        "        return list(self.pending.values())\n"
+    )
+    assert _entries(tmp_path) == [
+        "ship_pkg.sched.SideScheduler.build_connector_meta",
+        "ship_pkg.sched.SideScheduler.get_num_new_matched_tokens",
+        "ship_pkg.sched.SideScheduler.update_state_after_alloc",
+    ]

@@ -17,12 +17,14 @@ from pdlint.checks.relay.built_reach import built_state_edges
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
+from pdlint.checks.relay.handover import connector_classes, handed_on, kept
 from pdlint.checks.relay.inline import inline_builder, state_stores
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.loop_settings import SettingLiterals
 from pdlint.checks.relay.none_checks import (
     called_on_state,
     guards_mention,
+    state_locals,
     stored_before,
     stored_for_call,
 )
@@ -40,6 +42,7 @@ from pdlint.checks.relay.statements import StatementFilter
 from pdlint.checks.relay.type_findings import type_finding
 from pdlint.checks.relay.unwired import UnwiredBuilders
 from pdlint.facts.exprs import nodes, text
+from pdlint.facts.indexer import held_entry
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
@@ -76,8 +79,10 @@ class RelayAnalysis:
         self._reach_cache: dict[str, set[str]] = {}
         self._relays: list[Relay] | None = None
         self._member_reach: dict[
-            tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]
+            tuple[str, str, Expr, str, int], dict[str, tuple[str, CallFact] | None]
         ] = {}
+        self._connector_cache: dict[str, frozenset[str]] = {}  # see _connectors
+        self._entries_cache: dict[tuple[str, Expr], list[str]] = {}  # see relay_entries
         self._rejected: dict[str, set[int]] = {}
         self._named: dict[str, bool] = {}  # see _never_named
         self._modes: dict[str, frozenset[int]] | None = None  # see _relayed_modes
@@ -585,11 +590,33 @@ class RelayAnalysis:
 
     # findings -----------------------------------------------------------------
     def found_relays(self) -> list[Relay]:
-        """Every relay reachable from the entry points (computed once)."""
+        """Every relay reachable from the entry points, then the relays handing their
+        state on to a connector's other side (computed once)."""
         if self._relays is None:
             reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
-            self._relays = self.relays(reachable)
+            relays = self.relays(reachable)
+            self._relays = relays + self._handed_on(relays)
         return self._relays
+
+    def _handed_on(self, relays: list[Relay]) -> list[Relay]:
+        """The relays handing a state on in a carrier's field (the connector's metadata,
+        see :mod:`handover`), in what the entry points working on a connector reach."""
+        linked = [e for e in self.entries if self._connectors(e)]
+        if not linked:
+            return []
+        functions = set().union(*(self.reach_all(e) for e in linked))
+        sources = [r for r in relays if r.function in functions]
+        if not sources:
+            return []
+        return handed_on(self.model, sources, functions, self.same_class, self._field_arguments)
+
+    def _connectors(self, entry: str) -> frozenset[str]:
+        """The connector classes whose interface methods ``entry`` reaches (cached)."""
+        found = self._connector_cache.get(entry)
+        if found is None:
+            found = connector_classes(self.model, self.reach_all(entry))
+            self._connector_cache[entry] = found
+        return found
 
     def run(self) -> Iterator[Finding]:
         relays = self.found_relays()
@@ -618,6 +645,8 @@ class RelayAnalysis:
                     if statements.first(consumer, key, _span(finding)):
                         found.append(finding)
                 yield from self._with_notes(relay, member, found)
+                if relay.origin is not None:
+                    continue  # its carrier is the relay's: PDL104 reads the relay's own
                 if (relay.function, builder.qualname, member) not in carried:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
@@ -630,7 +659,7 @@ class RelayAnalysis:
         wiring: set[tuple[str, str, str]] = set()
         for relay in relays:
             key = (relay.builder.qualname, relay.function, relay.state)
-            if key not in wiring:
+            if key not in wiring and relay.origin is None:  # the calls are the relay's
                 wiring.add(key)
                 yield from unwired.findings(relay, self.rejected(relay.builder.variant), relays)
 
@@ -829,7 +858,9 @@ class RelayAnalysis:
             guards = site.guards
             found = mentioned.get((id(guards), state))
             if found is None or found[0] is not guards:
-                found = mentioned[(id(guards), state)] = (guards, guards_mention(guards, state))
+                tested = (state, *state_locals(fn, state))
+                found = (guards, any(guards_mention(guards, n) for n in tested))
+                mentioned[(id(guards), state)] = found
             if found[1]:
                 return False
             if self._stored_for(fn, site, state):
@@ -862,14 +893,33 @@ class RelayAnalysis:
         self, relay: Relay, variant: Variant, member: int
     ) -> dict[str, tuple[str, CallFact] | None]:
         """What the member reaches from the entries that reach the relay (cached)."""
-        key = (relay.state, relay.function, variant.qualname, member)
+        key = (relay.state, relay.function, relay.target, variant.qualname, member)
         if key not in self._member_reach:
             self._member_reach[key] = self._reach(relay, variant, member, self.relay_entries(relay))
         return self._member_reach[key]
 
     def relay_entries(self, relay: Relay) -> list[str]:
-        """The entries whose calls reach the relay: they hand requests to its state."""
-        return [e for e in self.entries if relay.function in self.reach_all(e)]
+        """The entries whose calls reach the relay: they hand requests to its state; and
+        the entry points working on the same connector, when the object holding the
+        state outlives the relay's call (see :mod:`handover`: the connector's scheduler
+        side stores what its worker side reads)."""
+        key = (relay.function, relay.target)
+        found = self._entries_cache.get(key)
+        if found is not None:
+            return found
+        direct = [e for e in self.entries if relay.function in self.reach_all(e)]
+        classes = {c for e in direct for c in self._connectors(e)}
+        found = direct
+        if classes and kept(self.model.functions[relay.function], relay.target[1]):
+            mro = self.model.mro
+            found = [
+                e
+                for e in self.entries
+                if e in direct
+                or any(a in mro(b) or b in mro(a) for a in self._connectors(e) for b in classes)
+            ]
+        self._entries_cache[key] = found
+        return found
 
     def _reach(
         self, relay: Relay, variant: Variant, member: int, entries: list[str]
@@ -971,11 +1021,13 @@ class RelayAnalysis:
             fn = self.model.functions[qual]
             seen: set[Span] = set()
             derefs = [d for d in fn.derefs if d.attr in names]
+            # a None test of a local holding an entry of the state tests the state
+            tested = names | state_locals(fn, state) if derefs else names
             for deref in sorted(derefs, key=lambda d: d.span):
                 if deref.span in seen:
                     continue
                 seen.add(deref.span)
-                if any(guards_mention(deref.guards, n) for n in names):
+                if any(guards_mention(deref.guards, n) for n in tested):
                     continue
                 if stored_before(fn, deref, self.model):
                     continue
@@ -1039,15 +1091,23 @@ class RelayAnalysis:
         attribute of an object of the relay's class, as a direct dereference is)."""
         variant = relay.builder.variant
         relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
+        # an entry of the state (``self.pending[rid]``), or a local holding one (``for rid,
+        # meta in self.pending.items()``)
+        held = {
+            ("name", local): entry
+            for local in state_locals(fn, relay.state)
+            for name, value in fn.assigns
+            if name == local and (entry := held_entry(value)) is not None
+        }
         for call in fn.calls:
             indices = [
                 i
                 for i, arg in enumerate(call.args)
-                if arg[0] == "attr"
-                and arg[2] == relay.state
-                and self.same_class(fn, arg[1], relay_cls)
+                if (state := held.get(arg) or held_entry(arg) or arg)[0] == "attr"
+                and state[2] == relay.state
+                and self.same_class(fn, state[1], relay_cls)
                 and not stored_before(
-                    fn, DerefFact(arg[2], arg, "call", call.span, call.guards), self.model
+                    fn, DerefFact(state[2], state, "call", call.span, call.guards), self.model
                 )
             ]
             if not indices or not allowed(fn, call):
@@ -1059,7 +1119,7 @@ class RelayAnalysis:
                     if index >= len(bound):
                         continue
                     param = bound[index][0]
-                    for deref in callee.derefs:
+                    for deref in sorted(callee.derefs, key=lambda d: d.span):
                         if deref.attr or deref.obj != ("name", param):
                             continue
                         if guards_mention(deref.guards, param):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pdlint.checks.relay.late_failures import bypass_only
-from pdlint.facts.indexer import keyed_name
+from pdlint.facts.indexer import held_entry, keyed_name
 from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
@@ -19,7 +19,32 @@ def _is_state(expr: Expr, name: str) -> bool:
             and isinstance(expr[2][1], str)
             and keyed_name(expr[2][1]) == name
         )
+        or _is_entry(expr, name)
     )
+
+
+def _is_entry(expr: Expr, name: str) -> bool:
+    """``expr`` reads an entry of a keyed container whose entries are the state ``name``
+    (``self.pending[rid]``, ``self.pending.get(rid)``: see facts.indexer.held_entry)."""
+    if not name.endswith("]") or expr[0] not in ("subscript", "call"):
+        return False
+    entry = held_entry(expr)
+    return entry is not None and entry[2] == name
+
+
+def state_locals(fn: FunctionFacts, state: str) -> frozenset[str]:
+    """The locals of ``fn`` that hold an entry of the keyed container whose entries are
+    the state ``state`` (``for rid, meta in self.pending.items()``, ``meta =
+    self.pending.get(rid)``, every value the local is given): a None test of one tests
+    the state, and passing one on passes the state."""
+    if not state.endswith("[...]"):
+        return frozenset()
+    held: dict[str, bool] = {}
+    for local, value in fn.assigns:
+        if value[0] != "annotated":
+            entry = held_entry(value)
+            held[local] = held.get(local, True) and entry is not None and entry[2] == state
+    return frozenset(local for local, only in held.items() if only)
 
 
 def none_check(expr: Expr, name: str) -> bool:

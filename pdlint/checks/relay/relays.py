@@ -50,9 +50,16 @@ class Relay:
     # what the builder made (``Payload(tokens=t, scores=state.scores)``); the fallback's
     # carrier leaving that field None is PDL104's, not a missing relay state
     carried: bool = False
+    # the relay whose state this one hands on in a carrier's field (the connector's
+    # metadata: ``ConnectorMetadata(dict(self._reqs_need_recv))``), see handover.py
+    origin: Relay | None = None
 
     def __hash__(self) -> int:
         return hash((self.state, self.function, self.store_span, self.builder))
+
+    def first(self) -> Relay:
+        """The relay storing the builder's result (the start of a hand-on chain)."""
+        return self if self.origin is None else self.origin.first()
 
 
 def relay_related(
@@ -62,14 +69,26 @@ def relay_related(
     None, the relay's store and the decode entry point."""
     builder = relay.builder
     name = builder.variant.members[member]
+    first = relay.first()
+    handed = (
+        ()
+        if relay.origin is None
+        else (
+            Related(
+                location(model, relay.function, relay.store_span),
+                f"hands `{relay.origin.state}` on as `{relay.state}`",
+            ),
+        )
+    )
     return (
         Related(
-            location(model, builder.qualname, none_span), builder.gap(model, relay.state, name)
+            location(model, builder.qualname, none_span), builder.gap(model, first.state, name)
         ),
         Related(
-            location(model, relay.function, relay.store_span),
-            f"relay stores `{relay.state}` only when built",
+            location(model, first.function, first.store_span),
+            f"relay stores `{first.state}` only when built",
         ),
+        *handed,
         Related(
             location(model, entry, model.functions[entry].span),
             f"decode entry point `{short_name(entry)}`",
