@@ -421,9 +421,17 @@ def held_entry(value: Expr) -> Expr | None:
     return ("attr", container[1], entry_name(container[2]))
 
 
+# Calls that give the elements of their one argument, in some order (``list(d.items())``).
+_REORDERED = frozenset({"list", "tuple", "sorted", "reversed"})
+
+
 def _view(call: Expr, method: str) -> Expr | None:
-    """The container of ``container.<method>()``."""
-    if call[0] == "call" and call[1][0] == "attr" and call[1][2] == method and not call[2]:
+    """The container of ``container.<method>()`` (or of a list or sorted copy of it)."""
+    if call[0] != "call":
+        return None
+    if call[1][0] == "name" and call[1][1] in _REORDERED and len(call[2]) == 1:
+        return _view(call[2][0], method)
+    if call[1][0] == "attr" and call[1][2] == method and not call[2]:
         return call[1][1]
     return None
 

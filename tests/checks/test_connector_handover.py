@@ -38,8 +38,8 @@ PLANS = """
 
 def test_entries_of_a_table_keyed_by_request_id_are_the_state(tmp_path: Path) -> None:
     # the entries of ``_plans`` are built per kind: every read of one is a consumer
-    # (a value a loop gives, an entry popped, a subscript), but where a None test of
-    # the entry or of a local holding it guards the read
+    # (a value a loop over a copy of the table gives, an entry popped, a subscript),
+    # but where a None test of the entry or of a local holding it guards the read
     found = package_findings(
         tmp_path,
         {
@@ -61,12 +61,12 @@ def test_entries_of_a_table_keyed_by_request_id_are_the_state(tmp_path: Path) ->
                         self._send(handoffs)
 
                     def _send(self, handoffs):
-                        for plan in self._plans.values():
+                        for plan in list(self._plans.values()):
                             self.out.append(plan.host)
                         for rid, _ in handoffs:
                             if self._plans[rid] is not None:
                                 self.out.append(self._plans[rid].size)
-                        for rid, plan in self._plans.items():
+                        for rid, plan in sorted(self._plans.items()):
                             if plan is None:
                                 continue
                             self.out.append(plan.size)
@@ -115,9 +115,12 @@ def test_an_entry_at_a_constant_place_is_no_keyed_state(tmp_path: Path) -> None:
     assert found == []
 
 
-def _connector(scheduler_side: str, worker_side: str, extra: str = "") -> dict[str, str]:
+def _connector(
+    scheduler_side: str, worker_side: str, extra: str = "", methods: str = ""
+) -> dict[str, str]:
     """A package with one connector class: its scheduler side's and worker side's
-    methods (``update_state_after_alloc`` and ``start_load_kv``, each an entry point)."""
+    methods (``update_state_after_alloc`` and ``start_load_kv``, each an entry point),
+    other ``methods`` of it, and ``extra`` code after it."""
     return {
         "conn/__init__.py": "",
         "conn/plans.py": PLANS,
@@ -156,6 +159,8 @@ def _connector(scheduler_side: str, worker_side: str, extra: str = "") -> dict[s
                 def start_load_kv(self, context):
 {_indented(worker_side, 20)}
 
+{_indented(methods, 16)}
+
 
 {_indented(extra, 12)}
         """,
@@ -188,6 +193,29 @@ def test_a_request_kept_by_the_scheduler_side_reaches_the_worker_side(tmp_path: 
         ),
     )
     assert found == ["PDL001 conn/plans.py:16 SPOOL", "PDL101 conn/connector.py:38 SPOOL"]
+
+
+def test_a_helper_stores_the_state_on_a_request_its_caller_keeps(tmp_path: Path) -> None:
+    # the relay is a helper given the request; the scheduler side's method calling it
+    # keeps the request in its table, shipped to the worker side
+    found = package_findings(
+        tmp_path,
+        _connector(
+            """
+            self._attach(request)
+            self._pending[request.rid] = request
+            """,
+            """
+            for request in self._meta.pending:
+                self.done.append(request.plan.host)
+            """,
+            methods="""
+                def _attach(self, request):
+                    request.plan = plan_for(self.kind, request.params)
+            """,
+        ),
+    )
+    assert found == ["PDL001 conn/plans.py:16 SPOOL", "PDL101 conn/connector.py:35 SPOOL"]
 
 
 def test_a_state_the_relay_does_not_keep_stays_on_its_side(tmp_path: Path) -> None:

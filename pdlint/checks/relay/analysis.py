@@ -17,7 +17,7 @@ from pdlint.checks.relay.built_reach import built_state_edges
 from pdlint.checks.relay.decode_tests import flatten, is_decode_test
 from pdlint.checks.relay.field_findings import carrier_finding
 from pdlint.checks.relay.fields import CarrierSearch, FieldDeref
-from pdlint.checks.relay.handover import connector_classes, handed_on, kept
+from pdlint.checks.relay.handover import connector_classes, handed_on, outlives
 from pdlint.checks.relay.inline import inline_builder, state_stores
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.loop_settings import SettingLiterals
@@ -910,7 +910,7 @@ class RelayAnalysis:
         direct = [e for e in self.entries if relay.function in self.reach_all(e)]
         classes = {c for e in direct for c in self._connectors(e)}
         found = direct
-        if classes and kept(self.model.functions[relay.function], relay.target[1]):
+        if classes and outlives(self.model, self.graph, relay.function, relay.target[1]):
             mro = self.model.mro
             found = [
                 e

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pdlint.checks.relay.relays import Relay
 from pdlint.facts.indexer import entry_name
 from pdlint.facts.types import Expr, FunctionFacts, Span
+from pdlint.model.binding import bind_arguments
+from pdlint.model.callgraph import CallGraph
 from pdlint.model.entries import CONNECTOR_INTERFACE
 from pdlint.model.names import Model
 
@@ -28,8 +30,10 @@ _ADDERS = frozenset({"append", "appendleft", "add", "insert", "put", "put_nowait
 _COPIES = frozenset({"dict", "list", "tuple", "set", "frozenset"})
 # a carrier handed on from a carrier at most this many times
 _HOPS = 3
+# callers climbed to find where a parameter holding the state is kept
+_CALLERS = 3
 
-SameClass = Callable[[FunctionFacts, Expr, "str | None"], bool]
+SameClass = Callable[[FunctionFacts, Expr, str | None], bool]
 
 
 def connector_classes(model: Model, functions: Iterable[str]) -> frozenset[str]:
@@ -68,6 +72,23 @@ def kept(fn: FunctionFacts, holder: Expr) -> bool:
         and any(arg in held for arg in call.args)
         for call in fn.calls
     )
+
+
+def outlives(model: Model, graph: CallGraph, qual: str, holder: Expr, depth: int = 0) -> bool:
+    """:func:`kept` in ``qual``, or, for a parameter, in a caller that passes what it
+    holds (a helper storing the state on the request its caller keeps), a few calls up."""
+    fn = model.functions[qual]
+    if kept(fn, holder):
+        return True
+    if depth >= _CALLERS or holder[0] != "name" or all(p != holder[1] for p, _ in fn.params):
+        return False
+    for caller in graph.callers(qual):
+        for site in graph.sites(caller, qual):
+            bound = bind_arguments(fn, site.func, site.args, site.kwargs, bind_receiver=True)
+            passed = [arg for param, arg in bound if param == holder[1]]
+            if passed and outlives(model, graph, caller, passed[0], depth + 1):
+                return True
+    return False
 
 
 def _on_self(expr: Expr) -> bool:
