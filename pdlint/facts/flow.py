@@ -88,6 +88,9 @@ class ModuleFlow(NamedTuple):
     classes: tuple[ClassDef, ...]
     names: tuple[str, ...]  # module-level names
     public: tuple[str, ...] | None  # __all__ when it is a literal
+    # each function's body: its qualname and the range of ``ops`` it is (a
+    # demand-driven solve runs a body once something calls the function)
+    bodies: tuple[tuple[str, int, int], ...] = ()
 
 
 class _Scope:
@@ -238,9 +241,12 @@ class _Extractor:
         self.module_names: set[str] = set()
         top = _Scope(self.module, "module", None)
         self.block(tree.body, top)
+        bodies: list[tuple[str, int, int]] = []
         while self.deferred:
             node, scope = self.deferred.pop(0)
+            start = len(self.ops)
             self.function_body(node, scope)
+            bodies.append((scope.qualname, start, len(self.ops)))
         return ModuleFlow(
             self.module,
             self.is_package,
@@ -249,6 +255,7 @@ class _Extractor:
             tuple(self.classes),
             tuple(sorted(self.module_names)),
             self.public,
+            tuple(bodies),
         )
 
     # statements ----------------------------------------------------------
