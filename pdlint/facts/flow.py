@@ -28,7 +28,8 @@ when not a literal) ·
 ``annot target types`` (what an annotation says ``target`` holds, used where no
 value flows; each type ``("cls", node)``, ``("seq", kind, types)``,
 ``("map", key types, value types)`` or ``("type", types)``) ·
-``binop dst left right add`` (``add``: the operator is ``+``) · ``star module source`` (``from source import *``).
+``binop dst left right add`` (``add``: the operator is ``+``) ·
+``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
 
