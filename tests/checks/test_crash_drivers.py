@@ -666,6 +666,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("rerank", "lexical"),
     ),
+    "super_fallback": (
+        """
+        import sys
+        from relay_super.methods import GuessMethod
+        from relay_super.worker import DecodeWorker
+        worker = DecodeWorker(GuessMethod[sys.argv[1]])
+        print(worker.event_loop_disagg_decode([{"rid": 1, "tokens": [4, 5, 6]}]))
+        """,
+        ("TREE", "OFF"),
+    ),
     "override_builder": (
         # the planner picked per kind, made from the configuration string and injected
         """

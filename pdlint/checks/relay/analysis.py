@@ -325,11 +325,23 @@ class RelayAnalysis:
                     return None
                 kinds = {self._callable_kind(*entry) for entry in entries}
                 return kinds.pop() if len(kinds) == 1 else None
+            if self._returns_none(fn, func):
+                return "none"
         if value[0] == "name":
             lookup = self.variants.local_lookup(value, fn, variant, bound)
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _returns_none(self, fn: FunctionFacts, func: Expr) -> bool:
+        """Whether a call of ``func`` in ``fn`` reaches one function, not a class, that
+        gives None on every return (an override falling back to ``super().build(h)``
+        whose base returns None)."""
+        targets = self.model.call_targets(fn, func)
+        if len(targets) != 1 or self.model.functions[targets[0]].name == "__init__":
+            return False
+        outcome = self._plain_outcome(targets[0])
+        return outcome is not None and outcome[0] == "none"
 
     def _callable_kind(self, scope: FunctionFacts | None, module: str, value: Expr) -> str | None:
         """ "none" when every function ``value`` may be returns None (and raises
