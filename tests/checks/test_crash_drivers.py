@@ -700,6 +700,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "OFF"),
     ),
+    "chosen_override": (
+        """
+        import sys
+        from lane_handlers.lanes import Lane
+        from lane_handlers.server import DecodeServer
+        server = DecodeServer(Lane[sys.argv[1]])
+        print(server.event_loop_disagg_decode([{"rid": 1, "beams": [[3, 4], [5]]}]))
+        """,
+        ("BEAM", "PLAIN"),
+    ),
     "override_builder": (
         # the planner picked per kind, made from the configuration string and injected
         """

@@ -419,9 +419,10 @@ class RelayAnalysis:
                 if not stored and not passed:
                     continue
                 builders = [
-                    b
+                    taken
                     for target in self.model.call_targets(fn, call.func)
                     if (b := self.builder(target)) is not None
+                    and (taken := self._taken(qual, b)) is not None
                 ]
                 for builder in builders or self._polymorphic_builders(fn, call):
                     for store in stored:
@@ -437,6 +438,24 @@ class RelayAnalysis:
         for qual in sorted(reachable):
             out.extend(self._inline_relays(self.model.functions[qual], relayed))
         return out
+
+    def _taken(self, caller: str, builder: Builder) -> Builder | None:
+        """The builder as ``caller`` reaches it: with the gaps of the members its call can
+        take (an override in a class a variant chooses is called by the members choosing
+        that class alone); None when it has none for them."""
+        when = self.graph.when.get((caller, builder.qualname))
+        if when is None or when[0] != builder.variant.qualname:
+            return builder
+        kept = [
+            (m, s) for m, s in zip(builder.gaps, builder.none_spans, strict=True) if m in when[1]
+        ]
+        if len(kept) == len(builder.gaps):
+            return builder
+        if not kept:
+            return None
+        return replace(
+            builder, gaps=tuple(m for m, _ in kept), none_spans=tuple(s for _, s in kept)
+        )
 
     def _inline_relays(self, fn: FunctionFacts, relayed: dict[str, set[str | None]]) -> list[Relay]:
         """The relays of ``fn`` that are their own builders: the state stored only under
