@@ -152,6 +152,7 @@ class Variants:
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
+        self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -1379,8 +1380,10 @@ class Variants:
     ) -> Normalisation:
         """What constructing an ``owner`` does to the variant held in ``attr``: the members
         rewritten into others (``if self.method in get_args(MTP) and self.method !=
-        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``), which can no
-        longer be there once the object is made.
+        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``; ``self.mode =
+        Mode.WIDE if mode is Mode.WIDER else mode``; a parameter every construction
+        passes from objects whose own construction rewrote it, ``Worker(self.handler.
+        mode)``), which can no longer be there once the object is made.
 
         The construction is ``__init__``, then ``__post_init__`` and the methods
         decorated as validators run after it (found through the class's bases), with
@@ -1548,12 +1551,22 @@ class Variants:
             if here is UNKNOWN:
                 state.values = None
                 return
+            given = self._given_rewrite(fn, value, variant, state.member)
+            if given is not None and here is T:  # made from an object that rewrote it
+                state.values, state.site = set(given.into), given
+                continue
             stored = self._stored_members(value, fn, variant, state)
             if stored is None:
                 state.values = None
                 return
             if here is T:
-                if state.member not in stored and not _reads_itself(target, guards, value):
+                if (
+                    state.member not in stored
+                    and not _reads_itself(target, guards, value)
+                    and not (  # ``Mode.WIDE if mode is Mode.DEEP else mode``
+                        value[0] == "ifexp" and self.mentions(value[1], fn, variant, frozenset())
+                    )
+                ):
                     # a value set whatever was given (``self.state = State.NEW``): the
                     # attribute is initialised, not a given setting rewritten
                     state.values = None
@@ -1563,6 +1576,36 @@ class Variants:
                     state.site = Rewrite(tuple(sorted(stored)), fn.qualname, span)
             else:  # stored only under a condition that does not depend on the variant
                 state.values |= stored
+
+    def _given_rewrite(
+        self, fn: FunctionFacts, value: Expr, variant: Variant, member: int
+    ) -> Rewrite | None:
+        """How the member is rewritten before a constructor is given it in its parameter
+        ``value``: every construction passes an attribute of objects whose own
+        construction rewrites it (``DraftWorker(self.handler.mode)``, the handler
+        having folded the mode); None when one may pass it as it is."""
+        if value[0] != "name" or fn.name != "__init__":
+            return None
+        if all(p != value[1] for p, _ in fn.params) or fn.qualname in self._giving:
+            return None
+        self._giving.add(fn.qualname)
+        try:
+            found: Rewrite | None = None
+            sites = self.model.passed_arguments(fn, ("param", value[1]))
+            for caller, arg in sites:
+                if arg[0] != "attr":
+                    return None
+                owners = self.model.types_of(caller, arg[1])
+                if not owners:
+                    return None
+                for owner in sorted(owners):
+                    rewrite = self.normalisation(owner, arg[2], variant).rewrites.get(member)
+                    if rewrite is None:
+                        return None
+                    found = found or rewrite
+            return found
+        finally:
+            self._giving.discard(fn.qualname)
 
     def _construction_callee(
         self, fn: FunctionFacts, call: Expr, holders: list[Expr]
@@ -1603,6 +1646,18 @@ class Variants:
         ``state``'s values; None when unknown."""
         if value[0] == "name" and any(p == value[1] for p, _ in fn.params):
             return {state.member}  # the setting as it is given
+        if value[0] == "ifexp":  # the side the member takes, or either
+            truth = self.guards_truth(((value[1], True),), fn, variant, state.member)
+            if truth is UNKNOWN:
+                return None
+            sides: set[int] = set()
+            for side, takes in ((value[2], F), (value[3], T)):
+                if truth is not takes:
+                    taken = self._stored_members(side, fn, variant, state)
+                    if taken is None:
+                        return None
+                    sides |= taken
+            return sides
         if value[0] in ("name", "attr") and self.denotes(value, fn, variant, frozenset()):
             return set(state.values or ())  # the value it holds, as it was
         found = self.member_of(value, fn, variant)
