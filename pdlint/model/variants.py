@@ -839,6 +839,15 @@ class Variants:
                 # a setting string converted by member name (``Algo[name.upper()]``)
                 return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
             return None
+        if kind == "union" and self._is_flag(variant):
+            # ``Proto.RDMA | Proto.NVLINK``: a composite flag, which ``in`` tests as a set
+            out = []
+            for side in expr[1:]:
+                found = self.members_in(side, fn, module, variant, depth + 1)
+                if found is None:
+                    return None
+                out.extend(found)
+            return out
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, module, expr[1])
             if owner == variant.qualname:
@@ -849,6 +858,13 @@ class Variants:
                 where, value = constant
                 return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _is_flag(self, variant: Variant) -> bool:
+        """Whether the variant is an ``enum.Flag`` (or ``IntFlag``): its members combine
+        with ``|`` into a composite that ``in`` tests bit by bit."""
+        return variant.kind == "enum" and any(
+            base in ("enum.Flag", "enum.IntFlag") for base in self.model.mro(variant.qualname)
+        )
 
     def _literals_of_alias(
         self, fn: FunctionFacts | None, module: str, expr: Expr
@@ -874,7 +890,7 @@ class Variants:
         if target is None or target in model.functions or target in model.classes:
             return None
         value = model.module_assigns.get(target)
-        if value is None or value[0] not in ("seq", "call", "name", "attr"):
+        if value is None or value[0] not in ("seq", "call", "name", "attr", "union"):
             return None
         return target.rsplit(".", 1)[0], value
 

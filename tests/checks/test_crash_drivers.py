@@ -77,6 +77,14 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "flag_composite": (
+        """
+        import sys
+        from wire_engine.worker import DecodeWorker
+        DecodeWorker(sys.argv[1]).event_loop_disagg_decode([{"kv_bytes": 40}])
+        """,
+        ("SHM", "IB", "SOCKET"),
+    ),
     "forwarded_options": (
         """
         import sys
