@@ -85,6 +85,17 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("SHM", "IB", "SOCKET"),
     ),
+    "named_step": (
+        """
+        import sys
+        from loop_engine.drafting import Drafting
+        from loop_engine.engine import Engine, Request
+        engine = Engine(Drafting[sys.argv[1]])
+        engine.waiting.append(Request({"draft": [1, 2]}))
+        engine.serve(1)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "forwarded_options": (
         """
         import sys
