@@ -458,7 +458,11 @@ class Variants:
                 if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
             elif store.value[0] == "call" and store.value[1][0] == "attr":
-                variant = self._conversion(fn, module, store.value)
+                variant = self._conversion(fn, module, store.value) or self._made_member(
+                    fn, module, store.value
+                )
+            elif store.value[0] == "call" and store.value[1][0] == "name":
+                variant = self._made_member(fn, module, store.value)
             elif store.value[0] == "name":
                 # ``self.algo = algo`` from a parameter annotated with the variant
                 for pname, pann in fn.params:
@@ -487,6 +491,18 @@ class Variants:
             if variant is not None:
                 out.append((fn.name, variant))
         return out
+
+    def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
+        """The enum a call makes a member of: the enum called (``Backend(name)``) or a
+        factory of its own that returns one (``Backend.parse(name)``, a classmethod
+        normalising the name first)."""
+        func = call[1]
+        owner = self.model.resolve_dotted(fn, module, func if func[0] == "name" else func[1])
+        if owner is None or owner not in self.model.classes or not self.model.is_enum(owner):
+            return None
+        if func[0] == "attr" and self.model.type_of(fn, call) != owner:
+            return None
+        return self.by_name[owner] if owner in self.by_name else None
 
     def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum ``E.from_string(x.attr)`` converts to; records ``attr`` as a setting
