@@ -6,6 +6,7 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,8 @@ from pdlint.source.discover import DiscoveryError
 from pdlint.source.globs import name_matches
 
 if TYPE_CHECKING:
-    from pdlint.model.flowprogram import ModuleReader
+    from pdlint.model.flowprogram import FlowProgram, ModuleReader
+    from pdlint.model.names import Model
     from pdlint.settings.packs import Pack
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -558,7 +560,11 @@ def graph_command(  # noqa: PLR0913
 
         try:
             starts = [*flow.modules, *flow.functions] if whole else roots
-            edges = member_edges(program.sources, starts, edges, member)
+            model, close = _member_model(program, whole, settings)
+            try:
+                edges = member_edges(model, starts, edges, member)
+            finally:
+                close()
         except MemberError as exc:
             _fail(str(exc))
             return
@@ -601,6 +607,25 @@ def install_requirement(extra: str) -> str:
     """The pip requirement installing this version of pdlint with ``extra`` (pdlint
     is installed from its repository's release tag, not from PyPI)."""
     return f"pdlint[{extra}] @ git+https://github.com/pdlint/pdlint@v{__version__}"
+
+
+def _member_model(
+    program: FlowProgram, whole: bool, settings: Settings
+) -> tuple[Model, Callable[[], None]]:
+    """The check's model for ``--member``, and what closes it: of every file for the
+    whole program, else a lazy one holding the modules the value flow read (and what
+    its queries load)."""
+    from pdlint.engine.run import lazy_model
+    from pdlint.model.flowprogram import check_facts
+    from pdlint.model.names import Model
+    from pdlint.source.discover import SourceFile, display_path
+
+    if whole:
+        return Model(check_facts(program.sources)), lambda: None
+    files = [SourceFile(s.path, display_path(s.path)) for s in program.sources]
+    model, reading = lazy_model(files, settings)
+    model.load_modules(program.graph.modules)
+    return model, reading.close
 
 
 def _graph_roots(

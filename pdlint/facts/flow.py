@@ -28,7 +28,8 @@ when not a literal) ·
 ``annot target types`` (what an annotation says ``target`` holds, used where no
 value flows; each type ``("cls", node)``, ``("seq", kind, types)``,
 ``("map", key types, value types)`` or ``("type", types)``) ·
-``binop dst left right`` · ``star module source`` (``from source import *``).
+``binop dst left right add`` (``add``: the operator is ``+``) ·
+``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
 
@@ -441,7 +442,7 @@ class _Extractor:
             else self.read(scope, node.target.id)
         )
         out = self.temp(scope)
-        self.emit("binop", out, current, value)
+        self.emit("binop", out, current, value, isinstance(node.op, ast.Add))
         if isinstance(node.target, ast.Name):
             self.bind(scope, node.target.id, out)
         elif isinstance(node.target, ast.Attribute):
@@ -888,7 +889,7 @@ class _Extractor:
         if isinstance(node, ast.BinOp):
             out = self.temp(scope)
             left, right = self.expr(node.left, scope), self.expr(node.right, scope)
-            self.emit("binop", out, left, right)
+            self.emit("binop", out, left, right, isinstance(node.op, ast.Add))
             return out
         if isinstance(node, ast.Starred):
             return self.expr(node.value, scope)

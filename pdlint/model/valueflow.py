@@ -45,6 +45,7 @@ _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
 _LATER = frozenset({"annot"})  # evaluated once the flow has settled
 _NONE: Value = ("const", "NoneType", None)
+_MAX_JOINED = 16  # names a concatenation of strings is followed for
 _MAX_DOTS = 7  # an outside name is kept to this many attributes
 # Outside names a node holds before it is widened (see PointsTo): a receiver of
 # many outside results (a helper called with the attributes of every tensor of a
@@ -456,7 +457,7 @@ class Solver:
             pts.add(op[1], [("cls", op[2])])
         elif kind == "builtin":
             pts.add(op[1], [("builtin", op[2])])
-        elif kind == "self":
+        elif kind == "self":  # in a method of a class, self is (also) an instance of it
             value = ("inst", op[2]) if op[3] == "self" else ("cls", op[2])
             pts.add(op[1], [value])
         elif kind == "module":
@@ -534,6 +535,8 @@ class Solver:
                 for value in pts.get(node):
                     if value[0] == "obj" or value == OPAQUE:
                         pts.add(op[1], [value])
+            if op[4]:
+                self.concatenate(op[1], op[2], op[3])
         elif kind == "made":  # a derived: a class's objects exist, its constructors ran
             for found in self.class_lookup(op[1], "__init__"):
                 if found[0] == "fn":
@@ -557,6 +560,18 @@ class Solver:
             for value in pts.get(op[2]):
                 if value[0] == "obj":
                     self.all_content(value, op[1])
+
+    def concatenate(self, dst: Node, left: Node, right: Node) -> None:
+        """``a + b`` of strings: each pair of the names they may be (a name built
+        for ``getattr(obj, "do_" + command)``), when there are few."""
+        lefts = [v for v in self.pts.get(left) if v[0] == "const" and v[1] == "str"]
+        rights = [v for v in self.pts.get(right) if v[0] == "const" and v[1] == "str"]
+        if not lefts or not rights:
+            return
+        if len(lefts) * len(rights) > _MAX_JOINED or not all(map(is_key, lefts + rights)):
+            self.pts.add(dst, [("const", "str", None)])
+            return
+        self.pts.add(dst, [const(a[2] + b[2]) for a in lefts for b in rights])
 
     # imports ---------------------------------------------------------------
     def module_value(self, name: str) -> Value | None:
@@ -833,9 +848,12 @@ class Solver:
             if container is None:
                 return
             value = container
-        if value[0] == "cls" and keys and self.is_enum(value[1]):  # Color["RED"]
-            named = {k[2] for k in keys}
+        if value[0] == "cls" and keys is not None and keys and self.is_enum(value[1]):
+            named = {k[2] for k in keys}  # Color["RED"]
             self.pts.add(dst, [m for m in self.members(value[1]) if m[2] in named])
+            return
+        if value[0] == "cls" and keys is None and self.is_enum(value[1]):
+            self.pts.add(dst, self.members(value[1]))  # Color[name.upper()]: any member
             return
         if value[0] == "mod" and keys:  # globals()[name]
             for key in keys:
@@ -940,7 +958,14 @@ class Solver:
         """``old.update(src)`` on a local: a new dict where ``src``'s keys win."""
         _, dst, old, src = op
         sources = [v for v in self.pts.get(src) if v[0] == "obj"]
-        replaced = {k[2] for s in sources for k in self.pts.get(("keys", s)) if k[2] != ANY_KEY}
+        # a **kwargs dict stands for what every call passes: its keys replace nothing
+        replaced = {
+            k[2]
+            for s in sources
+            if not s[2].endswith("|**")
+            for k in self.pts.get(("keys", s))
+            if k[2] != ANY_KEY
+        }
         for value in self.pts.get(old):
             if value[0] != "obj" or value[1] != "dict":
                 self.pts.add(dst, [value])
@@ -1071,10 +1096,13 @@ class Solver:
             self.pts.add(dst, [UNKNOWN])
 
     def enter(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
-        if value[0] == "inst":
-            prefix = "__a" if is_async else "__"
-            self.call_method(value, f"{prefix}enter__", dst, caller)
-            self.call_method(value, f"{prefix}exit__", ("exit", dst), caller)
+        if value[0] == "inst" and is_async:  # what awaiting __aenter__'s coroutine gives
+            self.call_method(value, "__aenter__", ("entered", dst), caller)
+            self.call_method(value, "__aexit__", ("exit", dst), caller)
+            self.derive("await", dst, ("entered", dst))
+        elif value[0] == "inst":
+            self.call_method(value, "__enter__", dst, caller)
+            self.call_method(value, "__exit__", ("exit", dst), caller)
         elif value[0] == "gen":  # a contextlib.contextmanager generator
             self.pts.flow(self.functions[value[1]].yields, dst)
         elif value[0] in _UNRESOLVED:
