@@ -970,11 +970,18 @@ class RelayAnalysis:
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
+            crashed: list[DerefFact] = []
             derefs = [d for d in fn.derefs if d.attr in names]
             for deref in sorted(derefs, key=lambda d: d.span):
                 if deref.span in seen:
                     continue
                 seen.add(deref.span)
+                # the request already crashed at an earlier one that runs on every path here
+                if any(
+                    earlier.obj == deref.obj and set(earlier.guards) <= set(deref.guards)
+                    for earlier in crashed
+                ):
+                    continue
                 if any(guards_mention(deref.guards, n) for n in names):
                     continue
                 if stored_before(fn, deref, self.model):
@@ -983,6 +990,7 @@ class RelayAnalysis:
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
+                crashed.append(deref)
                 yield self._finding(
                     relay, member, none_span, qual, deref.obj, deref.span, deref.guards, parents
                 )
