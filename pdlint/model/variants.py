@@ -459,7 +459,11 @@ class Variants:
                 if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
             elif store.value[0] == "call" and store.value[1][0] == "attr":
-                variant = self._conversion(fn, module, store.value)
+                variant = self._conversion(fn, module, store.value) or self._made_member(
+                    fn, module, store.value
+                )
+            elif store.value[0] == "call" and store.value[1][0] == "name":
+                variant = self._made_member(fn, module, store.value)
             elif store.value[0] == "name":
                 # ``self.algo = algo`` from a parameter annotated with the variant
                 for pname, pann in fn.params:
@@ -488,6 +492,18 @@ class Variants:
             if variant is not None:
                 out.append((fn.name, variant))
         return out
+
+    def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
+        """The enum a call makes a member of: the enum called (``Backend(name)``) or a
+        factory of its own that returns one (``Backend.parse(name)``, a classmethod
+        normalising the name first)."""
+        func = call[1]
+        owner = self.model.resolve_dotted(fn, module, func if func[0] == "name" else func[1])
+        if owner is None or owner not in self.model.classes or not self.model.is_enum(owner):
+            return None
+        if func[0] == "attr" and self.model.type_of(fn, call) != owner:
+            return None
+        return self.by_name[owner] if owner in self.by_name else None
 
     def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum ``E.from_string(x.attr)`` converts to; records ``attr`` as a setting
@@ -840,6 +856,15 @@ class Variants:
                 # a setting string converted by member name (``Algo[name.upper()]``)
                 return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
             return None
+        if kind == "union" and self._is_flag(variant):
+            # ``Proto.RDMA | Proto.NVLINK``: a composite flag, which ``in`` tests as a set
+            out = []
+            for side in expr[1:]:
+                found = self.members_in(side, fn, module, variant, depth + 1)
+                if found is None:
+                    return None
+                out.extend(found)
+            return out
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, module, expr[1])
             if owner == variant.qualname:
@@ -850,6 +875,13 @@ class Variants:
                 where, value = constant
                 return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _is_flag(self, variant: Variant) -> bool:
+        """Whether the variant is an ``enum.Flag`` (or ``IntFlag``): its members combine
+        with ``|`` into a composite that ``in`` tests bit by bit."""
+        return variant.kind == "enum" and any(
+            base in ("enum.Flag", "enum.IntFlag") for base in self.model.mro(variant.qualname)
+        )
 
     def _literals_of_alias(
         self, fn: FunctionFacts | None, module: str, expr: Expr
@@ -875,7 +907,7 @@ class Variants:
         if target is None or target in model.functions or target in model.classes:
             return None
         value = model.module_assigns.get(target)
-        if value is None or value[0] not in ("seq", "call", "name", "attr"):
+        if value is None or value[0] not in ("seq", "call", "name", "attr", "union"):
             return None
         return target.rsplit(".", 1)[0], value
 

@@ -77,6 +77,25 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "flag_composite": (
+        """
+        import sys
+        from wire_engine.worker import DecodeWorker
+        DecodeWorker(sys.argv[1]).event_loop_disagg_decode([{"kv_bytes": 40}])
+        """,
+        ("SHM", "IB", "SOCKET"),
+    ),
+    "named_step": (
+        """
+        import sys
+        from loop_engine.drafting import Drafting
+        from loop_engine.engine import Engine, Request
+        engine = Engine(Drafting[sys.argv[1]])
+        engine.waiting.append(Request({"draft": [1, 2]}))
+        engine.serve(1)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "forwarded_options": (
         """
         import sys

@@ -8,6 +8,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from pdlint_helpers import invoke, summary
 
 # shared by the packages below: an enum with a builder that has nothing for LOOKUP
@@ -3292,3 +3293,55 @@ def test_constructor_input_made_outside_is_of_the_one_class_defining_its_methods
                 return None
     """
     assert _findings(tmp_path / "two", {**files, "eng/replay.py": other}) == []
+
+
+@pytest.mark.parametrize("made", ["Route.parse(route_name)", "Route(route_name)"])
+def test_attribute_made_by_the_enum_or_its_normalising_classmethod(
+    tmp_path: Path, made: str
+) -> None:
+    # nothing annotates ``self.route``: it holds the enum because the enum makes it,
+    # called or through its own factory (which maps a setting string first)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                import enum
+
+
+                class Sink:
+                    def __init__(self, name):
+                        self.name = name
+
+
+                class Route(str, enum.Enum):
+                    FAST = "FAST"
+                    SLOW = "SLOW"
+
+                    @classmethod
+                    def parse(cls, text):
+                        text = (text or "FAST").upper()
+                        if text == "DEFAULT":
+                            text = "FAST"
+                        return cls(text)
+            """,
+            "eng/worker.py": f"""
+                from eng.kinds import Route, Sink
+
+
+                class Worker:
+                    def __init__(self, route_name):
+                        self.route = {made}
+                        self.sink = None
+
+                    def accept_disagg_decode(self, handoff):
+                        if self.route is Route.FAST:
+                            self.sink = Sink(handoff)
+                        return self.flush()
+
+                    def flush(self):
+                        return self.sink.name
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/worker.py:9 SLOW", "PDL101 eng/worker.py:15 SLOW"]
