@@ -6,9 +6,10 @@ import gc
 import os
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,6 +31,12 @@ from pdlint.settings.config import (
     resolve_settings,
 )
 from pdlint.source.discover import DiscoveryError
+from pdlint.source.globs import name_matches
+
+if TYPE_CHECKING:
+    from pdlint.model.flowprogram import FlowProgram, ModuleReader
+    from pdlint.model.names import Model
+    from pdlint.settings.packs import Pack
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -503,11 +510,11 @@ def graph_command(  # noqa: PLR0913
     """Write the resolved call graph (value-flow resolution) of PATHS, found as
     ``check`` finds them, from the decode entry points (as ``check`` finds them, or
     --entry-point), or --all."""
-    from pdlint.engine.schedule import active_packs
     from pdlint.model.flowprogram import (
-        decode_entries,
+        ModuleReader,
+        flow_sources,
         load_program,
-        named_entries,
+        load_reachable,
         reachable,
         whole_program,
     )
@@ -523,10 +530,17 @@ def graph_command(  # noqa: PLR0913
             return
     targets = list(paths) or ["."]
     forget_packages()
+    roots: list[str] = []
     try:
         settings = resolve_settings(targets, config_path)
-        program = load_program(targets, settings)
         packs = load_packs(settings.packs, settings.root) if not no_packs else []
+        if whole:
+            program = load_program(targets, settings)
+        else:
+            sources, found = flow_sources(targets, settings)
+            reader = ModuleReader(sources)
+            roots = _graph_roots(reader, packs, settings, list(_split(entry_points)))
+            program = load_reachable(reader, found, roots)
     except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
         return
@@ -535,32 +549,22 @@ def graph_command(  # noqa: PLR0913
     for path, reason in program.errors:
         click.echo(f"pdlint: {path}: skipped ({reason})", err=True)
     flow = program.graph
-    given = [*settings.entry_points, *_split(entry_points)]
-    roots: list[str] = []
-    if not whole:
-        active = active_packs(packs, set(flow.modules), explicit=settings.packs is not None)
-        for pattern in given:
-            if not named_entries(flow, [pattern]):
-                click.echo(
-                    f"pdlint: warning: entry point '{pattern}' matches no analysed function",
-                    err=True,
-                )
-        patterns = [*(e for pack in active for e in pack.entry_points), *given]
-        # as check: the named entry points, else those its finder finds
-        roots = named_entries(flow, patterns) if patterns else []
-        roots = roots or decode_entries(program.sources)
-        if not roots:
-            click.echo(
-                "pdlint: no entry point found (name one with --entry-point, or use --all)",
-                err=True,
-            )
+    if not whole and not roots:
+        click.echo(
+            "pdlint: no entry point found (name one with --entry-point, or use --all)",
+            err=True,
+        )
     edges = whole_program(flow) if whole else reachable(flow, roots)
     if member:
         from pdlint.model.flowmembers import MemberError, member_edges
 
         try:
             starts = [*flow.modules, *flow.functions] if whole else roots
-            edges = member_edges(program.sources, starts, edges, member)
+            model, close = _member_model(program, whole, settings)
+            try:
+                edges = member_edges(model, starts, edges, member)
+            finally:
+                close()
         except MemberError as exc:
             _fail(str(exc))
             return
@@ -603,6 +607,56 @@ def install_requirement(extra: str) -> str:
     """The pip requirement installing this version of pdlint with ``extra`` (pdlint
     is installed from its repository's release tag, not from PyPI)."""
     return f"pdlint[{extra}] @ git+https://github.com/pdlint/pdlint@v{__version__}"
+
+
+def _member_model(
+    program: FlowProgram, whole: bool, settings: Settings
+) -> tuple[Model, Callable[[], None]]:
+    """The check's model for ``--member``, and what closes it: of every file for the
+    whole program, else a lazy one holding the modules the value flow read (and what
+    its queries load)."""
+    from pdlint.engine.run import lazy_model
+    from pdlint.model.flowprogram import check_facts
+    from pdlint.model.names import Model
+    from pdlint.source.discover import SourceFile, display_path
+
+    if whole:
+        return Model(check_facts(program.sources)), lambda: None
+    files = [SourceFile(s.path, display_path(s.path)) for s in program.sources]
+    model, reading = lazy_model(files, settings)
+    model.load_modules(program.graph.modules)
+    return model, reading.close
+
+
+def _graph_roots(
+    reader: ModuleReader, packs: list[Pack], settings: Settings, named: list[str]
+) -> list[str]:
+    """The roots of ``pdlint graph``, as ``check`` finds its entry points: those the
+    active packs, the settings and ``--entry-point`` name, else those its finder finds
+    (on a model that parses what the finder asks for)."""
+    from pdlint.engine.run import lazy_model
+    from pdlint.engine.schedule import active_packs
+    from pdlint.model.flowprogram import decode_entries, defining
+    from pdlint.source.discover import SourceFile, display_path
+
+    given = [*settings.entry_points, *named]
+    modules = set(reader.sources)
+    active = active_packs(packs, modules, explicit=settings.packs is not None)
+    patterns = [*(e for pack in active for e in pack.entry_points), *given]
+    roots = defining(reader, patterns) if patterns else []
+    for pattern in given:
+        if not any(name_matches(pattern, root) for root in roots):
+            click.echo(
+                f"pdlint: warning: entry point '{pattern}' matches no analysed function", err=True
+            )
+    if roots:
+        return roots
+    files = [SourceFile(s.path, display_path(s.path)) for s in reader.sources.values()]
+    model, program = lazy_model(files, settings)
+    try:
+        return decode_entries(model)
+    finally:
+        program.close()
 
 
 @cli.command("server")

@@ -9,13 +9,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pdlint import __version__
-from pdlint.cache.records import RunRecord, previous_run, run_key, store_record
+from pdlint.cache.records import Reading, RunRecord, previous_run, run_key, store_record
 from pdlint.cache.store import SCHEMA, FactStore, make_key
 from pdlint.checks.base import Check
 from pdlint.engine.loading import FactsMemo
 from pdlint.engine.program import Program
 from pdlint.engine.schedule import analyse
 from pdlint.findings import Finding
+from pdlint.model.names import Model
 from pdlint.settings.config import Settings
 from pdlint.settings.packs import Pack
 from pdlint.source.discover import SourceFile
@@ -158,3 +159,16 @@ def _other_files(
     stats["files parsed"] = program.parsed
     stats["files from the cache"] = len(program.done) - program.parsed
     stats["files with a PDL900"] += len(program.errors.keys() - known)
+
+
+def lazy_model(files: Sequence[SourceFile], settings: Settings) -> tuple[Model, Program]:
+    """A model of ``files`` that parses only what is asked of it, as a lazy check's
+    (for a front end other than ``check``: ``pdlint graph`` finding its entry
+    points); the caller closes the program when done."""
+    program = Program(
+        [(source, None) for source in files],
+        FactStore(None),
+        make_key(__version__, SCHEMA),
+        namespaces=settings.namespace_packages,
+    )
+    return Model([], source=Reading(program)), program

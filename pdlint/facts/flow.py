@@ -28,7 +28,8 @@ when not a literal) ·
 ``annot target types`` (what an annotation says ``target`` holds, used where no
 value flows; each type ``("cls", node)``, ``("seq", kind, types)``,
 ``("map", key types, value types)`` or ``("type", types)``) ·
-``binop dst left right`` · ``star module source`` (``from source import *``).
+``binop dst left right add`` (``add``: the operator is ``+``) ·
+``star module source`` (``from source import *``).
 A generator's ``yield`` expression holds what ``send`` passes (``fn|<sent>``).
 """
 
@@ -88,6 +89,9 @@ class ModuleFlow(NamedTuple):
     classes: tuple[ClassDef, ...]
     names: tuple[str, ...]  # module-level names
     public: tuple[str, ...] | None  # __all__ when it is a literal
+    # each function's body: its qualname and the range of ``ops`` it is (a
+    # demand-driven solve runs a body once something calls the function)
+    bodies: tuple[tuple[str, int, int], ...] = ()
 
 
 class _Scope:
@@ -238,9 +242,12 @@ class _Extractor:
         self.module_names: set[str] = set()
         top = _Scope(self.module, "module", None)
         self.block(tree.body, top)
+        bodies: list[tuple[str, int, int]] = []
         while self.deferred:
             node, scope = self.deferred.pop(0)
+            start = len(self.ops)
             self.function_body(node, scope)
+            bodies.append((scope.qualname, start, len(self.ops)))
         return ModuleFlow(
             self.module,
             self.is_package,
@@ -249,6 +256,7 @@ class _Extractor:
             tuple(self.classes),
             tuple(sorted(self.module_names)),
             self.public,
+            tuple(bodies),
         )
 
     # statements ----------------------------------------------------------
@@ -434,7 +442,7 @@ class _Extractor:
             else self.read(scope, node.target.id)
         )
         out = self.temp(scope)
-        self.emit("binop", out, current, value)
+        self.emit("binop", out, current, value, isinstance(node.op, ast.Add))
         if isinstance(node.target, ast.Name):
             self.bind(scope, node.target.id, out)
         elif isinstance(node.target, ast.Attribute):
@@ -881,7 +889,7 @@ class _Extractor:
         if isinstance(node, ast.BinOp):
             out = self.temp(scope)
             left, right = self.expr(node.left, scope), self.expr(node.right, scope)
-            self.emit("binop", out, left, right)
+            self.emit("binop", out, left, right, isinstance(node.op, ast.Add))
             return out
         if isinstance(node, ast.Starred):
             return self.expr(node.value, scope)

@@ -112,6 +112,20 @@ def by_name(model: Model) -> list[str]:
     )
 
 
+def named_loops(model: Model, named: list[str]) -> list[str]:
+    """The functions that call an entry found by name on ``self`` (and on up, as
+    :func:`connector_drivers` climbs), up to the outermost: a step named for the decode
+    side (``_prepare_disagg_gen_init``, the handoff of generation-only requests) is
+    called by a loop whose name says nothing (``_executor_loop``), and the steps after
+    it in that loop consume what it handed over."""
+    out: set[str] = set()
+    for qualname in named:
+        module = model.function_module.get(qualname)
+        if module is not None and model.functions[qualname].cls is not None:
+            out.update(_outermost(model, module, qualname))
+    return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
+
+
 def connector_methods(model: Model) -> list[str]:
     """The receiving-side methods of the classes that implement two or more of
     :data:`CONNECTOR_METHODS` and vLLM's other worker-side connector methods (their own
@@ -312,8 +326,10 @@ def _waits_remote(expr: Expr) -> bool:
 def heuristic_entries(model: Model) -> list[str]:
     """Every entry point the generic engine finds (by name and by interface)."""
     connectors = connector_methods(model)
+    named = by_name(model)
     found = {
-        *by_name(model),
+        *named,
+        *named_loops(model, named),
         *connectors,
         *connector_drivers(model, connectors),
         *waiting_schedulers(model),

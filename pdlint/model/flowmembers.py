@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from pdlint.facts.types import CallFact, FunctionFacts
 from pdlint.model.callgraph import CallGraph
 from pdlint.model.class_factories import ClassFactories
-from pdlint.model.flowprogram import FlowSource, check_facts
 from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, T, Variant, Variants
 
@@ -39,13 +38,15 @@ def find_member(model: Model, variants: Variants, spec: str) -> tuple[Variant, i
 
 
 def member_edges(
-    sources: Sequence[FlowSource], roots: Sequence[str], edges: dict[str, set[str]], spec: str
+    model: Model, roots: Sequence[str], edges: dict[str, set[str]], spec: str
 ) -> dict[str, set[str]]:
     """The edges of ``edges`` that member ``spec`` takes from ``roots``: an edge the
-    check's call graph also has is kept when one of its call sites can run for the
-    member (its guards) and the member takes it (a class the variant picks); an edge
-    only the value flow finds is kept (nothing tells it apart)."""
-    model = Model(check_facts(sources))
+    check's call graph (on ``model``) also has is kept when one of its call sites can
+    run for the member (its guards) and the member takes it (a class the variant
+    picks); an edge only the value flow finds is kept (nothing tells it apart). A lazy
+    ``model`` loads the modules whose text names the member, where its variant is."""
+    if model.source is not None:
+        model.load_modules(model.source.with_text(any_of=[spec.rpartition(".")[2]]))
     variants = Variants(model)
     variant, member = find_member(model, variants, spec)
     factories = ClassFactories(model, variants)
@@ -62,8 +63,8 @@ def member_edges(
         when = graph.when.get((caller, callee))
         if when is not None and when[0] == variant.qualname and member not in when[1]:
             return False
-        fn = model.functions[caller]
-        return any(allowed(fn, site) for site in sites)
+        fn = model.functions.get(caller)
+        return fn is None or any(allowed(fn, site) for site in sites)
 
     out: dict[str, set[str]] = {}
     todo = list(roots)

@@ -5,6 +5,7 @@ extracted, solved."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
@@ -73,31 +74,96 @@ def flow_sources(
     return list(out.values()), warnings
 
 
-def extract_sources(
-    sources: Iterable[FlowSource],
-) -> tuple[list[ModuleFlow], list[tuple[str, str]]]:
-    """The IR of each readable, parseable file; the others with why."""
-    modules: list[ModuleFlow] = []
-    errors: list[tuple[str, str]] = []
-    for source in sources:
+class ModuleReader:
+    """The IR of the sources' modules, extracted when asked for; the files that could
+    not be read, with why."""
+
+    def __init__(self, sources: Iterable[FlowSource]) -> None:
+        self.sources = {source.module: source for source in sources}
+        self.errors: list[tuple[str, str]] = []
+        self.read: dict[str, ModuleFlow | None] = {}
+
+    def __call__(self, module: str) -> ModuleFlow | None:
+        if module in self.read:
+            return self.read[module]
+        source = self.sources.get(module)
+        if source is None:
+            return None
+        flow = None
         try:
             text = read_bytes(source.path).decode("utf-8-sig", errors="replace")
-            modules.append(extract(text, source.module, source.is_package))
+            flow = extract(text, source.module, source.is_package)
         except (OSError, SyntaxError, ValueError, RecursionError) as exc:
-            errors.append((source.path, str(exc) or type(exc).__name__))
-    return modules, errors
+            self.errors.append((source.path, str(exc) or type(exc).__name__))
+        self.read[module] = flow
+        return flow
+
+    def read_all(self) -> list[ModuleFlow]:
+        return [m for m in map(self, self.sources) if m is not None]
 
 
 def load_program(paths: Sequence[str], settings: Settings | None = None) -> FlowProgram:
     """Find, name, extract and solve every file under ``paths`` (as ``check`` does)."""
     sources, warnings = flow_sources(paths, settings)
-    modules, errors = extract_sources(sources)
-    return FlowProgram(solve(modules), tuple(errors), tuple(warnings), tuple(sources))
+    reader = ModuleReader(sources)
+    graph = solve(reader.read_all())
+    return FlowProgram(graph, tuple(reader.errors), tuple(warnings), tuple(sources))
 
 
-def named_entries(graph: FlowGraph, patterns: Sequence[str]) -> list[str]:
-    """The functions of ``graph`` matching ``patterns`` (exact, glob or dotted suffix)."""
-    return sorted({q for q in graph.functions for p in patterns if name_matches(p, q)})
+def load_reachable(
+    reader: ModuleReader, warnings: Sequence[str], roots: Sequence[str]
+) -> FlowProgram:
+    """The graph of what ``roots`` reach, solved on demand: a module is extracted
+    once something imports it, a function's body run once something calls it."""
+    first = sorted({_module_of(r, reader.sources) for r in roots})
+    modules = [m for m in map(reader, first) if m is not None]
+    graph = solve(modules, roots, reader, set(reader.sources) - set(first))
+    sources = tuple(reader.sources.values())
+    return FlowProgram(graph, tuple(reader.errors), tuple(warnings), sources)
+
+
+def _module_of(qualname: str, modules: Iterable[str]) -> str:
+    """The longest module name that prefixes ``qualname``."""
+    known = set(modules)
+    parts = qualname.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        name = ".".join(parts[:end])
+        if name in known:
+            return name
+    return qualname
+
+
+_DEF = re.compile(rb"\bdef\s+(\w+)")
+
+
+def defining(reader: ModuleReader, patterns: Sequence[str]) -> list[str]:
+    """The functions the files define whose qualified names ``patterns`` pick (exact,
+    glob or dotted suffix); only the files whose text defines a function of the name
+    a pattern ends with are extracted (a pattern ending in a glob reads every file)."""
+    names: set[bytes] = set()
+    for pattern in patterns:
+        last = pattern.rsplit(".", 1)[-1]
+        if not last.isidentifier():
+            names = set()
+            break
+        names.add(last.encode())
+    found: set[str] = set()
+    for source in reader.sources.values():
+        if names:
+            try:
+                data = read_bytes(source.path)
+            except OSError:
+                continue
+            if not names & set(_DEF.findall(data)):
+                continue
+        module = reader(source.module)
+        if module is not None:
+            found |= {
+                f.qualname
+                for f in module.functions
+                if any(name_matches(p, f.qualname) for p in patterns)
+            }
+    return sorted(found)
 
 
 def check_facts(sources: Iterable[FlowSource]) -> list[ModuleFacts]:
@@ -120,11 +186,11 @@ def check_facts(sources: Iterable[FlowSource]) -> list[ModuleFacts]:
     return out
 
 
-def decode_entries(sources: Sequence[FlowSource]) -> list[str]:
+def decode_entries(model: Model) -> list[str]:
     """The decode entry points as ``check`` finds them when no pack or setting names
     one: its finder (by name and by interface, never test code) on its model of the
-    files, the outermost of them (those no other entry point reaches)."""
-    model = Model(check_facts(sources))
+    files (a lazy one loads what the finder asks for), the outermost of them (those
+    no other entry point reaches)."""
     entries = heuristic_entries(model)
     return CallGraph(model, entries).roots_only(entries) if entries else []
 

@@ -1064,7 +1064,8 @@ class Model:
             for pname, ann in fn.params:
                 if pname == name:
                     if ann is None:
-                        return self.passed_classes(fn, name, depth)
+                        passed = self.passed_classes(fn, name, depth)
+                        return passed or self._injected_classes(fn, name)
                     return self.annotation_classes(ann, module, fn)
             out: set[str] = set()
             local = False
@@ -1847,6 +1848,54 @@ class Model:
         forwarding its own ``*args`` or ``**kwargs`` (``self.step(**options)``), what
         that caller's callers pass."""
         return self._passed_values(fn, ("param", param), depth)
+
+    def _injected_classes(self, fn: FunctionFacts, param: str) -> frozenset[str]:
+        """The class of a constructor's parameter (no annotation) that no analysed call
+        passes: the object comes from code outside the analysed tree (a launcher making
+        the server from its configuration), and is of the one class of the program
+        defining every method the constructor calls on it (``config.validate()``).
+        None, or several: unknown, as are methods defined in more than a few modules."""
+        if fn.name != "__init__" or fn.cls is None:
+            return _NO_CLASSES
+        methods = sorted(
+            {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == ("name", param)}
+        )
+        if not methods or self.passed_arguments(fn, ("param", param)):
+            return _NO_CLASSES
+        key = (fn.qualname, f"injected:{param}")
+        kept = self._passed_cache.get(key)
+        if kept is not None:
+            return kept
+        modules: set[str] | None = None
+        for method in methods:  # a module defining them all defines each
+            found = set(self._modules_defining(method))
+            modules = found if modules is None else modules & found
+        candidates = sorted(modules or ())
+        found_classes: frozenset[str] = _NO_CLASSES
+        if len(candidates) <= _BUILDING_MODULES:
+            self.load_modules(candidates)
+            defining = {
+                cls.qualname
+                for m in candidates
+                if m in self.modules
+                for cls in self.modules[m].classes
+                if any(f"{cls.qualname}.{method}" in self.functions for method in methods)
+                and all(self.lookup_method(cls.qualname, method) for method in methods)
+            }
+            if len(defining) == 1:
+                found_classes = frozenset(defining)
+        self._passed_cache[key] = found_classes
+        return found_classes
+
+    def _modules_defining(self, method: str) -> list[str]:
+        """The modules that may define a method named ``method``: by their text when
+        the model has it (so that a lazy and an eager model count the same), else by
+        their facts."""
+        if self.texts is not None:
+            return self.texts.defining((method,))
+        return sorted(
+            {self.function_module[q] for q, f in self.functions.items() if f.name == method}
+        )
 
     def _passed_values(
         self, fn: FunctionFacts, want: tuple[str, str], depth: int

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from pdlint.facts.flow import ClassDef, FunctionDef, ModuleFlow, Op
@@ -45,6 +45,7 @@ _KEY_FUNCTIONS = frozenset({"sorted", "min", "max"})
 _STATIC = frozenset({"copy", "const", "unknown", "fn", "cls", "builtin", "self", "module", "star"})
 _LATER = frozenset({"annot"})  # evaluated once the flow has settled
 _NONE: Value = ("const", "NoneType", None)
+_MAX_JOINED = 16  # names a concatenation of strings is followed for
 _MAX_DOTS = 7  # an outside name is kept to this many attributes
 # Outside names a node holds before it is widened (see PointsTo): a receiver of
 # many outside results (a helper called with the attributes of every tensor of a
@@ -148,24 +149,29 @@ class _Call(NamedTuple):
 class Solver:
     """The passes over the IR: operations evaluated until the points-to sets settle."""
 
-    def __init__(self, modules: Sequence[ModuleFlow]) -> None:
+    def __init__(
+        self,
+        modules: Sequence[ModuleFlow],
+        roots: Sequence[str] | None = None,
+        load: Callable[[str], ModuleFlow | None] | None = None,
+        known: Iterable[str] = (),
+    ) -> None:
+        """Every operation of ``modules`` runs, unless ``roots`` are given: then a
+        function's body runs once something calls it (a root is called), and a module
+        of ``known`` is read with ``load`` once something imports it."""
         self.pts = PointsTo(_WIDEN_LIMIT, _MODELLED)
-        self.modules = {m.module: m for m in modules}
-        self.packages = {p for m in modules for p in _parents(m.module)}
-        self.functions: dict[str, FunctionDef] = {
-            f.qualname: f for m in modules for f in m.functions
-        }
-        self.classes: dict[str, ClassDef] = {c.qualname: c for m in modules for c in m.classes}
-        self.class_names: dict[str, set[str]] = {q: set(c.names) for q, c in self.classes.items()}
-        self.ops: list[Op] = [op for m in modules for op in m.ops]
+        self.modules: dict[str, ModuleFlow] = {}
+        self.known = set(known)
+        self.load = load
+        names = [*self.known, *(m.module for m in modules)]
+        self.packages = {p for name in names for p in _parents(name)}
+        self.functions: dict[str, FunctionDef] = {}
+        self.classes: dict[str, ClassDef] = {}
+        self.class_names: dict[str, set[str]] = {}
+        self.ops: list[Op] = []
         # where each module's operations start (a call site's module, see dropped)
         self.op_starts: list[int] = []
         self.op_modules: list[str] = []
-        start = 0
-        for m in modules:
-            self.op_starts.append(start)
-            self.op_modules.append(m.module)
-            start += len(m.ops)
         # the edges each operation found (those of an operation that read a node
         # widened since are found again from the final sets, see settle)
         self.op_edges: dict[int, set[tuple[str, str]]] = defaultdict(set)
@@ -174,29 +180,114 @@ class Solver:
         self.derived: dict[tuple[Any, ...], int] = {}  # operations made while solving
         self.partials: dict[str, tuple[Node, tuple[Any, ...], tuple[Any, ...]]] = {}
         self.calling_partials: set[str] = set()  # the partials being expanded (see call)
-        self.base_nodes = {b for c in self.classes.values() for b in c.bases}
+        self.base_nodes: set[Node] = set()
         self.mros: dict[str, tuple[list[Value], list[Node]]] = {}
         # calls of builtin types' methods per operation: (caller, callee, receiver),
         # see holds_code
         self.type_calls: dict[int, set[tuple[str, str, Value]]] = defaultdict(set)
-        for node in self.base_nodes:
-            self.pts.watch[node] = self._bases_grew
+        self.roots = list(roots) if roots is not None else None
+        # on demand: the bodies not run yet, by function (a name may be defined twice)
+        self.waiting: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self.call_ops: list[int] = []  # the call sites run (see solve)
+        self.annots: list[int] = []  # the annotations run, used once the flow settles
+        self.solving = False
+        self.tops: list[tuple[int, int]] = []  # the top levels to run as the solve starts
+        for module in modules:
+            self.add_module(module)
+
+    def add_module(self, module: ModuleFlow) -> None:
+        """Take in a module's functions, classes and operations: its top level runs
+        (now if the solve is running), and its functions' bodies unless the solve is
+        on demand."""
+        self.modules[module.module] = module
+        for function in module.functions:
+            self.functions[function.qualname] = function
+        for klass in module.classes:
+            self.classes[klass.qualname] = klass
+            self.class_names[klass.qualname] = set(klass.names)
+            for node in klass.bases:
+                if node not in self.base_nodes:
+                    self.base_nodes.add(node)
+                    self.pts.watch[node] = self._bases_grew
+        start = len(self.ops)
+        self.op_starts.append(start)
+        self.op_modules.append(module.module)
+        self.ops.extend(module.ops)
+        tops = [(start, len(self.ops))]
+        if self.roots is not None:
+            tops = []
+            top = start
+            for qualname, first, end in module.bodies:
+                self.waiting[qualname].append((start + first, start + end))
+                tops.append((top, start + first))
+                top = start + end
+            tops.append((top, len(self.ops)))
+        if self.solving:
+            for first, end in tops:
+                self.run_ops(first, end)
+        else:
+            self.tops += tops
+
+    def run_ops(self, start: int, end: int) -> None:
+        """Run the operations ``start`` to ``end``: inputs that never change at
+        once (before the solve: no queue), annotations once the flow settles."""
+        pts = self.pts
+        for index in range(start, end):
+            kind = self.ops[index][0]
+            if kind == "call":
+                self.call_ops.append(index)
+            if kind in _LATER:
+                self.annots.append(index)
+            elif kind in _STATIC and not self.solving:
+                self.op = index
+                self.evaluate(self.ops[index])
+            else:
+                pts.schedule(index)
+
+    def called(self, qualname: str) -> None:
+        """A function is called: on demand, its body runs from now on (a method's
+        class's constructors too: an object's methods run once it is made)."""
+        ranges = self.waiting.pop(qualname, None)
+        if not ranges:
+            return
+        for start, end in ranges:
+            self.run_ops(start, end)
+        info = self.functions.get(qualname)
+        if info is not None and info.cls is not None:
+            self.derive("made", info.cls)
+
+    def module_known(self, name: str) -> bool:
+        """Whether ``name`` is an analysed module, read now if it is one not read yet
+        (with its packages: importing it runs theirs first)."""
+        if name in self.modules:
+            return True
+        if name not in self.known or self.load is None:
+            return False
+        self.known.discard(name)
+        for parent in _parents(name):
+            self.module_known(parent)
+        module = self.load(name)
+        if module is None:
+            return False
+        self.add_module(module)
+        return True
 
     # the fixpoint ----------------------------------------------------------
     def solve(self) -> FlowGraph:
         """Run every operation until no set grows; the call graph."""
-        pts = self.pts
-        for index, op in enumerate(self.ops):
-            if op[0] in _STATIC:  # inputs that never change: installed once, no queue
-                self.op = index
-                self.evaluate(op)
-            elif op[0] not in _LATER:
-                pts.schedule(index)
+        for start, end in self.tops:  # every table is complete: imports resolve
+            self.run_ops(start, end)
+        self.solving = True
+        for root in self.roots or ():
+            self.called(root)
         self.run_queue()
         # annotations, where no value flows: each seeds its target once, in rounds
-        # (what one seeds may reach the targets of others)
-        pending = [op for op in self.ops if op[0] == "annot"]
-        while pending:
+        # (what one seeds may reach the targets of others, or run more of the program)
+        done = 0
+        pending: list[Op] = []
+        while True:
+            pending += [self.ops[i] for i in self.annots[done:]]
+            done = len(self.annots)
             seeded: list[Op] = []
             waiting: list[Op] = []
             for op in pending:
@@ -216,15 +307,14 @@ class Solver:
             for caller, callee, receiver in calls:
                 if not self.holds_code(receiver):
                     edges[caller].add(callee)
-        call_ops = [i for i, op in enumerate(self.ops) if op[0] == "call"]
-        dropped = [self.dropped(i) for i in call_ops if i not in self.resolved]
+        dropped = [self.dropped(i) for i in self.call_ops if i not in self.resolved]
         return FlowGraph(
             dict(edges),
             tuple(sorted(self.functions)),
             tuple(sorted(self.modules)),
-            len(call_ops),
+            len(self.call_ops),
             len(dropped),
-            tuple(dropped),
+            tuple(sorted(dropped)),
         )
 
     def dropped(self, index: int) -> DroppedCall:
@@ -367,7 +457,7 @@ class Solver:
             pts.add(op[1], [("cls", op[2])])
         elif kind == "builtin":
             pts.add(op[1], [("builtin", op[2])])
-        elif kind == "self":
+        elif kind == "self":  # in a method of a class, self is (also) an instance of it
             value = ("inst", op[2]) if op[3] == "self" else ("cls", op[2])
             pts.add(op[1], [value])
         elif kind == "module":
@@ -445,6 +535,12 @@ class Solver:
                 for value in pts.get(node):
                     if value[0] == "obj" or value == OPAQUE:
                         pts.add(op[1], [value])
+            if op[4]:
+                self.concatenate(op[1], op[2], op[3])
+        elif kind == "made":  # a derived: a class's objects exist, its constructors ran
+            for found in self.class_lookup(op[1], "__init__"):
+                if found[0] == "fn":
+                    self.called(found[1])
         elif kind == "flowret":  # a derived: a callee's results into a call's target
             self.deco_result(op)
         elif kind == "mapcall":
@@ -465,9 +561,21 @@ class Solver:
                 if value[0] == "obj":
                     self.all_content(value, op[1])
 
+    def concatenate(self, dst: Node, left: Node, right: Node) -> None:
+        """``a + b`` of strings: each pair of the names they may be (a name built
+        for ``getattr(obj, "do_" + command)``), when there are few."""
+        lefts = [v for v in self.pts.get(left) if v[0] == "const" and v[1] == "str"]
+        rights = [v for v in self.pts.get(right) if v[0] == "const" and v[1] == "str"]
+        if not lefts or not rights:
+            return
+        if len(lefts) * len(rights) > _MAX_JOINED or not all(map(is_key, lefts + rights)):
+            self.pts.add(dst, [("const", "str", None)])
+            return
+        self.pts.add(dst, [const(a[2] + b[2]) for a in lefts for b in rights])
+
     # imports ---------------------------------------------------------------
     def module_value(self, name: str) -> Value | None:
-        if name in self.modules or name in self.packages:
+        if self.module_known(name) or name in self.packages:
             return ("mod", name)
         return None
 
@@ -491,7 +599,7 @@ class Solver:
             self.pts.add(dst, [sub])
 
     def import_star(self, module: str, source: str) -> None:
-        flow = self.modules.get(source)
+        flow = self.modules.get(source) if self.module_known(source) else None
         if flow is None:
             return
         if flow.public is not None:  # __all__ may list submodules too
@@ -740,9 +848,12 @@ class Solver:
             if container is None:
                 return
             value = container
-        if value[0] == "cls" and keys and self.is_enum(value[1]):  # Color["RED"]
-            named = {k[2] for k in keys}
+        if value[0] == "cls" and keys is not None and keys and self.is_enum(value[1]):
+            named = {k[2] for k in keys}  # Color["RED"]
             self.pts.add(dst, [m for m in self.members(value[1]) if m[2] in named])
+            return
+        if value[0] == "cls" and keys is None and self.is_enum(value[1]):
+            self.pts.add(dst, self.members(value[1]))  # Color[name.upper()]: any member
             return
         if value[0] == "mod" and keys:  # globals()[name]
             for key in keys:
@@ -847,7 +958,14 @@ class Solver:
         """``old.update(src)`` on a local: a new dict where ``src``'s keys win."""
         _, dst, old, src = op
         sources = [v for v in self.pts.get(src) if v[0] == "obj"]
-        replaced = {k[2] for s in sources for k in self.pts.get(("keys", s)) if k[2] != ANY_KEY}
+        # a **kwargs dict stands for what every call passes: its keys replace nothing
+        replaced = {
+            k[2]
+            for s in sources
+            if not s[2].endswith("|**")
+            for k in self.pts.get(("keys", s))
+            if k[2] != ANY_KEY
+        }
         for value in self.pts.get(old):
             if value[0] != "obj" or value[1] != "dict":
                 self.pts.add(dst, [value])
@@ -978,10 +1096,13 @@ class Solver:
             self.pts.add(dst, [UNKNOWN])
 
     def enter(self, value: Value, dst: Node, caller: str, is_async: bool) -> None:
-        if value[0] == "inst":
-            prefix = "__a" if is_async else "__"
-            self.call_method(value, f"{prefix}enter__", dst, caller)
-            self.call_method(value, f"{prefix}exit__", ("exit", dst), caller)
+        if value[0] == "inst" and is_async:  # what awaiting __aenter__'s coroutine gives
+            self.call_method(value, "__aenter__", ("entered", dst), caller)
+            self.call_method(value, "__aexit__", ("exit", dst), caller)
+            self.derive("await", dst, ("entered", dst))
+        elif value[0] == "inst":
+            self.call_method(value, "__enter__", dst, caller)
+            self.call_method(value, "__exit__", ("exit", dst), caller)
         elif value[0] == "gen":  # a contextlib.contextmanager generator
             self.pts.flow(self.functions[value[1]].yields, dst)
         elif value[0] in _UNRESOLVED:
@@ -1077,6 +1198,7 @@ class Solver:
         if info is None:
             return
         self.edge(caller, qualname)
+        self.called(qualname)
         params = info.params
         if receiver is not None and params:
             self.pts.add(params[0][2], [receiver])
@@ -1366,6 +1488,12 @@ def _parents(module: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts))]
 
 
-def solve(modules: Sequence[ModuleFlow]) -> FlowGraph:
-    """The call graph of ``modules`` (their IR), solved to a fixpoint."""
-    return Solver(modules).solve()
+def solve(
+    modules: Sequence[ModuleFlow],
+    roots: Sequence[str] | None = None,
+    load: Callable[[str], ModuleFlow | None] | None = None,
+    known: Iterable[str] = (),
+) -> FlowGraph:
+    """The call graph of ``modules`` (their IR), solved to a fixpoint: of the whole
+    program, or on demand from ``roots`` (see Solver)."""
+    return Solver(modules, roots, load, known).solve()

@@ -152,6 +152,7 @@ class Variants:
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
+        self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -458,7 +459,11 @@ class Variants:
                 if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
             elif store.value[0] == "call" and store.value[1][0] == "attr":
-                variant = self._conversion(fn, module, store.value)
+                variant = self._conversion(fn, module, store.value) or self._made_member(
+                    fn, module, store.value
+                )
+            elif store.value[0] == "call" and store.value[1][0] == "name":
+                variant = self._made_member(fn, module, store.value)
             elif store.value[0] == "name":
                 # ``self.algo = algo`` from a parameter annotated with the variant
                 for pname, pann in fn.params:
@@ -487,6 +492,18 @@ class Variants:
             if variant is not None:
                 out.append((fn.name, variant))
         return out
+
+    def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
+        """The enum a call makes a member of: the enum called (``Backend(name)``) or a
+        factory of its own that returns one (``Backend.parse(name)``, a classmethod
+        normalising the name first)."""
+        func = call[1]
+        owner = self.model.resolve_dotted(fn, module, func if func[0] == "name" else func[1])
+        if owner is None or owner not in self.model.classes or not self.model.is_enum(owner):
+            return None
+        if func[0] == "attr" and self.model.type_of(fn, call) != owner:
+            return None
+        return self.by_name[owner] if owner in self.by_name else None
 
     def _conversion(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum ``E.from_string(x.attr)`` converts to; records ``attr`` as a setting
@@ -839,6 +856,15 @@ class Variants:
                 # a setting string converted by member name (``Algo[name.upper()]``)
                 return [i for i, m in enumerate(variant.members) if m == value.upper()] or None
             return None
+        if kind == "union" and self._is_flag(variant):
+            # ``Proto.RDMA | Proto.NVLINK``: a composite flag, which ``in`` tests as a set
+            out = []
+            for side in expr[1:]:
+                found = self.members_in(side, fn, module, variant, depth + 1)
+                if found is None:
+                    return None
+                out.extend(found)
+            return out
         if kind == "attr" and variant.kind == "enum":
             owner = self.model.resolve_dotted(fn, module, expr[1])
             if owner == variant.qualname:
@@ -849,6 +875,13 @@ class Variants:
                 where, value = constant
                 return self.members_in(value, None, where, variant, depth + 1)
         return None
+
+    def _is_flag(self, variant: Variant) -> bool:
+        """Whether the variant is an ``enum.Flag`` (or ``IntFlag``): its members combine
+        with ``|`` into a composite that ``in`` tests bit by bit."""
+        return variant.kind == "enum" and any(
+            base in ("enum.Flag", "enum.IntFlag") for base in self.model.mro(variant.qualname)
+        )
 
     def _literals_of_alias(
         self, fn: FunctionFacts | None, module: str, expr: Expr
@@ -874,7 +907,7 @@ class Variants:
         if target is None or target in model.functions or target in model.classes:
             return None
         value = model.module_assigns.get(target)
-        if value is None or value[0] not in ("seq", "call", "name", "attr"):
+        if value is None or value[0] not in ("seq", "call", "name", "attr", "union"):
             return None
         return target.rsplit(".", 1)[0], value
 
@@ -1379,8 +1412,10 @@ class Variants:
     ) -> Normalisation:
         """What constructing an ``owner`` does to the variant held in ``attr``: the members
         rewritten into others (``if self.method in get_args(MTP) and self.method !=
-        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``), which can no
-        longer be there once the object is made.
+        "mtp": self.method = "mtp"``; ``self.algo = resolve(self.algo)``; ``self.mode =
+        Mode.WIDE if mode is Mode.WIDER else mode``; a parameter every construction
+        passes from objects whose own construction rewrote it, ``Worker(self.handler.
+        mode)``), which can no longer be there once the object is made.
 
         The construction is ``__init__``, then ``__post_init__`` and the methods
         decorated as validators run after it (found through the class's bases), with
@@ -1548,12 +1583,22 @@ class Variants:
             if here is UNKNOWN:
                 state.values = None
                 return
+            given = self._given_rewrite(fn, value, variant, state.member)
+            if given is not None and here is T:  # made from an object that rewrote it
+                state.values, state.site = set(given.into), given
+                continue
             stored = self._stored_members(value, fn, variant, state)
             if stored is None:
                 state.values = None
                 return
             if here is T:
-                if state.member not in stored and not _reads_itself(target, guards, value):
+                if (
+                    state.member not in stored
+                    and not _reads_itself(target, guards, value)
+                    and not (  # ``Mode.WIDE if mode is Mode.DEEP else mode``
+                        value[0] == "ifexp" and self.mentions(value[1], fn, variant, frozenset())
+                    )
+                ):
                     # a value set whatever was given (``self.state = State.NEW``): the
                     # attribute is initialised, not a given setting rewritten
                     state.values = None
@@ -1563,6 +1608,36 @@ class Variants:
                     state.site = Rewrite(tuple(sorted(stored)), fn.qualname, span)
             else:  # stored only under a condition that does not depend on the variant
                 state.values |= stored
+
+    def _given_rewrite(
+        self, fn: FunctionFacts, value: Expr, variant: Variant, member: int
+    ) -> Rewrite | None:
+        """How the member is rewritten before a constructor is given it in its parameter
+        ``value``: every construction passes an attribute of objects whose own
+        construction rewrites it (``DraftWorker(self.handler.mode)``, the handler
+        having folded the mode); None when one may pass it as it is."""
+        if value[0] != "name" or fn.name != "__init__":
+            return None
+        if all(p != value[1] for p, _ in fn.params) or fn.qualname in self._giving:
+            return None
+        self._giving.add(fn.qualname)
+        try:
+            found: Rewrite | None = None
+            sites = self.model.passed_arguments(fn, ("param", value[1]))
+            for caller, arg in sites:
+                if arg[0] != "attr":
+                    return None
+                owners = self.model.types_of(caller, arg[1])
+                if not owners:
+                    return None
+                for owner in sorted(owners):
+                    rewrite = self.normalisation(owner, arg[2], variant).rewrites.get(member)
+                    if rewrite is None:
+                        return None
+                    found = found or rewrite
+            return found
+        finally:
+            self._giving.discard(fn.qualname)
 
     def _construction_callee(
         self, fn: FunctionFacts, call: Expr, holders: list[Expr]
@@ -1603,6 +1678,18 @@ class Variants:
         ``state``'s values; None when unknown."""
         if value[0] == "name" and any(p == value[1] for p, _ in fn.params):
             return {state.member}  # the setting as it is given
+        if value[0] == "ifexp":  # the side the member takes, or either
+            truth = self.guards_truth(((value[1], True),), fn, variant, state.member)
+            if truth is UNKNOWN:
+                return None
+            sides: set[int] = set()
+            for side, takes in ((value[2], F), (value[3], T)):
+                if truth is not takes:
+                    taken = self._stored_members(side, fn, variant, state)
+                    if taken is None:
+                        return None
+                    sides |= taken
+            return sides
         if value[0] in ("name", "attr") and self.denotes(value, fn, variant, frozenset()):
             return set(state.values or ())  # the value it holds, as it was
         found = self.member_of(value, fn, variant)

@@ -71,12 +71,15 @@ def test_entries_of_a_table_keyed_by_request_id_are_the_state(tmp_path: Path) ->
                                 continue
                             self.out.append(plan.size)
                         for rid, _ in handoffs:
+                            self._report(rid)
                             self._finish(rid)
+
+                    def _report(self, rid):
+                        self.out.append(self._plans[rid].host)
 
                     def _finish(self, rid):
                         done = self._plans.pop(rid)
                         self.out.append(done.size)
-                        self.out.append(self._plans[rid].host)
             """,
         },
     )
@@ -84,7 +87,7 @@ def test_entries_of_a_table_keyed_by_request_id_are_the_state(tmp_path: Path) ->
         "PDL001 eng/plans.py:16 SPOOL",
         "PDL101 eng/loop.py:17 SPOOL",
         "PDL101 eng/loop.py:30 SPOOL",
-        "PDL101 eng/loop.py:31 SPOOL",
+        "PDL101 eng/loop.py:34 SPOOL",
     ]
 
 

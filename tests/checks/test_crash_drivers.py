@@ -77,6 +77,25 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN"),
     ),
+    "flag_composite": (
+        """
+        import sys
+        from wire_engine.worker import DecodeWorker
+        DecodeWorker(sys.argv[1]).event_loop_disagg_decode([{"kv_bytes": 40}])
+        """,
+        ("SHM", "IB", "SOCKET"),
+    ),
+    "named_step": (
+        """
+        import sys
+        from loop_engine.drafting import Drafting
+        from loop_engine.engine import Engine, Request
+        engine = Engine(Drafting[sys.argv[1]])
+        engine.waiting.append(Request({"draft": [1, 2]}))
+        engine.serve(1)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "forwarded_options": (
         """
         import sys
@@ -666,6 +685,50 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("rerank", "lexical"),
     ),
+    "super_fallback": (
+        """
+        import sys
+        from relay_super.methods import GuessMethod
+        from relay_super.worker import DecodeWorker
+        worker = DecodeWorker(GuessMethod[sys.argv[1]])
+        print(worker.event_loop_disagg_decode([{"rid": 1, "tokens": [4, 5, 6]}]))
+        """,
+        ("TREE", "OFF"),
+    ),
+    "injected_config": (
+        # the launcher outside the package makes the configuration and the server
+        """
+        import sys
+        from cfg_engine.config import EngineConfig
+        from cfg_engine.server import DecodeServer
+        server = DecodeServer(EngineConfig(sys.argv[1].lower(), role="decode"))
+        print(server.event_loop_disagg_decode([{"rid": 1, "tokens": [4, 5, 6]}]))
+        """,
+        ("TREE", "OFF"),
+    ),
+    "rejected_idle_branch": (
+        # an idle batch (no handoff) of the tree method, or a handed-off batch
+        """
+        import sys
+        from veto_engine.args import ServeArgs
+        from veto_engine.modes import Speculation
+        from veto_engine.worker import DecodeWorker
+        algo = Speculation.TREE if sys.argv[1] == "IDLE" else Speculation[sys.argv[1]]
+        handoffs = [] if sys.argv[1] == "IDLE" else [{"rid": 1, "tokens": [4, 5]}]
+        print(DecodeWorker(ServeArgs(algo, role="decode")).event_loop_disagg_decode(handoffs))
+        """,
+        ("TREE", "OFF"),
+    ),
+    "chosen_override": (
+        """
+        import sys
+        from lane_handlers.lanes import Lane
+        from lane_handlers.server import DecodeServer
+        server = DecodeServer(Lane[sys.argv[1]])
+        print(server.event_loop_disagg_decode([{"rid": 1, "beams": [[3, 4], [5]]}]))
+        """,
+        ("BEAM", "PLAIN"),
+    ),
     "override_builder": (
         # the planner picked per kind, made from the configuration string and injected
         """
@@ -820,6 +883,16 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         """,
         ("LOOKUP",),
         ("TREE", "CHAIN", "OFF"),
+    ),
+    "rejected_idle_branch": (
+        """
+        import sys
+        from veto_engine.args import ServeArgs
+        from veto_engine.modes import Speculation
+        ServeArgs(Speculation[sys.argv[1]], role="decode").check()
+        """,
+        ("NGRAM",),
+        ("TREE", "OFF"),
     ),
     "late_raise_fixed": (
         """

@@ -115,6 +115,16 @@ DEAD: dict[str, tuple[str, tuple[str, ...], tuple[str, str] | None]] = {
         ("NEXT_TOKEN", "TREE", "LOOKUP"),
         ("NEXT_TOKEN", "folded_engine/loop.py:10"),
     ),
+    "folded_handler_mode": (
+        """
+        import sys
+        from fold_handlers.heads import Head
+        from fold_handlers.server import DecodeServer
+        print(DecodeServer(Head[sys.argv[1]]).event_loop_disagg_decode([1.0, 2.0]))
+        """,
+        ("PLAIN", "WIDE", "WIDER"),
+        None,
+    ),
     "dead_literal_branch": (
         """
         import sys

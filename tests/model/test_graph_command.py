@@ -195,3 +195,45 @@ def test_a_member_no_variant_has_is_a_usage_error(tmp_path: Path) -> None:
     proc = run_pdlint("graph", "--member", "HYDRA", cwd=root)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "--member HYDRA: no variant of the analysed code has it" in proc.stderr
+
+
+_DEMAND = {
+    "relay/__init__.py": "",
+    "relay/loop.py": (
+        "from relay.kernels import Fast, Slow\n\n\n"
+        "class DecodeLoop:\n"
+        "    def __init__(self):\n"
+        "        self.kernel = Fast()\n\n"
+        "    def step(self):\n"
+        "        self.kernel.run()\n\n\n"
+        "def reconfigure(loop: DecodeLoop):\n"
+        "    loop.kernel = Slow()\n"
+    ),
+    "relay/kernels.py": (
+        "class Fast:\n    def run(self):\n        pass\n\n\n"
+        "class Slow:\n    def run(self):\n        pass\n"
+    ),
+    "relay/tools.py": "def broken(:\n",
+}
+
+
+def test_graph_from_entry_points_is_solved_on_demand(tmp_path: Path) -> None:
+    """From entry points, what runs is what they call: ``reconfigure`` is called by
+    nothing, so the Slow kernel it stores never reaches ``step`` (the whole program
+    has it), and the constructor of the loop's class runs, as an object's methods run
+    once it is made. A module nothing imports is not read (its syntax error is not
+    reported), and one the whole program reads is."""
+    for name, text in _DEMAND.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    step = "relay.loop.DecodeLoop.step"
+    proc = run_pdlint("graph", "--entry-point", step, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert _pairs(json.loads(proc.stdout)) == {(step, "relay.kernels.Fast.run")}
+    assert "tools.py" not in proc.stderr
+    whole = run_pdlint("graph", "--all", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    assert {(step, "relay.kernels.Fast.run"), (step, "relay.kernels.Slow.run")} <= _pairs(
+        json.loads(whole.stdout)
+    )
+    assert "relay/tools.py: skipped" in whole.stderr

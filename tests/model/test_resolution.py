@@ -8,6 +8,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import pytest
 from pdlint_helpers import invoke, summary
 
 # shared by the packages below: an enum with a builder that has nothing for LOOKUP
@@ -3240,3 +3241,107 @@ def test_a_registry_filled_for_each_key_a_decorator_is_given(tmp_path: Path) -> 
     found = _findings(tmp_path, {**files, "eng/build.py": build})
     assert "PDL101 eng/loop.py:17 CHAIN" in found
     assert [f for f in found if f.startswith("PDL001")] == ["PDL001 eng/build.py:20 CHAIN,OFF"]
+
+
+def test_constructor_input_made_outside_is_of_the_one_class_defining_its_methods(
+    tmp_path: Path,
+) -> None:
+    # nothing in the package makes a Server: a launcher gives it its settings, of the
+    # one class defining the method the constructor calls on them; with a second
+    # class defining it, what the settings are is unknown (silent)
+    settings = """
+        from eng.drafting import Algo
+
+
+        class Settings:
+            def __init__(self, name):
+                self.name = name
+
+            def algorithm(self):
+                return Algo[self.name.upper()]
+    """
+    server = """
+        class Batch:
+            def __init__(self):
+                self.draft = None
+
+
+        class Server:
+            def __init__(self, settings):
+                self.algo = settings.algorithm()
+
+            def event_loop_disagg_decode(self, handoffs):
+                for h in handoffs:
+                    b = Batch()
+                    d = self.algo.draft_for(h)
+                    if d is not None:
+                        b.draft = d
+                    if self.algo.is_lookup():
+                        b.draft.tokens.pop()
+    """
+    files = {
+        "eng/__init__.py": "",
+        "eng/drafting.py": DRAFTING,
+        "eng/settings.py": settings,
+        "eng/server.py": server,
+    }
+    found = _findings(tmp_path / "one", files)
+    assert found == ["PDL001 eng/drafting.py:17 LOOKUP", "PDL101 eng/server.py:17 LOOKUP"]
+    other = """
+        class Replay:
+            def algorithm(self):
+                return None
+    """
+    assert _findings(tmp_path / "two", {**files, "eng/replay.py": other}) == []
+
+
+@pytest.mark.parametrize("made", ["Route.parse(route_name)", "Route(route_name)"])
+def test_attribute_made_by_the_enum_or_its_normalising_classmethod(
+    tmp_path: Path, made: str
+) -> None:
+    # nothing annotates ``self.route``: it holds the enum because the enum makes it,
+    # called or through its own factory (which maps a setting string first)
+    found = _findings(
+        tmp_path,
+        {
+            "eng/__init__.py": "",
+            "eng/kinds.py": """
+                import enum
+
+
+                class Sink:
+                    def __init__(self, name):
+                        self.name = name
+
+
+                class Route(str, enum.Enum):
+                    FAST = "FAST"
+                    SLOW = "SLOW"
+
+                    @classmethod
+                    def parse(cls, text):
+                        text = (text or "FAST").upper()
+                        if text == "DEFAULT":
+                            text = "FAST"
+                        return cls(text)
+            """,
+            "eng/worker.py": f"""
+                from eng.kinds import Route, Sink
+
+
+                class Worker:
+                    def __init__(self, route_name):
+                        self.route = {made}
+                        self.sink = None
+
+                    def accept_disagg_decode(self, handoff):
+                        if self.route is Route.FAST:
+                            self.sink = Sink(handoff)
+                        return self.flush()
+
+                    def flush(self):
+                        return self.sink.name
+            """,
+        },
+    )
+    assert found == ["PDL001 eng/worker.py:9 SLOW", "PDL101 eng/worker.py:15 SLOW"]

@@ -282,3 +282,65 @@ def test_an_annotation_naming_a_call_s_attribute_says_nothing() -> None:
     )
     graph = solve([extract(code, "main")])
     assert graph.edges["main.wait"] == {"main.Sink.put"}
+
+
+def test_a_name_built_by_concatenation_is_looked_up() -> None:
+    """``getattr(self, "on_" + event)``: each string the parts may be, joined."""
+    code = (
+        "class Router:\n"
+        "    def on_open(self):\n        pass\n\n"
+        "    def on_close(self):\n        pass\n\n"
+        "    def on_error(self):\n        pass\n\n"
+        "    def route(self, event):\n"
+        "        name = 'on_'\n"
+        "        name += event\n"
+        "        getattr(self, name)()\n\n\n"
+        "r = Router()\nfor e in ('open', 'close'):\n    r.route(e)\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert graph.edges["main.Router.route"] >= {"main.Router.on_open", "main.Router.on_close"}
+    assert "main.Router.on_error" not in graph.edges["main.Router.route"]
+
+
+def test_an_enum_subscripted_by_an_unknown_name_is_any_member() -> None:
+    """``cls[text.strip().upper()]`` in an enum's classmethod may be any member: the
+    members' methods are reached."""
+    code = (
+        "import enum\nimport sys\n\n\n"
+        "class Phase(enum.Enum):\n    PREFILL = 1\n    DECODE = 2\n\n"
+        "    @classmethod\n    def of(cls, text):\n        return cls[text.strip().upper()]\n\n"
+        "    def other(self):\n        return Phase.DECODE\n\n\n"
+        "def run(raw):\n    Phase.of(raw).other()\n\n\nrun(sys.argv[1])\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert "main.Phase.other" in graph.edges["main.run"]
+
+
+def test_a_kwargs_dict_merged_in_replaces_no_entry() -> None:
+    """``defaults.update(overrides)`` with ``**overrides``: one call may pass a key and
+    another not, so the entry it would replace is still called."""
+    code = (
+        "def plain():\n    pass\n\n\n"
+        "def fancy():\n    pass\n\n\n"
+        "def render(**hooks):\n"
+        "    table = {'style': plain}\n"
+        "    table.update(hooks)\n"
+        "    table['style']()\n\n\n"
+        "render()\nrender(style=fancy)\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert {"main.plain", "main.fancy"} <= graph.edges["main.render"]
+
+
+def test_async_with_binds_what_awaiting_aenter_gives() -> None:
+    """``async with Pool() as p``: ``p`` is what ``__aenter__``'s coroutine returns."""
+    code = (
+        "class Lease:\n    def release(self):\n        pass\n\n\n"
+        "class Pool:\n"
+        "    async def __aenter__(self):\n        return Lease()\n\n"
+        "    async def __aexit__(self, *exc):\n        return False\n\n\n"
+        "async def serve():\n"
+        "    async with Pool() as lease:\n        lease.release()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert "main.Lease.release" in graph.edges["main.serve"]

@@ -85,6 +85,8 @@ class LayoutAnalysis:
         self._indexed_modules = 0
         self._indexed_names: set[str] = set()
         self._grow_sites: list[tuple[FunctionFacts, GrowFact, list[str]]] = []
+        # grows of a local list the function returns (its callers store it): see _returned_as
+        self._returned_grows: list[tuple[FunctionFacts, GrowFact]] = []
         self._comprehensions: list[tuple[FunctionFacts, BindFact]] = []
         self._copy_binds: list[tuple[FunctionFacts, BindFact]] = []
         self._name_totals: dict[str, int] = {}  # functions by name
@@ -188,7 +190,7 @@ class LayoutAnalysis:
         if any(fn.qualname in self._indexed_names for facts in fresh for fn in facts.functions):
             # a module loaded since took the qualified name of an indexed function
             self._indexed, self._indexed_names = 0, set()
-            self._call_lasts, self._grow_sites = {}, []
+            self._call_lasts, self._grow_sites, self._returned_grows = {}, [], []
             self._comprehensions, self._copy_binds = [], []
             self._name_totals = {}
         call_lasts = self._call_lasts
@@ -204,6 +206,10 @@ class LayoutAnalysis:
                     names = self.aliases(fn, grow.target)
                     if names:
                         self._grow_sites.append((fn, grow, names))
+                    elif grow.target[0] == "name" and any(
+                        r.value == grow.target for r in fn.returns
+                    ):
+                        self._returned_grows.append((fn, grow))
             for bind in fn.binds:
                 if len(bind.names) == 1:
                     kind = bind.value[0]
@@ -262,6 +268,24 @@ class LayoutAnalysis:
             return stored
         return [target[1]] if target[1] in self.pack_lists else None
 
+    def _returned_as(self, fn: FunctionFacts) -> list[str]:
+        """The attributes the callers of ``fn`` store its result as (``self.ptrs =
+        self.register_buffers()``): the names of a list ``fn`` builds and returns."""
+        if self.model.source is not None and fn.name not in self._callers:
+            self.model.load_text(any_of=(fn.name,))
+            self._name_count = None
+        return sorted(
+            {
+                store.target[2]
+                for caller in self._callers_of(fn)
+                for store in caller.stores
+                if store.target[0] == "attr"
+                and store.value[0] == "call"
+                and store.value[1][0] in ("name", "attr")
+                and store.value[1][-1] == fn.name
+            }
+        )
+
     def _add(self, names: list[str], growths: Iterable[Growth], derived: str | None) -> None:
         existing = [self._by_name[n] for n in names if n in self._by_name]
         if existing:
@@ -287,6 +311,11 @@ class LayoutAnalysis:
             (fn.qualname, 0, fn, grow, names) for fn, grow, names in self._grow_sites
         ]
         sites += [(fn.qualname, 1, fn, bind, []) for fn, bind in self._comprehensions]
+        for fn, grow in list(self._returned_grows):
+            if grow.value[0] != "const" and self.roles.condition(grow.guards) is not None:
+                names = self._returned_as(fn)
+                if names:
+                    sites.append((fn.qualname, 0, fn, grow, names))
         sites.sort(key=lambda site: site[:2])  # by function, its grows first (stable)
         for _, _, fn, fact, names in sites:
             if isinstance(fact, BindFact):

@@ -9,7 +9,17 @@ LOCAL_PREFIXES = ("src_", "local_", "own_", "my_", "self_")
 ROLE_LOCAL_WORDS = ("draft", "speculative", "eagle", "mtp", "nextn", "medusa")
 # "spec" alone is often a specification (``layer_spec``, ``kv_cache_spec``); it is
 # role-local only followed by one of these (``spec_algorithm``, ``spec_info``).
-SPEC_FOLLOWERS = ("algorithm", "algo", "decode", "decoding", "info", "draft", "tokens", "steps")
+SPEC_FOLLOWERS = (
+    "algorithm",
+    "algo",
+    "decode",
+    "decoding",
+    "info",
+    "draft",
+    "tokens",
+    "steps",
+    "enabled",  # ``spec_enabled``: speculative decoding on, in this role's configuration
+)
 GROW_WORDS = ("append", "extend", "+=")
 BUILTINS = ("len", "int", "round", "min", "max", "abs", "sum", "range", "slice")
 SETUP_WORDS = ("init", "setup", "register", "bootstrap", "handshake", "prepare", "build")

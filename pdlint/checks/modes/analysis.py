@@ -25,7 +25,7 @@ from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards,
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
-from pdlint.model.variants import MAYBE, T, Variant
+from pdlint.model.variants import MAYBE, F, T, Variant
 
 BYPASS_WORDS = ("IDLE", "DUMMY", "WARMUP", "WARM_UP")
 
@@ -69,6 +69,7 @@ class ModeAnalysis:
         self.graph = relay.graph
         self.bypass_modes = bypass_modes
         self.placeholder_factories = placeholder_factories
+        self._relayed_variants: list[Variant] = []  # the relays' builders', see run
         self._mode_attrs: dict[str, list[Variant]] | None = None
         self._below: dict[tuple[str, str, str, int], dict[str, tuple[str, CallFact] | None]] = {}
         # (function, id of a call) -> (the call, the class it makes, its arguments)
@@ -250,6 +251,9 @@ class ModeAnalysis:
         seen: set[tuple[str, str | None, str, int, int]] = set()
         statements = StatementFilter()
         stored: list[Relay | HandoffStore] = [*relays, *self.handoff_stores(reachable, relays)]
+        self._relayed_variants = list(
+            {r.builder.variant.qualname: r.builder.variant for r in relays}.values()
+        )
         origins: dict[str | None, list[Origin]] = {}
         for relay in stored:
             if relay.carried:  # a carrier's field, not a batch's state
@@ -307,7 +311,10 @@ class ModeAnalysis:
                     deref.span[0] == after[0] and qual != origin.function  # as calls below
                 )
                 if later and self._unguarded(fn, deref.attr, deref, state, batch_cls):
-                    if self.variants.guards_truth(deref.guards, fn, variant, member) in (T, MAYBE):
+                    if self.variants.guards_truth(deref.guards, fn, variant, member) in (
+                        T,
+                        MAYBE,
+                    ) and not self._rejected_only(fn, deref.guards):
                         yield self._bypass_finding(
                             relay,
                             origin,
@@ -352,7 +359,7 @@ class ModeAnalysis:
                             truth = self.variants.guards_truth(
                                 deref.guards, callee, variant, member
                             )
-                            if truth not in (T, MAYBE):
+                            if truth not in (T, MAYBE) or self._rejected_only(callee, deref.guards):
                                 continue
                             tail = [(qual, call), *_chain_sites(below, sub)]
                             yield self._bypass_finding(
@@ -375,6 +382,20 @@ class ModeAnalysis:
                     sites = sorted(site.span for site in self.graph.sites(caller, qual))
                     if sites:
                         queue.append((caller, sites[0], sites[0]))
+
+    def _rejected_only(self, fn: FunctionFacts, guards: Guards) -> bool:
+        """Whether code under ``guards`` runs only for members of a relay's variant that a
+        startup validator rejects (``elif algo.is_ngram():`` with NGRAM rejected on a
+        decode server): no batch of any mode runs it."""
+        for variant in self._relayed_variants:
+            rejected = self.relay.rejected(variant)
+            if rejected and all(
+                self.variants.guards_truth(guards, fn, variant, member) is F
+                for member in range(len(variant.members))
+                if member not in rejected
+            ):
+                return True
+        return False
 
     def _unguarded(
         self,

@@ -330,11 +330,23 @@ class RelayAnalysis:
                     return None
                 kinds = {self._callable_kind(*entry) for entry in entries}
                 return kinds.pop() if len(kinds) == 1 else None
+            if self._returns_none(fn, func):
+                return "none"
         if value[0] == "name":
             lookup = self.variants.local_lookup(value, fn, variant, bound)
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _returns_none(self, fn: FunctionFacts, func: Expr) -> bool:
+        """Whether a call of ``func`` in ``fn`` reaches one function, not a class, that
+        gives None on every return (an override falling back to ``super().build(h)``
+        whose base returns None)."""
+        targets = self.model.call_targets(fn, func)
+        if len(targets) != 1 or self.model.functions[targets[0]].name == "__init__":
+            return False
+        outcome = self._plain_outcome(targets[0])
+        return outcome is not None and outcome[0] == "none"
 
     def _callable_kind(self, scope: FunctionFacts | None, module: str, value: Expr) -> str | None:
         """ "none" when every function ``value`` may be returns None (and raises
@@ -412,9 +424,10 @@ class RelayAnalysis:
                 if not stored and not passed:
                     continue
                 builders = [
-                    b
+                    taken
                     for target in self.model.call_targets(fn, call.func)
                     if (b := self.builder(target)) is not None
+                    and (taken := self._taken(qual, b)) is not None
                 ]
                 for builder in builders or self._polymorphic_builders(fn, call):
                     for store in stored:
@@ -430,6 +443,24 @@ class RelayAnalysis:
         for qual in sorted(reachable):
             out.extend(self._inline_relays(self.model.functions[qual], relayed))
         return out
+
+    def _taken(self, caller: str, builder: Builder) -> Builder | None:
+        """The builder as ``caller`` reaches it: with the gaps of the members its call can
+        take (an override in a class a variant chooses is called by the members choosing
+        that class alone); None when it has none for them."""
+        when = self.graph.when.get((caller, builder.qualname))
+        if when is None or when[0] != builder.variant.qualname:
+            return builder
+        kept = [
+            (m, s) for m, s in zip(builder.gaps, builder.none_spans, strict=True) if m in when[1]
+        ]
+        if len(kept) == len(builder.gaps):
+            return builder
+        if not kept:
+            return None
+        return replace(
+            builder, gaps=tuple(m for m, _ in kept), none_spans=tuple(s for _, s in kept)
+        )
 
     def _inline_relays(self, fn: FunctionFacts, relayed: dict[str, set[str | None]]) -> list[Relay]:
         """The relays of ``fn`` that are their own builders: the state stored only under
@@ -1020,6 +1051,7 @@ class RelayAnalysis:
         for qual in sorted(parents):
             fn = self.model.functions[qual]
             seen: set[Span] = set()
+            crashed: list[DerefFact] = []
             derefs = [d for d in fn.derefs if d.attr in names]
             # a None test of a local holding an entry of the state tests the state
             tested = names | state_locals(fn, state) if derefs else names
@@ -1027,6 +1059,12 @@ class RelayAnalysis:
                 if deref.span in seen:
                     continue
                 seen.add(deref.span)
+                # the request already crashed at an earlier one that runs on every path here
+                if any(
+                    earlier.obj == deref.obj and set(earlier.guards) <= set(deref.guards)
+                    for earlier in crashed
+                ):
+                    continue
                 if any(guards_mention(deref.guards, n) for n in tested):
                     continue
                 if stored_before(fn, deref, self.model):
@@ -1035,6 +1073,7 @@ class RelayAnalysis:
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
+                crashed.append(deref)
                 yield self._finding(
                     relay, member, none_span, qual, deref.obj, deref.span, deref.guards, parents
                 )

@@ -91,10 +91,21 @@ SPLIT = ["PDL201 kvpkg/sender.py:14 kv_table"]
         ({"handshake": "if peer.draft_on != (self.draft_pool is not None): raise OSError()"}, []),
         # a setting both roles share is not role-local
         ({"condition": "self.use_fp8_scales"}, []),
+        # speculative decoding switched on in this role's own configuration
+        ({"condition": "self.spec_enabled"}, SPLIT),
         # a name that is no peer's copy
         ({"peer": "their_table"}, []),
     ],
-    ids=["halved", "assert", "raise-on-count", "raise-too-weak", "handshake", "shared", "unnamed"],
+    ids=[
+        "halved",
+        "assert",
+        "raise-on-count",
+        "raise-too-weak",
+        "handshake",
+        "shared",
+        "spec-enabled",
+        "unnamed",
+    ],
 )
 def test_split_and_its_fixes(tmp_path: Path, changes: dict[str, str], expected: list[str]) -> None:
     assert findings(package(tmp_path, **changes)) == expected
