@@ -6,7 +6,7 @@ import gc
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +34,7 @@ from pdlint.source.discover import DiscoveryError
 from pdlint.source.globs import name_matches
 
 if TYPE_CHECKING:
-    from pdlint.model.flowprogram import FlowProgram, ModuleReader
+    from pdlint.model.flowprogram import FlowSource, ModuleReader
     from pdlint.model.names import Model
     from pdlint.settings.packs import Pack
 
@@ -531,6 +531,7 @@ def graph_command(  # noqa: PLR0913
     targets = list(paths) or ["."]
     forget_packages()
     roots: list[str] = []
+    check_model: _CheckModel | None = None
     try:
         settings = resolve_settings(targets, config_path)
         packs = load_packs(settings.packs, settings.root) if not no_packs else []
@@ -539,7 +540,8 @@ def graph_command(  # noqa: PLR0913
         else:
             sources, found = flow_sources(targets, settings)
             reader = ModuleReader(sources)
-            roots = _graph_roots(reader, packs, settings, list(_split(entry_points)))
+            check_model = _CheckModel(sources, settings)
+            roots = _graph_roots(reader, packs, settings, list(_split(entry_points)), check_model)
             program = load_reachable(reader, found, roots)
     except (ConfigError, DiscoveryError) as exc:
         _fail(str(exc))
@@ -557,17 +559,25 @@ def graph_command(  # noqa: PLR0913
     edges = whole_program(flow) if whole else reachable(flow, roots)
     if member:
         from pdlint.model.flowmembers import MemberError, member_edges
+        from pdlint.model.flowprogram import check_facts
+        from pdlint.model.names import Model
 
         try:
             starts = [*flow.modules, *flow.functions] if whole else roots
-            model, close = _member_model(program, whole, settings)
-            try:
-                edges = member_edges(model, starts, edges, member)
-            finally:
-                close()
+            if check_model is None:  # the whole program: every file's facts
+                model = Model(check_facts(program.sources))
+            else:  # the modules the value flow read, and what its queries load
+                model = check_model.get()
+                model.load_modules(flow.modules)
+            edges = member_edges(model, starts, edges, member)
         except MemberError as exc:
             _fail(str(exc))
             return
+        finally:
+            if check_model is not None:
+                check_model.close()
+    elif check_model is not None:
+        check_model.close()
     stats = {"calls": flow.calls, "dropped": flow.dropped}
     if graph_format == "pycg":
         text = graphs.to_pycg(edges)
@@ -609,35 +619,41 @@ def install_requirement(extra: str) -> str:
     return f"pdlint[{extra}] @ git+https://github.com/pdlint/pdlint@v{__version__}"
 
 
-def _member_model(
-    program: FlowProgram, whole: bool, settings: Settings
-) -> tuple[Model, Callable[[], None]]:
-    """The check's model for ``--member``, and what closes it: of every file for the
-    whole program, else a lazy one holding the modules the value flow read (and what
-    its queries load)."""
-    from pdlint.engine.run import lazy_model
-    from pdlint.model.flowprogram import check_facts
-    from pdlint.model.names import Model
-    from pdlint.source.discover import SourceFile, display_path
+class _CheckModel:
+    """The check's lazy model of the graph's files, made when first asked for: finding
+    the entry points and ``--member`` share what it parsed. ``close`` ends it."""
 
-    if whole:
-        return Model(check_facts(program.sources)), lambda: None
-    files = [SourceFile(s.path, display_path(s.path)) for s in program.sources]
-    model, reading = lazy_model(files, settings)
-    model.load_modules(program.graph.modules)
-    return model, reading.close
+    def __init__(self, sources: Iterable[FlowSource], settings: Settings) -> None:
+        self.sources = list(sources)
+        self.settings = settings
+        self.made: tuple[Model, Any] | None = None
+
+    def get(self) -> Model:
+        if self.made is None:
+            from pdlint.engine.run import lazy_model
+            from pdlint.source.discover import SourceFile, display_path
+
+            files = [SourceFile(s.path, display_path(s.path)) for s in self.sources]
+            self.made = lazy_model(files, self.settings)
+        return self.made[0]
+
+    def close(self) -> None:
+        if self.made is not None:
+            self.made[1].close()
 
 
 def _graph_roots(
-    reader: ModuleReader, packs: list[Pack], settings: Settings, named: list[str]
+    reader: ModuleReader,
+    packs: list[Pack],
+    settings: Settings,
+    named: list[str],
+    check_model: _CheckModel,
 ) -> list[str]:
     """The roots of ``pdlint graph``, as ``check`` finds its entry points: those the
     active packs, the settings and ``--entry-point`` name, else those its finder finds
-    (on a model that parses what the finder asks for)."""
-    from pdlint.engine.run import lazy_model
+    (on the check's lazy model, which parses what the finder asks for)."""
     from pdlint.engine.schedule import active_packs
     from pdlint.model.flowprogram import decode_entries, defining
-    from pdlint.source.discover import SourceFile, display_path
 
     given = [*settings.entry_points, *named]
     modules = set(reader.sources)
@@ -649,14 +665,7 @@ def _graph_roots(
             click.echo(
                 f"pdlint: warning: entry point '{pattern}' matches no analysed function", err=True
             )
-    if roots:
-        return roots
-    files = [SourceFile(s.path, display_path(s.path)) for s in reader.sources.values()]
-    model, program = lazy_model(files, settings)
-    try:
-        return decode_entries(model)
-    finally:
-        program.close()
+    return roots or decode_entries(check_model.get())
 
 
 @cli.command("server")
