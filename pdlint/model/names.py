@@ -303,8 +303,8 @@ class Model:
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
         # (class, method or "") -> the modules that may build it (and call the method)
-        self._building: dict[tuple[str, str], list[str]] = {}
-        self._building_text: dict[str, list[str]] = {}
+        self._building: dict[tuple[str, str, bool], list[str]] = {}
+        self._building_text: dict[str, list[str]] = {}  # see _building_candidates
         self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._held_named: dict[str, dict[str, list[tuple[FunctionFacts, Site]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
@@ -442,7 +442,7 @@ class Model:
         self.load_modules(found)
         return [m for m in found if m in self.modules]
 
-    def modules_building(self, cls: str, calling: str = "") -> list[str]:
+    def modules_building(self, cls: str, calling: str = "", *, factory: bool = False) -> list[str]:
         """The modules that may build the class ``cls`` by its name, loaded, when they
         are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
         package or naming that package (an import of it) whose text holds ``Name(`` (as
@@ -456,13 +456,15 @@ class Model:
         over (a loaded module by its facts, another by its text: ``.calling``), where
         an instance built is held and called (``self.acceptor = Acceptor(...)`` then
         ``self.acceptor.accept(batch)``, ``pool.submit(self.acceptor.accept, b)``): no
-        module is loaded that would not be loaded for the constructor's callers."""
-        key = (cls, calling)
+        module is loaded that would not be loaded for the constructor's callers. With
+        ``factory``, those calling ``calling`` on the class by its name instead
+        (``Batch.init_new(...)``, a factory classmethod)."""
+        key = (cls, calling, factory)
         found = self._building.get(key)
         if found is not None:
             return found
-        found = self._building_candidates(cls)
-        if calling:
+        found = self._building_candidates(cls, calling if factory else "")
+        if calling and not factory:
             word = f".{calling}"
             texts = self.texts
             found = [
@@ -488,10 +490,12 @@ class Model:
         found = self._building[key] = [m for m in found if m in self.modules]
         return found
 
-    def _building_candidates(self, cls: str) -> list[str]:
+    def _building_candidates(self, cls: str, method: str = "") -> list[str]:
         """The modules :meth:`modules_building` reads for ``cls``, by their text (or
-        their facts), loaded or not."""
-        found = self._building_text.get(cls)
+        their facts), loaded or not; with ``method``, those calling it on the class by
+        its name instead (``Batch.init_new(...)``, a factory classmethod)."""
+        key = f"{cls}:{method}"
+        found = self._building_text.get(key)
         if found is not None:
             return found
         name = cls.rsplit(".", 1)[-1]
@@ -500,18 +504,22 @@ class Model:
             found = [
                 m
                 for m, facts in self.modules.items()
-                if self.module_calls_named(m).get(name)
+                if any(
+                    not method or (c.func[0] == "attr" and c.func[1][-1] == name)
+                    for _, c in self.module_calls_named(m).get(method or name, ())
+                )
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
-            calling = self.texts.with_text(all_of=((f"{name}(",),))
+            word = f"{name}.{method}(" if method else f"{name}("
+            calling = self.texts.with_text(all_of=((word,),))
             found = [m for m in calling if m.split(".", 1)[0] == top]
             if len(found) < len(calling):  # outside its package, where it is imported
-                naming = self.texts.with_text(all_of=((f"{name}(", top),))
+                naming = self.texts.with_text(all_of=((word, top),))
                 found = sorted({*found, *naming})
         if len(found) > _BUILDING_MODULES:
             found = []
-        self._building_text[cls] = found
+        self._building_text[key] = found
         return found
 
     def load_text(
@@ -1958,6 +1966,8 @@ class Model:
         sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
         if not sites and init and fn.cls is not None:
             sites = self._inherited_init_sites(fn, fn.cls)
+        if init:  # ``cls(...)`` in a factory classmethod of the class or of a base
+            sites += [site for m in sorted(modules) for site in self._sites_in(m, "cls", fn)]
         if not sites and fn.cls is None and "<" not in fn.qualname:
             # a module function its module never calls: a helper called where it is
             # imported (``spec_prepare(batch)`` in the batch's module), read in the
@@ -1965,6 +1975,19 @@ class Model:
             sites = [
                 site
                 for m in self.modules_building(fn.qualname)
+                if m not in modules
+                for site in self._sites_in(m, name, fn)
+            ]
+        if (
+            not sites
+            and fn.cls is not None
+            and {"classmethod", "staticmethod"} & set(fn.decorators)
+        ):
+            # a factory called on its class where the class is imported
+            # (``Batch.init_new(reqs, algo)``), read as a constructor's callers are
+            sites = [
+                site
+                for m in self.modules_building(fn.cls, fn.name, factory=True)
                 if m not in modules
                 for site in self._sites_in(m, name, fn)
             ]

@@ -685,6 +685,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("rerank", "lexical"),
     ),
+    "factory_classmethod": (
+        """
+        import sys
+        from tidal.server import TideServer
+        server = TideServer({"guess": sys.argv[1].lower()})
+        print(server.event_loop_disagg_decode([{"items": [1, 2], "draft": [7]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "super_fallback": (
         """
         import sys
