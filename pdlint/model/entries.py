@@ -41,6 +41,8 @@ SHIPPING_METHODS = ("build_connector_meta",)
 CONNECTOR_INTERFACE = frozenset(
     (*CONNECTOR_METHODS, *SHIPPING_METHODS, *_WORKER_SIDE_METHODS, "bind_connector_metadata")
 )
+# ``Decode`` as a word of a class name (``DecodeNode``, ``PDDecodeWorker``), not ``Decoder``
+_DECODE_ROLE = re.compile(r"Decode(?=[A-Z0-9_]|$)")
 # A state a request waits in for its KV from the prefill side (``WAITING_FOR_REMOTE_KVS``).
 _WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
 # Text of a file that may hold a branch on the decode disaggregation mode, or that
@@ -323,8 +325,37 @@ def _waits_remote(expr: Expr) -> bool:
     return any(_WAITING_REMOTE.search(i) for i in identifiers(expr))
 
 
+def decode_role_methods(model: Model) -> list[str]:
+    """The public methods of a class named for the decode role (``Decode`` as a word
+    of its name: ``DecodeNode``, ``DecodeWorkerHandler``, not ``Decoder``) that no
+    method of the class calls on ``self``: the loops and handlers the server runs
+    (``DecodeNode.run_decode_loop``, ``DecodeHandler.generate``)."""
+    out: set[str] = set()
+    classes: set[str] = set()
+    for _, fn in _functions(model, model.load_defining(("decode",), ignore_case=True)):
+        if fn.cls is not None and _DECODE_ROLE.search(fn.cls.rsplit(".", 1)[-1]):
+            classes.add(fn.cls)
+    for cls in sorted(classes):
+        methods = model.methods_of.get(cls, ())
+        called = {
+            c.func[2]
+            for m in methods
+            for c in m.calls
+            if c.func[0] == "attr" and c.func[1] == ("name", "self")
+        }
+        out.update(
+            m.qualname
+            for m in methods
+            if not m.name.startswith("_")
+            and m.name not in called
+            and not {"property", "staticmethod", "classmethod"} & set(m.decorators)
+        )
+    return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
+
+
 def heuristic_entries(model: Model) -> list[str]:
-    """Every entry point the generic engine finds (by name and by interface)."""
+    """Every entry point the generic engine finds (by name and by interface); else,
+    the methods of the classes named for the decode role."""
     connectors = connector_methods(model)
     named = by_name(model)
     found = {
@@ -336,4 +367,4 @@ def heuristic_entries(model: Model) -> list[str]:
         *decode_handlers(model),
         *idle_runs(model),
     }
-    return sorted(found)
+    return sorted(found or decode_role_methods(model))

@@ -1859,16 +1859,32 @@ class Model:
 
     def _injected_classes(self, fn: FunctionFacts, param: str) -> frozenset[str]:
         """The class of a constructor's parameter (no annotation) that no analysed call
-        passes: the object comes from code outside the analysed tree (a launcher making
-        the server from its configuration), and is of the one class of the program
-        defining every method the constructor calls on it (``config.validate()``).
-        None, or several: unknown, as are methods defined in more than a few modules."""
+        passes, or that its callers only pass on from their own unannotated parameters:
+        the object comes from code outside the analysed tree (a launcher making the
+        server from its configuration), and is of the one class of the program
+        defining every method called on it, by the constructor or, on the attribute
+        the constructor keeps it in, by the class's methods (``config.validate()``,
+        ``self.mode.is_ngram()``). None, or several: unknown, as are methods defined
+        in more than a few modules."""
         if fn.name != "__init__" or fn.cls is None:
             return _NO_CLASSES
+        kept_in = {
+            s.target
+            for s in fn.stores
+            if s.value == ("name", param) and s.target[0] == "attr" and s.target[1] in _SELF_NAMES
+        }
         methods = sorted(
-            {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == ("name", param)}
+            {
+                c.func[2]
+                for method in (fn, *(self.methods_of.get(fn.cls, ()) if kept_in else ()))
+                for c in method.calls
+                if c.func[0] == "attr"
+                and (c.func[1] == ("name", param) if method is fn else c.func[1] in kept_in)
+            }
         )
-        if not methods or self.passed_arguments(fn, ("param", param)):
+        if not methods or not all(
+            _passed_on(caller, arg) for caller, arg in self.passed_arguments(fn, ("param", param))
+        ):
             return _NO_CLASSES
         key = (fn.qualname, f"injected:{param}")
         kept = self._passed_cache.get(key)
@@ -2414,6 +2430,12 @@ def _imports_from(facts: ModuleFacts, top: str) -> bool:
         for imports in (facts.imports, *(fn.imports for fn in facts.functions))
         for _, q in imports
     )
+
+
+def _passed_on(caller: FunctionFacts, arg: Expr) -> bool:
+    """Whether ``arg`` is a parameter of ``caller`` with no annotation (a value its own
+    callers give, maybe from outside the analysed tree)."""
+    return arg[0] == "name" and arg[1] not in ("self", "cls") and (arg[1], None) in caller.params
 
 
 def _wanted(bound: Bound, want: tuple[str, str], var_params: tuple[str, str], packed: int) -> bool:

@@ -228,6 +228,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("DECODE",),
     ),
+    "warmup_factory": (
+        # argv[1] is the phase: an idle rank has nothing transferred
+        """
+        import sys
+        from brook.node import DecodeNode
+        inbox = [] if sys.argv[1] == "IDLE" else [{"requests": [{"temperature": 0.5}]}]
+        print(DecodeNode(inbox, ranks=2).event_loop_disagg_decode())
+        """,
+        ("DECODE",),
+    ),
     "rebuilt_for_every_batch": (
         # argv[1] is the phase: an idle rank has nothing transferred
         """
@@ -703,6 +713,18 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         print(worker.event_loop_disagg_decode([{"rid": 1, "tokens": [4, 5, 6]}]))
         """,
         ("TREE", "OFF"),
+    ),
+    "injected_mode": (
+        # the launcher outside the package makes the executor with its mode
+        """
+        import sys
+        from relay_exec.executor import Executor, Request
+        from relay_exec.modes import GuessMode
+        executor = Executor(GuessMode[sys.argv[1]])
+        executor.waiting.append(Request([1, 2, 3], {"hidden": [0.5, 0.25, 0.125]}))
+        print(executor._executor_loop())
+        """,
+        ("TREE", "CHAIN"),
     ),
     "injected_config": (
         # the launcher outside the package makes the configuration and the server

@@ -213,3 +213,34 @@ def test_a_connector_ships_its_state_from_an_entry_point(tmp_path: Path) -> None
         "ship_pkg.sched.SideScheduler.get_num_new_matched_tokens",
         "ship_pkg.sched.SideScheduler.update_state_after_alloc",
     ]
+
+
+def test_methods_of_a_class_named_for_the_decode_role_when_nothing_else_is_found(
+    tmp_path: Path,
+) -> None:
+    """With no entry by name or interface, the public methods of a ``Decode...`` class
+    that the class does not call itself; a ``Decoder`` is not one, and nothing of this
+    is taken once another entry is found."""
+    pkg = tmp_path / "role_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "node.py").write_text(
+        "class DecodeNode:\n"
+        "    def run_loop(self):\n"
+        "        self.step(self._adopt())\n"
+        "    def step(self, batch):\n"
+        "        pass\n"
+        "    def _adopt(self):\n"
+        "        pass\n"
+        "    @property\n"
+        "    def busy(self):\n"
+        "        return False\n"
+        "class TokenDecoder:\n"
+        "    def decode(self, ids):\n"
+        "        pass\n"
+    )
+    assert _entries(tmp_path) == ["role_pkg.node.DecodeNode.run_loop"]
+    (pkg / "server.py").write_text(
+        "class Server:\n    def event_loop_disagg_decode(self):\n        pass\n"
+    )
+    assert _entries(tmp_path) == ["role_pkg.server.Server.event_loop_disagg_decode"]
