@@ -1810,6 +1810,13 @@ class Model:
                 for part in (("attr", args[0], args[1][1]), *args[2:]):
                     out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
                 return tuple(out)
+            if func[0] == "attr" and func[2] == "get" and 1 <= len(args) <= 2:
+                # ``BUILDERS.get(mode)``: a value of the table, or the default
+                table = ("subscript", func[1], args[0])
+                for part in (table, *args[1:]):
+                    out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+                if out:
+                    return tuple(out)
             if fn is not None:
                 out.update(dict.fromkeys(self._made_functions(fn, func, depth)))
         elif kind in ("subscript", "elem", "item"):
