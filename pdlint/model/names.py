@@ -36,7 +36,7 @@ from pdlint.model.binding import (
     handed_calls,
     through_held,
 )
-from pdlint.model.registrations import registered_entries
+from pdlint.model.registrations import class_registered_entries, registered_entries
 
 ENUM_BASES = {
     "enum.Enum",
@@ -482,6 +482,35 @@ class Model:
                     and word in (texts.source_text(m) or "")
                 )
             ]
+        missing = [m for m in found if self._loadable(m)]
+        if missing:
+            self._need(missing)
+        found = self._building[key] = [m for m in found if m in self.modules]
+        return found
+
+    def modules_calling_on(self, cls: str, method: str) -> list[str]:
+        """The modules calling ``method`` on the class ``cls`` by its name
+        (``Registry.build(``), loaded, when they are few (as :meth:`modules_building`
+        counts); a model with no text reads its modules' calls."""
+        key = (cls, f"{method}()")
+        found = self._building.get(key)
+        if found is not None:
+            return found
+        name = cls.rsplit(".", 1)[-1]
+        if self.texts is None:
+            found = [
+                m
+                for m in self.modules
+                if any(
+                    call.func[1] == ("name", name)
+                    for _, call in self.module_calls_named(m).get(method, ())
+                    if call.func[0] == "attr"
+                )
+            ]
+        else:
+            found = self.texts.with_text(all_of=((f"{name}.{method}(",),))
+        if len(found) > _BUILDING_MODULES:
+            found = []
         missing = [m for m in found if self._loadable(m)]
         if missing:
             self._need(missing)
@@ -1979,6 +2008,19 @@ class Model:
                 if m not in modules
                 for site in self._sites_in(m, name, fn)
             ]
+        if (
+            not sites
+            and fn.cls is not None
+            and {"classmethod", "staticmethod"} & set(fn.decorators)
+        ):
+            # a registry's or a factory's classmethod, called on the class by its name
+            # where the class is imported (``Registry.build(algo, h)``)
+            sites = [
+                site
+                for m in self.modules_calling_on(fn.cls, fn.name)
+                if m not in modules
+                for site in self._sites_in(m, name, fn)
+            ]
         out: list[tuple[FunctionFacts, Expr]] = []
         for caller, site in sites:
             args, kwargs = site.args, site.kwargs
@@ -2328,7 +2370,12 @@ class Model:
                 # what its methods add (``self._hooks.append(hook)``)
                 for _, value, adder in self.attribute_elements(klass).get(container[2], ()):
                     out.append(_scoped(adder, self.function_module[adder], (None, value)))
+            out.extend(self.class_entries(self.self_class(fn) or fn.cls, container[2]))
             return out
+        if kind == "attr" and container[1][0] in _DOTTED:
+            owner = self.resolve_dotted(fn, module, container[1])
+            if owner is not None and owner in self.classes:
+                return self.class_entries(owner, container[2])
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)
             held = self.module_assigns.get(target) if target is not None else None
@@ -2338,6 +2385,26 @@ class Model:
                     out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
                 out.extend(self.registered_entries(target))
         return out
+
+    def class_entries(self, cls: str, name: str) -> list[tuple[Expr | None, Expr]]:
+        """The entries of the container a class body assigns to ``name`` (the first
+        class of ``cls``'s MRO that does): its literal's and those its methods register
+        into it on the class (see :func:`class_registered_entries`)."""
+        for klass in self.mro(cls):
+            facts = self.classes.get(klass)
+            held = [v for n, v, _ in facts.assigns if n == name] if facts is not None else []
+            if not held:
+                continue
+            if held[-1][0] not in ("dict", "seq"):
+                return []
+            where = self.class_module[klass]
+            key = f"{klass}.{name}"
+            found = self._registered.get(key)
+            if found is None:
+                found = self._registered[key] = class_registered_entries(self, klass, name)
+            literal = [_scoped("", where, e) for e in self.entries(None, where, held[-1], 0)]
+            return [*literal, *found]
+        return []
 
     def registered_entries(self, target: str) -> list[tuple[Expr | None, Expr]]:
         """The entries the module-level container ``target`` gets after its literal

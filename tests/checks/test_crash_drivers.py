@@ -38,6 +38,19 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "class_registry": (
+        # a warm-up step (the mode WARMUP) with TREE on, else a handoff of the member
+        """
+        import sys
+        from podactors.replica import DecodeReplica
+        handoff = [{"rid": "a", "draft": [4, 5], "prompt": [1, 2, 3]}]
+        if sys.argv[1] == "WARMUP":
+            DecodeReplica.spawn("tree").call("warm", 2)
+        else:
+            DecodeReplica.spawn(sys.argv[1].lower()).call("accept_transfer", handoff)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
     "connector_entry": (
         """
         import sys
