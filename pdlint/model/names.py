@@ -1144,6 +1144,9 @@ class Model:
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            if resolved == "ray.get" and args:
+                # the value an actor call's reference stands for (the call's result)
+                return self.types_of(fn, args[0], depth + 1)
             made = self.held_classes(fn, func, depth + 1)
             if made:  # a class object held in a local, an attribute, a table
                 return made
@@ -1743,6 +1746,10 @@ class Model:
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
+        if meth == "remote":
+            actor = self._actor_call(fn, module, receiver)
+            if actor is not None:
+                return actor
         if receiver[0] == "call" and receiver[1] == ("name", "super") and fn.cls:
             for klass in self.mro(fn.cls)[1:]:
                 qual = f"{klass}.{meth}"
@@ -1766,6 +1773,30 @@ class Model:
         for cls in sorted(self.types_of(fn, receiver)):
             out.update(dict.fromkeys(self.methods_named(cls, meth)))
         return tuple(out)
+
+    def _actor_call(self, fn: FunctionFacts, module: str, receiver: Expr) -> tuple[str, ...] | None:
+        """What ``receiver.remote(...)`` calls when it is an actor call as Ray writes
+        them (``@ray.remote`` classes, or a wrapper giving the same shape): a class of
+        the program that defines no ``remote`` of its own, made remotely
+        (``Actor.remote(args)``, ``Actor.options(...).remote(args)``: its constructor),
+        or a method of such a class called remotely on an instance (``handle.step.
+        remote(batch)``: a plain method has no ``remote``, so the call runs the method).
+        None when it is no such call (a ``remote`` method of the program's own)."""
+        if receiver[0] == "call" and receiver[1][0] == "attr" and receiver[1][2] == "options":
+            receiver = receiver[1][1]
+        if receiver[0] in _DOTTED:
+            cls = self.resolve_dotted(fn, module, receiver)
+            if cls is not None and cls in self.classes:
+                if self.methods_named(cls, "remote"):
+                    return None
+                return self._callable(cls)
+        if receiver[0] != "attr":
+            return None
+        out: dict[str, None] = {}
+        for cls in sorted(self.types_of(fn, receiver[1])):
+            if not self.methods_named(cls, "remote"):
+                out.update(dict.fromkeys(self.methods_named(cls, receiver[2])))
+        return tuple(out) or None
 
     def callables_of(
         self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
