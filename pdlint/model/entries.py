@@ -2,7 +2,8 @@
 
 By name: a qualified name with both ``disagg`` and ``decode`` (or the word ``gen`` or
 ``generation``, the decode role's name in some engines). By interface: the
-receiving side's methods of a KV-transfer connector, a scheduler that moves
+receiving side's methods of a KV-transfer connector, the public methods of a class
+named for the decode role's process (``DecodeWorker``, ``DecodePodServer``), a scheduler that moves
 requests out of a waiting-for-remote-KV state, a handler that branches on a decode
 disaggregation mode or reads the prefill result from the request, and the idle or
 dummy runs. Test code is never an entry point.
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from pdlint.facts.exprs import identifiers, nodes, text
 from pdlint.facts.types import Expr, FunctionFacts, Guards
-from pdlint.model.names import Model
+from pdlint.model.names import Model, is_property
 
 # The methods a KV connector's receiving (decode) side implements; a class with two
 # of them (or one and a worker-side method below), itself or by inheritance, is a
@@ -41,8 +42,6 @@ SHIPPING_METHODS = ("build_connector_meta",)
 CONNECTOR_INTERFACE = frozenset(
     (*CONNECTOR_METHODS, *SHIPPING_METHODS, *_WORKER_SIDE_METHODS, "bind_connector_metadata")
 )
-# ``Decode`` as a word of a class name (``DecodeNode``, ``PDDecodeWorker``), not ``Decoder``
-_DECODE_ROLE = re.compile(r"Decode(?=[A-Z0-9_]|$)")
 # A state a request waits in for its KV from the prefill side (``WAITING_FOR_REMOTE_KVS``).
 _WAITING_REMOTE = re.compile(r"waiting_?for_?remote", re.IGNORECASE)
 # Text of a file that may hold a branch on the decode disaggregation mode, or that
@@ -55,6 +54,26 @@ _GENERATION = re.compile(
     r"(?:(?:^|(?<=[._]))(?:gen|Gen|GEN)(?:eration|ERATION)?|(?<=[a-z0-9])Gen(?:eration)?)"
     r"(?=$|[._A-Z0-9])"
 )
+
+
+# A class named for the process of the decode role: ``Decode`` then a word naming a
+# process or its request handler (``DecodeWorker``, ``DecodeWorkerHandler``,
+# ``DecodePodServer``, ``PDDecodeActor``), never a decode step's data
+# (``DecodeMetadata``, ``DecoderLayer``, ``DecodeConfig``).
+_ROLE_WORDS = (
+    "Worker",
+    "Server",
+    "Actor",
+    "Handler",
+    "Pod",
+    "Engine",
+    "Instance",
+    "Node",
+    "Replica",
+    "Service",
+    "Endpoint",
+)
+_DECODE_ROLE = re.compile("Decode(?:" + "|".join(_ROLE_WORDS) + ")(?=$|[A-Z_0-9])")
 
 
 def is_test_code(module: str, qualname: str) -> bool:
@@ -187,6 +206,23 @@ def connector_drivers(model: Model, methods: list[str]) -> list[str]:
         for start in callers:
             out.update(_outermost(model, module, start))
     return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
+
+
+def role_methods(model: Model) -> list[str]:
+    """The public methods of a class named for the decode role's process
+    (:data:`_DECODE_ROLE`): a decode worker's or a decode pod's requests come in
+    through them (an actor's methods called remotely, a server's handlers). The
+    outermost are kept by the caller (those no other entry point reaches)."""
+    modules = sorted({m for word in _ROLE_WORDS for m in model.load_defining((f"Decode{word}",))})
+    out = []
+    for _, fn in _functions(model, modules):
+        if fn.cls is None or fn.name.startswith("_") or is_property(fn) or _is_stub(fn):
+            continue
+        if fn.qualname != f"{fn.cls}.{fn.name}":
+            continue  # a function nested in a method
+        if _DECODE_ROLE.search(fn.cls.rsplit(".", 1)[-1]):
+            out.append(fn.qualname)
+    return sorted(out)
 
 
 def _outermost(model: Model, module: str, start: str, depth: int = 4) -> set[str]:
@@ -325,46 +361,18 @@ def _waits_remote(expr: Expr) -> bool:
     return any(_WAITING_REMOTE.search(i) for i in identifiers(expr))
 
 
-def decode_role_methods(model: Model) -> list[str]:
-    """The public methods of a class named for the decode role (``Decode`` as a word
-    of its name: ``DecodeNode``, ``DecodeWorkerHandler``, not ``Decoder``) that no
-    method of the class calls on ``self``: the loops and handlers the server runs
-    (``DecodeNode.run_decode_loop``, ``DecodeHandler.generate``)."""
-    out: set[str] = set()
-    classes: set[str] = set()
-    for _, fn in _functions(model, model.load_defining(("decode",), ignore_case=True)):
-        if fn.cls is not None and _DECODE_ROLE.search(fn.cls.rsplit(".", 1)[-1]):
-            classes.add(fn.cls)
-    for cls in sorted(classes):
-        methods = model.methods_of.get(cls, ())
-        called = {
-            c.func[2]
-            for m in methods
-            for c in m.calls
-            if c.func[0] == "attr" and c.func[1] == ("name", "self")
-        }
-        out.update(
-            m.qualname
-            for m in methods
-            if not m.name.startswith("_")
-            and m.name not in called
-            and not {"property", "staticmethod", "classmethod"} & set(m.decorators)
-        )
-    return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
-
-
 def heuristic_entries(model: Model) -> list[str]:
-    """Every entry point the generic engine finds (by name and by interface); else,
-    the methods of the classes named for the decode role."""
+    """Every entry point the generic engine finds (by name and by interface)."""
     connectors = connector_methods(model)
     named = by_name(model)
     found = {
         *named,
         *named_loops(model, named),
         *connectors,
+        *role_methods(model),
         *connector_drivers(model, connectors),
         *waiting_schedulers(model),
         *decode_handlers(model),
         *idle_runs(model),
     }
-    return sorted(found or decode_role_methods(model))
+    return sorted(found)

@@ -36,7 +36,7 @@ from pdlint.model.binding import (
     handed_calls,
     through_held,
 )
-from pdlint.model.registrations import registered_entries
+from pdlint.model.registrations import class_registered_entries, registered_entries
 
 ENUM_BASES = {
     "enum.Enum",
@@ -1123,6 +1123,9 @@ class Model:
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            if resolved == "ray.get" and args:
+                # the value an actor call's reference stands for (the call's result)
+                return self.types_of(fn, args[0], depth + 1)
             made = self.held_classes(fn, func, depth + 1)
             if made:  # a class object held in a local, an attribute, a table
                 return made
@@ -1722,6 +1725,10 @@ class Model:
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
+        if meth == "remote":
+            actor = self._actor_call(fn, module, receiver)
+            if actor is not None:
+                return actor
         if receiver[0] == "call" and receiver[1] == ("name", "super") and fn.cls:
             for klass in self.mro(fn.cls)[1:]:
                 qual = f"{klass}.{meth}"
@@ -1745,6 +1752,30 @@ class Model:
         for cls in sorted(self.types_of(fn, receiver)):
             out.update(dict.fromkeys(self.methods_named(cls, meth)))
         return tuple(out)
+
+    def _actor_call(self, fn: FunctionFacts, module: str, receiver: Expr) -> tuple[str, ...] | None:
+        """What ``receiver.remote(...)`` calls when it is an actor call as Ray writes
+        them (``@ray.remote`` classes, or a wrapper giving the same shape): a class of
+        the program that defines no ``remote`` of its own, made remotely
+        (``Actor.remote(args)``, ``Actor.options(...).remote(args)``: its constructor),
+        or a method of such a class called remotely on an instance (``handle.step.
+        remote(batch)``: a plain method has no ``remote``, so the call runs the method).
+        None when it is no such call (a ``remote`` method of the program's own)."""
+        if receiver[0] == "call" and receiver[1][0] == "attr" and receiver[1][2] == "options":
+            receiver = receiver[1][1]
+        if receiver[0] in _DOTTED:
+            cls = self.resolve_dotted(fn, module, receiver)
+            if cls is not None and cls in self.classes:
+                if self.methods_named(cls, "remote"):
+                    return None
+                return self._callable(cls)
+        if receiver[0] != "attr":
+            return None
+        out: dict[str, None] = {}
+        for cls in sorted(self.types_of(fn, receiver[1])):
+            if not self.methods_named(cls, "remote"):
+                out.update(dict.fromkeys(self.methods_named(cls, receiver[2])))
+        return tuple(out) or None
 
     def callables_of(
         self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
@@ -2374,7 +2405,12 @@ class Model:
                 # what its methods add (``self._hooks.append(hook)``)
                 for _, value, adder in self.attribute_elements(klass).get(container[2], ()):
                     out.append(_scoped(adder, self.function_module[adder], (None, value)))
+            out.extend(self.class_entries(self.self_class(fn) or fn.cls, container[2]))
             return out
+        if kind == "attr" and container[1][0] in _DOTTED:
+            owner = self.resolve_dotted(fn, module, container[1])
+            if owner is not None and owner in self.classes:
+                return self.class_entries(owner, container[2])
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)
             held = self.module_assigns.get(target) if target is not None else None
@@ -2384,6 +2420,26 @@ class Model:
                     out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
                 out.extend(self.registered_entries(target))
         return out
+
+    def class_entries(self, cls: str, name: str) -> list[tuple[Expr | None, Expr]]:
+        """The entries of the container a class body assigns to ``name`` (the first
+        class of ``cls``'s MRO that does): its literal's and those its methods register
+        into it on the class (see :func:`class_registered_entries`)."""
+        for klass in self.mro(cls):
+            facts = self.classes.get(klass)
+            held = [v for n, v, _ in facts.assigns if n == name] if facts is not None else []
+            if not held:
+                continue
+            if held[-1][0] not in ("dict", "seq"):
+                return []
+            where = self.class_module[klass]
+            key = f"{klass}.{name}"
+            found = self._registered.get(key)
+            if found is None:
+                found = self._registered[key] = class_registered_entries(self, klass, name)
+            literal = [_scoped("", where, e) for e in self.entries(None, where, held[-1], 0)]
+            return [*literal, *found]
+        return []
 
     def registered_entries(self, target: str) -> list[tuple[Expr | None, Expr]]:
         """The entries the module-level container ``target`` gets after its literal

@@ -38,6 +38,50 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "class_registry": (
+        # a warm-up step (the mode WARMUP) with TREE on, else a handoff of the member
+        """
+        import sys
+        from podactors.replica import DecodeReplica
+        handoff = [{"rid": "a", "draft": [4, 5], "prompt": [1, 2, 3]}]
+        if sys.argv[1] == "WARMUP":
+            DecodeReplica.spawn("tree").call("warm", 2)
+        else:
+            DecodeReplica.spawn(sys.argv[1].lower()).call("accept_transfer", handoff)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "ray_actor": (
+        # ``ray`` stood in for by a synchronous module of the same call shape
+        """
+        import sys, types
+        ray = types.ModuleType("ray")
+        class _Method:
+            def __init__(self, bound):
+                self.bound = bound
+            def remote(self, *args):
+                return self.bound(*args)
+        class _Handle:
+            def __init__(self, obj):
+                self.obj = obj
+            def __getattr__(self, name):
+                return _Method(getattr(self.obj, name))
+        class _ActorClass:
+            def __init__(self, cls):
+                self.cls = cls
+            def options(self, **_):
+                return self
+            def remote(self, *args):
+                return _Handle(self.cls(*args))
+        ray.remote = _ActorClass
+        ray.get = lambda refs: refs
+        sys.modules["ray"] = ray
+        from raylane.router import Router
+        results = [{"rows": [1, 2], "tree": [7, 8]}]
+        Router(sys.argv[1].lower(), replicas=1).serve_disagg_decode(results)
+        """,
+        ("TREE", "OFF"),
+    ),
     "connector_entry": (
         """
         import sys

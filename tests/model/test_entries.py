@@ -215,32 +215,47 @@ def test_a_connector_ships_its_state_from_an_entry_point(tmp_path: Path) -> None
     ]
 
 
-def test_methods_of_a_class_named_for_the_decode_role_when_nothing_else_is_found(
-    tmp_path: Path,
-) -> None:
-    """With no entry by name or interface, the public methods of a ``Decode...`` class
-    that the class does not call itself; a ``Decoder`` is not one, and nothing of this
-    is taken once another entry is found."""
+def test_public_methods_of_a_decode_role_class_are_entries(tmp_path: Path) -> None:
+    # a class named for the decode role's process (an actor, a pod's server, a worker's
+    # handler): its public methods take requests in, whatever they are called
     pkg = tmp_path / "role_pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "node.py").write_text(
-        "class DecodeNode:\n"
-        "    def run_loop(self):\n"
-        "        self.step(self._adopt())\n"
-        "    def step(self, batch):\n"
-        "        pass\n"
-        "    def _adopt(self):\n"
-        "        pass\n"
+    (pkg / "pods.py").write_text(
+        "class PDDecodeServer:\n"
+        "    def handle(self, body):\n"
+        "        return self._run(body)\n"
+        "    def _run(self, body):\n"
+        "        return body\n"
         "    @property\n"
         "    def busy(self):\n"
         "        return False\n"
+        "class DecodeWorkerHandler:\n"
+        "    async def generate(self, request):\n"
+        "        yield self.engine.step(request)\n"
+        "class DecodeMetadata:\n"  # a decode step's data, no process
+        "    def update(self, n):\n"
+        "        return n\n"
+        "class DecoderLayer:\n"
+        "    def forward(self, x):\n"
+        "        return x\n"
+        "class DecodeServerless:\n"  # ``Server`` inside another word
+        "    def serve(self):\n"
+        "        return 1\n"
+        "class DecodeNode:\n"  # a node's loop, and a step it calls on itself
+        "    def run_decode_loop(self):\n"
+        "        self.forward(self._adopt())\n"
+        "    def forward(self, batch):\n"
+        "        return batch.tokens\n"
+        "    def _adopt(self):\n"
+        "        return 1\n"
         "class TokenDecoder:\n"
         "    def decode(self, ids):\n"
-        "        pass\n"
+        "        return ids\n"
     )
-    assert _entries(tmp_path) == ["role_pkg.node.DecodeNode.run_loop"]
-    (pkg / "server.py").write_text(
-        "class Server:\n    def event_loop_disagg_decode(self):\n        pass\n"
-    )
-    assert _entries(tmp_path) == ["role_pkg.server.Server.event_loop_disagg_decode"]
+    assert _entries(tmp_path) == [
+        "role_pkg.pods.DecodeNode.forward",
+        "role_pkg.pods.DecodeNode.run_decode_loop",
+        "role_pkg.pods.DecodeWorkerHandler.generate",
+        "role_pkg.pods.PDDecodeServer.handle",
+    ]
