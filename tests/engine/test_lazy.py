@@ -561,11 +561,11 @@ def sglang_0_5_16() -> Path:
 
 
 @pytest.mark.real
-@pytest.mark.parametrize("version", ["0.5.16", "0.5.23"])
-def test_lazy_equals_full_on_a_release(version: str) -> None:
+def test_lazy_equals_full_on_a_release() -> None:
     """A lazy run parses a quarter of the files or less, and finds what parsing
-    every file finds (0.5.23: the newest release, the performance target's)."""
-    tree = sglang_tree(version)
+    every file finds. (On 0.5.23, the newest release, the lazy run's findings are
+    pinned by test_real_sglang.py: an eager run of it costs CI minutes.)"""
+    tree = sglang_tree("0.5.16")
     lazy = analyze_tree(tree, lazy=True)
     full = analyze_tree(tree, lazy=False)
     assert lazy.findings == full.findings

@@ -205,10 +205,10 @@ def test_round_trip_on_real_files(tmp_path: Path) -> None:
 
 @pytest.mark.real
 def test_round_trip_on_a_release(tmp_path: Path) -> None:
-    """The command line on sglang 0.5.23: comments on the findings' lines only, then
+    """The command line on sglang 0.5.16: comments on the findings' lines only, then
     a check that finds nothing, then nothing more to add."""
     tree = tmp_path / "tree"
-    shutil.copytree(sglang_tree("0.5.23") / "sglang", tree / "sglang")
+    shutil.copytree(sglang_tree("0.5.16") / "sglang", tree / "sglang")
     cache = str(tmp_path / "cache")
     first = run_pdlint("check", "sglang", "--output-format", "json", "--cache-dir", cache, cwd=tree)
     assert first.returncode == 1
