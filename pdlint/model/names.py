@@ -1901,7 +1901,8 @@ class Model:
         the object comes from code outside the analysed tree (a launcher making the
         server from its configuration), and is of the one class of the program
         defining every method called on it, by the constructor or, on the attribute
-        the constructor keeps it in, by the class's methods (``config.validate()``,
+        the constructor keeps it in, by the methods of the class and its subclasses
+        (``config.validate()``,
         ``self.mode.is_ngram()``). None, or several: unknown, as are methods defined
         in more than a few modules."""
         if fn.name != "__init__" or fn.cls is None:
@@ -1911,10 +1912,16 @@ class Model:
             for s in fn.stores
             if s.value == ("name", param) and s.target[0] == "attr" and s.target[1] in _SELF_NAMES
         }
+        classes = [fn.cls]
+        for cls in classes if kept_in else ():  # its subclasses' methods keep it too
+            classes.extend(sorted(self.direct_subclasses(cls) - set(classes)))
         methods = sorted(
             {
                 c.func[2]
-                for method in (fn, *(self.methods_of.get(fn.cls, ()) if kept_in else ()))
+                for method in (
+                    fn,
+                    *(m for k in classes if kept_in for m in self.methods_of.get(k, ())),
+                )
                 for c in method.calls
                 if c.func[0] == "attr"
                 and (c.func[1] == ("name", param) if method is fn else c.func[1] in kept_in)

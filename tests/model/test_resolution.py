@@ -3423,3 +3423,59 @@ def test_a_table_read_with_get_holds_its_values_as_callables(tmp_path: Path) -> 
         "PDL001 tbl/states.py:35 LOOKUP",
         "PDL106 tbl/states.py:28 LOOKUP",
     ]
+
+
+def test_an_injected_component_is_known_by_what_subclasses_call_on_it(tmp_path: Path) -> None:
+    # a launcher outside the package makes the handler with its engine; the base
+    # keeps it (``self.engine = engine``) and the decode handler, a subclass, calls
+    # it: the engine is the one class defining what is called on it
+    found = _findings(
+        tmp_path,
+        {
+            "inj/__init__.py": "",
+            "inj/kinds.py": """
+                import enum
+
+
+                class Draft:
+                    def __init__(self, tokens):
+                        self.tokens = tokens
+
+
+                class Kind(enum.Enum):
+                    TREE = 1
+                    LOOKUP = 2
+
+                    def restore(self, req):
+                        if self is Kind.TREE:
+                            return Draft(req.tokens)
+                        return None
+            """,
+            "inj/engine.py": """
+                from inj.kinds import Kind
+
+
+                class Engine:
+                    def run_step(self, req, kind: Kind):
+                        if kind is Kind.LOOKUP:
+                            return req.draft.tokens
+                        return []
+            """,
+            "inj/handlers.py": """
+                from inj.kinds import Kind
+
+
+                class BaseHandler:
+                    def __init__(self, engine, kind: Kind):
+                        self.engine = engine
+                        self.kind = kind
+
+
+                class DecodeHandler(BaseHandler):
+                    def generate(self, req):
+                        req.draft = self.kind.restore(req)
+                        return self.engine.run_step(req, self.kind)
+            """,
+        },
+    )
+    assert found == ["PDL001 inj/kinds.py:13 LOOKUP", "PDL101 inj/engine.py:7 LOOKUP"]
