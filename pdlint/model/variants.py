@@ -153,6 +153,7 @@ class Variants:
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
+        self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -458,6 +459,10 @@ class Variants:
                 owner = model.resolve_dotted(fn, module, store.value[1])
                 if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
+            if variant is None and (copied := _copied_attribute(store.value)) is not None:
+                # ``self.method = spec.method if spec else None``: a copy of an
+                # attribute holding the variant
+                variant = self._copied_variant(fn, copied)
             elif store.value[0] == "call" and store.value[1][0] == "attr":
                 variant = self._conversion(fn, module, store.value) or self._made_member(
                     fn, module, store.value
@@ -492,6 +497,23 @@ class Variants:
             if variant is not None:
                 out.append((fn.name, variant))
         return out
+
+    def _copied_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
+        """The variant the attribute ``X.attr`` holds, read while carriers are found:
+        from X's class when known (its annotations, its own stores), else the one
+        variant an attribute of that name holds anywhere read so far."""
+        key = (fn.qualname, expr)
+        if key in self._copying:
+            return None
+        self._copying.add(key)
+        try:
+            cls = self.model.type_of(fn, expr[1])
+            if cls is not None:
+                return self.class_attr_variant(cls, expr[2])
+            quals = self.carrier_names.get(expr[2], set())
+            return self.by_name.get(next(iter(quals))) if len(quals) == 1 else None
+        finally:
+            self._copying.discard(key)
 
     def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum a call makes a member of: the enum called (``Backend(name)``) or a
@@ -1748,6 +1770,19 @@ class Variants:
                 return None
             out.add(variant.values.index(recased))
         return out
+
+
+def _copied_attribute(value: Expr) -> Expr | None:
+    """The attribute ``X.attr`` a stored value copies, when None is all it may hold
+    besides (``spec.method if spec else None``, ``spec and spec.method``)."""
+    while True:
+        if value[0] == "ifexp" and ("const", None) in value[2:]:
+            value = value[2] if value[3] == ("const", None) else value[3]
+        elif value[0] == "and" and value[1]:
+            value = value[1][-1]
+        else:
+            break
+    return value if value[0] == "attr" else None
 
 
 def _value_reads(fn: FunctionFacts) -> frozenset[str]:
