@@ -417,6 +417,7 @@ class Variants:
         self.carriers = {**self.carriers, **self._find_carriers(classes)}
         if self.carrier_names != before:
             self._attr_cache.clear()
+            self._class_stores.clear()  # their copies read the carriers
             self._mentions.clear()
             self._forget_truths()
 
@@ -442,9 +443,12 @@ class Variants:
                 out.append((name, variant))
         return out
 
-    def _function_carriers(self, fn: FunctionFacts) -> list[tuple[str, Variant]]:
+    def _function_carriers(
+        self, fn: FunctionFacts, copies: bool = False
+    ) -> list[tuple[str, Variant]]:
         """(attribute, variant) for each store of a variant in ``fn`` (an annotated
-        store, a member, a conversion, an annotated parameter)."""
+        store, a member, a conversion, an annotated parameter; with ``copies``, a copy
+        of an attribute holding one, read once every carrier is known)."""
         model = self.model
         module = model.module_of(fn)
         out = []
@@ -459,10 +463,6 @@ class Variants:
                 owner = model.resolve_dotted(fn, module, store.value[1])
                 if owner is not None and owner in self.by_name:
                     variant = self.by_name[owner]
-            if variant is None and (copied := _copied_attribute(store.value)) is not None:
-                # ``self.method = spec.method if spec else None``: a copy of an
-                # attribute holding the variant
-                variant = self._copied_variant(fn, copied)
             elif store.value[0] == "call" and store.value[1][0] == "attr":
                 variant = self._conversion(fn, module, store.value) or self._made_member(
                     fn, module, store.value
@@ -474,6 +474,11 @@ class Variants:
                 for pname, pann in fn.params:
                     if pname == store.value[1] and pann is not None:
                         variant = self.variant_of_annotation(pann, module, fn)
+            if copies and variant is None:
+                copied = _copied_attribute(store.value)
+                if copied is not None:
+                    # ``self.method = spec.method if spec else None``
+                    variant = self._copied_variant(fn, copied)
             if variant is not None:
                 out.append((name, variant))
         for _name, value in fn.assigns:
@@ -499,9 +504,8 @@ class Variants:
         return out
 
     def _copied_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
-        """The variant the attribute ``X.attr`` holds, read while carriers are found:
-        from X's class when known (its annotations, its own stores), else the one
-        variant an attribute of that name holds anywhere read so far."""
+        """The variant the attribute ``X.attr`` read in ``fn`` holds: from X's class when
+        known, else the one variant an attribute of that name holds."""
         key = (fn.qualname, expr)
         if key in self._copying:
             return None
@@ -510,10 +514,18 @@ class Variants:
             cls = self.model.type_of(fn, expr[1])
             if cls is not None:
                 return self.class_attr_variant(cls, expr[2])
-            quals = self.carrier_names.get(expr[2], set())
-            return self.by_name.get(next(iter(quals))) if len(quals) == 1 else None
+            return self.carriers.get(expr[2])
         finally:
             self._copying.discard(key)
+
+    def _copy_in_class(self, cls: str, name: str) -> Variant | None:
+        """The variant the attribute ``name`` of a ``cls`` holds as a copy its class's
+        methods store (``self.method = spec.method if spec else None``)."""
+        for klass in self.model.mro(cls):
+            stored = self._stored_variants(klass).get(name)
+            if stored is not None:
+                return stored
+        return None
 
     def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum a call makes a member of: the enum called (``Backend(name)``) or a
@@ -637,6 +649,8 @@ class Variants:
         if subject[2] in self.carrier_names:
             if cls is None or self.class_attr_variant(cls, subject[2]) is not None:
                 return None
+        elif cls is not None and self._copy_in_class(cls, subject[2]) is not None:
+            return None
         return cls or ""
 
     def _string_attr_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
@@ -743,6 +757,10 @@ class Variants:
                 found = self.class_attr_variant(cls, name)
             if found is None:
                 found = self.carriers.get(name)
+        elif found is None and expr[1] == ("name", "self"):
+            cls = self.model.type_of(fn, expr[1])
+            if cls is not None:
+                found = self._copy_in_class(cls, name)
         self._attr_cache[key] = found
         return found
 
@@ -773,7 +791,7 @@ class Variants:
         if found is None:
             seen: dict[str, set[str]] = {}
             for method in self.model.methods_of.get(cls, ()):
-                for attr, variant in self._function_carriers(method):
+                for attr, variant in self._function_carriers(method, copies=True):
                     seen.setdefault(attr, set()).add(variant.qualname)
             found = self._class_stores[cls] = {
                 attr: self.by_name[next(iter(q))] for attr, q in seen.items() if len(q) == 1
