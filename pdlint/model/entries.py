@@ -2,7 +2,8 @@
 
 By name: a qualified name with both ``disagg`` and ``decode`` (or the word ``gen`` or
 ``generation``, the decode role's name in some engines). By interface: the
-receiving side's methods of a KV-transfer connector, a scheduler that moves
+receiving side's methods of a KV-transfer connector, the public methods of a class
+named for the decode role's process (``DecodeWorker``, ``DecodePodServer``), a scheduler that moves
 requests out of a waiting-for-remote-KV state, a handler that branches on a decode
 disaggregation mode or reads the prefill result from the request, and the idle or
 dummy runs. Test code is never an entry point.
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from pdlint.facts.exprs import identifiers, nodes, text
 from pdlint.facts.types import Expr, FunctionFacts, Guards
-from pdlint.model.names import Model
+from pdlint.model.names import Model, is_property
 
 # The methods a KV connector's receiving (decode) side implements; a class with two
 # of them (or one and a worker-side method below), itself or by inheritance, is a
@@ -53,6 +54,26 @@ _GENERATION = re.compile(
     r"(?:(?:^|(?<=[._]))(?:gen|Gen|GEN)(?:eration|ERATION)?|(?<=[a-z0-9])Gen(?:eration)?)"
     r"(?=$|[._A-Z0-9])"
 )
+
+
+# A class named for the process of the decode role: ``Decode`` then a word naming a
+# process or its request handler (``DecodeWorker``, ``DecodeWorkerHandler``,
+# ``DecodePodServer``, ``PDDecodeActor``), never a decode step's data
+# (``DecodeMetadata``, ``DecoderLayer``, ``DecodeConfig``).
+_ROLE_WORDS = (
+    "Worker",
+    "Server",
+    "Actor",
+    "Handler",
+    "Pod",
+    "Engine",
+    "Instance",
+    "Node",
+    "Replica",
+    "Service",
+    "Endpoint",
+)
+_DECODE_ROLE = re.compile("Decode(?:" + "|".join(_ROLE_WORDS) + ")(?=$|[A-Z_0-9])")
 
 
 def is_test_code(module: str, qualname: str) -> bool:
@@ -185,6 +206,23 @@ def connector_drivers(model: Model, methods: list[str]) -> list[str]:
         for start in callers:
             out.update(_outermost(model, module, start))
     return sorted(q for q in out if not is_test_code(q.rsplit(".", 1)[0], q))
+
+
+def role_methods(model: Model) -> list[str]:
+    """The public methods of a class named for the decode role's process
+    (:data:`_DECODE_ROLE`): a decode worker's or a decode pod's requests come in
+    through them (an actor's methods called remotely, a server's handlers). The
+    outermost are kept by the caller (those no other entry point reaches)."""
+    modules = sorted({m for word in _ROLE_WORDS for m in model.load_defining((f"Decode{word}",))})
+    out = []
+    for _, fn in _functions(model, modules):
+        if fn.cls is None or fn.name.startswith("_") or is_property(fn) or _is_stub(fn):
+            continue
+        if fn.qualname != f"{fn.cls}.{fn.name}":
+            continue  # a function nested in a method
+        if _DECODE_ROLE.search(fn.cls.rsplit(".", 1)[-1]):
+            out.append(fn.qualname)
+    return sorted(out)
 
 
 def _outermost(model: Model, module: str, start: str, depth: int = 4) -> set[str]:
@@ -331,6 +369,7 @@ def heuristic_entries(model: Model) -> list[str]:
         *named,
         *named_loops(model, named),
         *connectors,
+        *role_methods(model),
         *connector_drivers(model, connectors),
         *waiting_schedulers(model),
         *decode_handlers(model),

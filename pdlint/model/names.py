@@ -36,7 +36,7 @@ from pdlint.model.binding import (
     handed_calls,
     through_held,
 )
-from pdlint.model.registrations import registered_entries
+from pdlint.model.registrations import class_registered_entries, registered_entries
 
 ENUM_BASES = {
     "enum.Enum",
@@ -303,8 +303,8 @@ class Model:
         self._self_stores: dict[str, dict[str, list[tuple[FunctionFacts, Expr]]]] = {}
         self._calls_named: dict[str, dict[str, list[tuple[FunctionFacts, CallFact]]]] = {}
         # (class, method or "") -> the modules that may build it (and call the method)
-        self._building: dict[tuple[str, str], list[str]] = {}
-        self._building_text: dict[str, list[str]] = {}
+        self._building: dict[tuple[str, str, bool], list[str]] = {}
+        self._building_text: dict[str, list[str]] = {}  # see _building_candidates
         self._handed_named: dict[str, dict[str, list[tuple[FunctionFacts, HandedCall]]]] = {}
         self._held_named: dict[str, dict[str, list[tuple[FunctionFacts, Site]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
@@ -442,7 +442,7 @@ class Model:
         self.load_modules(found)
         return [m for m in found if m in self.modules]
 
-    def modules_building(self, cls: str, calling: str = "") -> list[str]:
+    def modules_building(self, cls: str, calling: str = "", *, factory: bool = False) -> list[str]:
         """The modules that may build the class ``cls`` by its name, loaded, when they
         are few (at most :data:`_BUILDING_MODULES`; else none): those inside its top
         package or naming that package (an import of it) whose text holds ``Name(`` (as
@@ -456,13 +456,15 @@ class Model:
         over (a loaded module by its facts, another by its text: ``.calling``), where
         an instance built is held and called (``self.acceptor = Acceptor(...)`` then
         ``self.acceptor.accept(batch)``, ``pool.submit(self.acceptor.accept, b)``): no
-        module is loaded that would not be loaded for the constructor's callers."""
-        key = (cls, calling)
+        module is loaded that would not be loaded for the constructor's callers. With
+        ``factory``, those calling ``calling`` on the class by its name instead
+        (``Batch.init_new(...)``, a factory classmethod)."""
+        key = (cls, calling, factory)
         found = self._building.get(key)
         if found is not None:
             return found
-        found = self._building_candidates(cls)
-        if calling:
+        found = self._building_candidates(cls, calling if factory else "")
+        if calling and not factory:
             word = f".{calling}"
             texts = self.texts
             found = [
@@ -488,10 +490,12 @@ class Model:
         found = self._building[key] = [m for m in found if m in self.modules]
         return found
 
-    def _building_candidates(self, cls: str) -> list[str]:
+    def _building_candidates(self, cls: str, method: str = "") -> list[str]:
         """The modules :meth:`modules_building` reads for ``cls``, by their text (or
-        their facts), loaded or not."""
-        found = self._building_text.get(cls)
+        their facts), loaded or not; with ``method``, those calling it on the class by
+        its name instead (``Batch.init_new(...)``, a factory classmethod)."""
+        key = f"{cls}:{method}"
+        found = self._building_text.get(key)
         if found is not None:
             return found
         name = cls.rsplit(".", 1)[-1]
@@ -500,18 +504,22 @@ class Model:
             found = [
                 m
                 for m, facts in self.modules.items()
-                if self.module_calls_named(m).get(name)
+                if any(
+                    not method or (c.func[0] == "attr" and c.func[1][-1] == name)
+                    for _, c in self.module_calls_named(m).get(method or name, ())
+                )
                 and (m.split(".", 1)[0] == top or _imports_from(facts, top))
             ]
         else:
-            calling = self.texts.with_text(all_of=((f"{name}(",),))
+            word = f"{name}.{method}(" if method else f"{name}("
+            calling = self.texts.with_text(all_of=((word,),))
             found = [m for m in calling if m.split(".", 1)[0] == top]
             if len(found) < len(calling):  # outside its package, where it is imported
-                naming = self.texts.with_text(all_of=((f"{name}(", top),))
+                naming = self.texts.with_text(all_of=((word, top),))
                 found = sorted({*found, *naming})
         if len(found) > _BUILDING_MODULES:
             found = []
-        self._building_text[cls] = found
+        self._building_text[key] = found
         return found
 
     def load_text(
@@ -1115,6 +1123,9 @@ class Model:
             resolved = self.resolve_dotted(fn, module, func) if func[0] in _DOTTED else None
             if resolved is not None and resolved in self.classes:
                 return frozenset((resolved,))
+            if resolved == "ray.get" and args:
+                # the value an actor call's reference stands for (the call's result)
+                return self.types_of(fn, args[0], depth + 1)
             made = self.held_classes(fn, func, depth + 1)
             if made:  # a class object held in a local, an attribute, a table
                 return made
@@ -1714,6 +1725,10 @@ class Model:
         if func[0] != "attr":
             return ()
         receiver, meth = func[1], func[2]
+        if meth == "remote":
+            actor = self._actor_call(fn, module, receiver)
+            if actor is not None:
+                return actor
         if receiver[0] == "call" and receiver[1] == ("name", "super") and fn.cls:
             for klass in self.mro(fn.cls)[1:]:
                 qual = f"{klass}.{meth}"
@@ -1737,6 +1752,30 @@ class Model:
         for cls in sorted(self.types_of(fn, receiver)):
             out.update(dict.fromkeys(self.methods_named(cls, meth)))
         return tuple(out)
+
+    def _actor_call(self, fn: FunctionFacts, module: str, receiver: Expr) -> tuple[str, ...] | None:
+        """What ``receiver.remote(...)`` calls when it is an actor call as Ray writes
+        them (``@ray.remote`` classes, or a wrapper giving the same shape): a class of
+        the program that defines no ``remote`` of its own, made remotely
+        (``Actor.remote(args)``, ``Actor.options(...).remote(args)``: its constructor),
+        or a method of such a class called remotely on an instance (``handle.step.
+        remote(batch)``: a plain method has no ``remote``, so the call runs the method).
+        None when it is no such call (a ``remote`` method of the program's own)."""
+        if receiver[0] == "call" and receiver[1][0] == "attr" and receiver[1][2] == "options":
+            receiver = receiver[1][1]
+        if receiver[0] in _DOTTED:
+            cls = self.resolve_dotted(fn, module, receiver)
+            if cls is not None and cls in self.classes:
+                if self.methods_named(cls, "remote"):
+                    return None
+                return self._callable(cls)
+        if receiver[0] != "attr":
+            return None
+        out: dict[str, None] = {}
+        for cls in sorted(self.types_of(fn, receiver[1])):
+            if not self.methods_named(cls, "remote"):
+                out.update(dict.fromkeys(self.methods_named(cls, receiver[2])))
+        return tuple(out) or None
 
     def callables_of(
         self, fn: FunctionFacts | None, expr: Expr, depth: int = 0, module: str = ""
@@ -1802,6 +1841,13 @@ class Model:
                 for part in (("attr", args[0], args[1][1]), *args[2:]):
                     out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
                 return tuple(out)
+            if func[0] == "attr" and func[2] == "get" and 1 <= len(args) <= 2:
+                # ``BUILDERS.get(mode)``: a value of the table, or the default
+                table = ("subscript", func[1], args[0])
+                for part in (table, *args[1:]):
+                    out.update(dict.fromkeys(self.callables_of(fn, part, depth + 1, module)))
+                if out:
+                    return tuple(out)
             if fn is not None:
                 out.update(dict.fromkeys(self._made_functions(fn, func, depth)))
         elif kind in ("subscript", "elem", "item"):
@@ -1851,16 +1897,32 @@ class Model:
 
     def _injected_classes(self, fn: FunctionFacts, param: str) -> frozenset[str]:
         """The class of a constructor's parameter (no annotation) that no analysed call
-        passes: the object comes from code outside the analysed tree (a launcher making
-        the server from its configuration), and is of the one class of the program
-        defining every method the constructor calls on it (``config.validate()``).
-        None, or several: unknown, as are methods defined in more than a few modules."""
+        passes, or that its callers only pass on from their own unannotated parameters:
+        the object comes from code outside the analysed tree (a launcher making the
+        server from its configuration), and is of the one class of the program
+        defining every method called on it, by the constructor or, on the attribute
+        the constructor keeps it in, by the class's methods (``config.validate()``,
+        ``self.mode.is_ngram()``). None, or several: unknown, as are methods defined
+        in more than a few modules."""
         if fn.name != "__init__" or fn.cls is None:
             return _NO_CLASSES
+        kept_in = {
+            s.target
+            for s in fn.stores
+            if s.value == ("name", param) and s.target[0] == "attr" and s.target[1] in _SELF_NAMES
+        }
         methods = sorted(
-            {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == ("name", param)}
+            {
+                c.func[2]
+                for method in (fn, *(self.methods_of.get(fn.cls, ()) if kept_in else ()))
+                for c in method.calls
+                if c.func[0] == "attr"
+                and (c.func[1] == ("name", param) if method is fn else c.func[1] in kept_in)
+            }
         )
-        if not methods or self.passed_arguments(fn, ("param", param)):
+        if not methods or not all(
+            _passed_on(caller, arg) for caller, arg in self.passed_arguments(fn, ("param", param))
+        ):
             return _NO_CLASSES
         key = (fn.qualname, f"injected:{param}")
         kept = self._passed_cache.get(key)
@@ -1958,6 +2020,8 @@ class Model:
         sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
         if not sites and init and fn.cls is not None:
             sites = self._inherited_init_sites(fn, fn.cls)
+        if init:  # ``cls(...)`` in a factory classmethod of the class or of a base
+            sites += [site for m in sorted(modules) for site in self._sites_in(m, "cls", fn)]
         if not sites and fn.cls is None and "<" not in fn.qualname:
             # a module function its module never calls: a helper called where it is
             # imported (``spec_prepare(batch)`` in the batch's module), read in the
@@ -1965,6 +2029,19 @@ class Model:
             sites = [
                 site
                 for m in self.modules_building(fn.qualname)
+                if m not in modules
+                for site in self._sites_in(m, name, fn)
+            ]
+        if (
+            not sites
+            and fn.cls is not None
+            and {"classmethod", "staticmethod"} & set(fn.decorators)
+        ):
+            # a factory called on its class where the class is imported
+            # (``Batch.init_new(reqs, algo)``), read as a constructor's callers are
+            sites = [
+                site
+                for m in self.modules_building(fn.cls, fn.name, factory=True)
                 if m not in modules
                 for site in self._sites_in(m, name, fn)
             ]
@@ -2328,7 +2405,12 @@ class Model:
                 # what its methods add (``self._hooks.append(hook)``)
                 for _, value, adder in self.attribute_elements(klass).get(container[2], ()):
                     out.append(_scoped(adder, self.function_module[adder], (None, value)))
+            out.extend(self.class_entries(self.self_class(fn) or fn.cls, container[2]))
             return out
+        if kind == "attr" and container[1][0] in _DOTTED:
+            owner = self.resolve_dotted(fn, module, container[1])
+            if owner is not None and owner in self.classes:
+                return self.class_entries(owner, container[2])
         if kind in _DOTTED:
             target = self.resolve_dotted(fn, module, container)
             held = self.module_assigns.get(target) if target is not None else None
@@ -2338,6 +2420,26 @@ class Model:
                     out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
                 out.extend(self.registered_entries(target))
         return out
+
+    def class_entries(self, cls: str, name: str) -> list[tuple[Expr | None, Expr]]:
+        """The entries of the container a class body assigns to ``name`` (the first
+        class of ``cls``'s MRO that does): its literal's and those its methods register
+        into it on the class (see :func:`class_registered_entries`)."""
+        for klass in self.mro(cls):
+            facts = self.classes.get(klass)
+            held = [v for n, v, _ in facts.assigns if n == name] if facts is not None else []
+            if not held:
+                continue
+            if held[-1][0] not in ("dict", "seq"):
+                return []
+            where = self.class_module[klass]
+            key = f"{klass}.{name}"
+            found = self._registered.get(key)
+            if found is None:
+                found = self._registered[key] = class_registered_entries(self, klass, name)
+            literal = [_scoped("", where, e) for e in self.entries(None, where, held[-1], 0)]
+            return [*literal, *found]
+        return []
 
     def registered_entries(self, target: str) -> list[tuple[Expr | None, Expr]]:
         """The entries the module-level container ``target`` gets after its literal
@@ -2391,6 +2493,12 @@ def _imports_from(facts: ModuleFacts, top: str) -> bool:
         for imports in (facts.imports, *(fn.imports for fn in facts.functions))
         for _, q in imports
     )
+
+
+def _passed_on(caller: FunctionFacts, arg: Expr) -> bool:
+    """Whether ``arg`` is a parameter of ``caller`` with no annotation (a value its own
+    callers give, maybe from outside the analysed tree)."""
+    return arg[0] == "name" and arg[1] not in ("self", "cls") and (arg[1], None) in caller.params
 
 
 def _wanted(bound: Bound, want: tuple[str, str], var_params: tuple[str, str], packed: int) -> bool:

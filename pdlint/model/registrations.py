@@ -71,6 +71,33 @@ def registered_entries(model: Model, target: str) -> list[Entry]:
     return out
 
 
+def class_registered_entries(model: Model, cls: str, name: str) -> list[Entry]:
+    """The entries the class-level container ``name`` of ``cls`` (``_table = {}`` in its
+    body) gets from the class's own methods and the functions nested in them, written
+    on the class (``cls._table[key] = fn``, ``Registry._table[key] = fn``): a registry
+    filled by a classmethod decorator (``@Registry.register(Algo.EAGLE)``), each
+    application's arguments bound as for a module-level registry."""
+    module = model.class_module.get(cls)
+    facts = model.modules.get(module) if module is not None else None
+    if module is None or facts is None:
+        return []
+    short = cls.rsplit(".", 1)[-1]
+    helds = (("attr", ("name", "cls"), name), ("attr", ("name", short), name))
+    out: list[Entry] = []
+    for fn in facts.functions:
+        if fn.cls != cls:
+            continue
+        written: list[tuple[Expr | None, Expr]] = [
+            (k, v) for container, k, v in fn.item_stores if container in helds
+        ]
+        for call in fn.calls:
+            for held in helds:
+                written.extend(_added(call, held))
+        for k, v in written:
+            out.extend(_applied(model, fn, module, k, v))
+    return out
+
+
 def _empty(value: Expr | None) -> bool:
     """Whether a module-level value is an empty container (``{}``, ``[]``, ``dict()``,
     ``defaultdict(list)``): a registry, filled elsewhere, rather than a table written
@@ -264,9 +291,13 @@ def _applications(model: Model, fn: FunctionFacts) -> list[Binding] | None:
 
 def _maker(model: Model, fn: FunctionFacts) -> FunctionFacts | None:
     """The function ``fn`` is nested in when that function returns it (a decorator
-    with arguments: ``def register(name): def deco(cls): ...; return deco``)."""
+    with arguments: ``def register(name): def deco(cls): ...; return deco``; a
+    class's or a static method of a registry class, applied as
+    ``@Registry.register(name)``)."""
     outer = model.functions.get(fn.qualname.rsplit(".", 1)[0])
-    if outer is None or outer.cls is not None:
+    if outer is None:
+        return None
+    if outer.cls is not None and not {"classmethod", "staticmethod"} & set(outer.decorators):
         return None
     if any(r.value == ("name", fn.name) for r in outer.returns):
         return outer

@@ -417,6 +417,15 @@ class Solver:
                 out.append(obj)
         return out
 
+    def later(self, *op: Any) -> None:
+        """An operation found while solving, evaluated once the flow has settled
+        (as annotations are)."""
+        if op in self.derived:
+            return
+        self.derived[op] = len(self.ops)
+        self.annots.append(len(self.ops))
+        self.ops.append(op)
+
     def derive(self, *op: Any) -> None:
         """An operation found while solving (evaluated now and when its inputs grow)."""
         if op in self.derived:
@@ -854,6 +863,13 @@ class Solver:
             return
         if value[0] == "cls" and keys is None and self.is_enum(value[1]):
             self.pts.add(dst, self.members(value[1]))  # Color[name.upper()]: any member
+            return
+        if value[0] == "cls" and keys == [] and self.is_enum(value[1]):
+            # a key nothing flows into comes from outside (an entry's argument):
+            # any member, unless a key is found by the time the flow settles
+            enum = ("enum", value[1])
+            self.pts.add(enum, [value])
+            self.later("annot", dst, (("cls", enum),))
             return
         if value[0] == "mod" and keys:  # globals()[name]
             for key in keys:

@@ -38,6 +38,50 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "class_registry": (
+        # a warm-up step (the mode WARMUP) with TREE on, else a handoff of the member
+        """
+        import sys
+        from podactors.replica import DecodeReplica
+        handoff = [{"rid": "a", "draft": [4, 5], "prompt": [1, 2, 3]}]
+        if sys.argv[1] == "WARMUP":
+            DecodeReplica.spawn("tree").call("warm", 2)
+        else:
+            DecodeReplica.spawn(sys.argv[1].lower()).call("accept_transfer", handoff)
+        """,
+        ("TREE", "CHAIN", "OFF"),
+    ),
+    "ray_actor": (
+        # ``ray`` stood in for by a synchronous module of the same call shape
+        """
+        import sys, types
+        ray = types.ModuleType("ray")
+        class _Method:
+            def __init__(self, bound):
+                self.bound = bound
+            def remote(self, *args):
+                return self.bound(*args)
+        class _Handle:
+            def __init__(self, obj):
+                self.obj = obj
+            def __getattr__(self, name):
+                return _Method(getattr(self.obj, name))
+        class _ActorClass:
+            def __init__(self, cls):
+                self.cls = cls
+            def options(self, **_):
+                return self
+            def remote(self, *args):
+                return _Handle(self.cls(*args))
+        ray.remote = _ActorClass
+        ray.get = lambda refs: refs
+        sys.modules["ray"] = ray
+        from raylane.router import Router
+        results = [{"rows": [1, 2], "tree": [7, 8]}]
+        Router(sys.argv[1].lower(), replicas=1).serve_disagg_decode(results)
+        """,
+        ("TREE", "OFF"),
+    ),
     "connector_entry": (
         """
         import sys
@@ -225,6 +269,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         from rank_engine.rank import DecodeRank
         incoming = [] if sys.argv[1] == "IDLE" else [11]
         DecodeRank(Drafting.CHAIN, incoming).event_loop_disagg_decode(1)
+        """,
+        ("DECODE",),
+    ),
+    "warmup_factory": (
+        # argv[1] is the phase: an idle rank has nothing transferred
+        """
+        import sys
+        from brook.node import DecodeNode
+        inbox = [] if sys.argv[1] == "IDLE" else [{"requests": [{"temperature": 0.5}]}]
+        print(DecodeNode(inbox, ranks=2).event_loop_disagg_decode())
         """,
         ("DECODE",),
     ),
@@ -704,6 +758,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("rerank", "lexical"),
     ),
+    "factory_classmethod": (
+        """
+        import sys
+        from tidal.server import TideServer
+        server = TideServer({"guess": sys.argv[1].lower()})
+        print(server.event_loop_disagg_decode([{"items": [1, 2], "draft": [7]}]))
+        """,
+        ("TREE", "CHAIN"),
+    ),
     "super_fallback": (
         """
         import sys
@@ -713,6 +776,18 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         print(worker.event_loop_disagg_decode([{"rid": 1, "tokens": [4, 5, 6]}]))
         """,
         ("TREE", "OFF"),
+    ),
+    "injected_mode": (
+        # the launcher outside the package makes the executor with its mode
+        """
+        import sys
+        from relay_exec.executor import Executor, Request
+        from relay_exec.modes import GuessMode
+        executor = Executor(GuessMode[sys.argv[1]])
+        executor.waiting.append(Request([1, 2, 3], {"hidden": [0.5, 0.25, 0.125]}))
+        print(executor._executor_loop())
+        """,
+        ("TREE", "CHAIN"),
     ),
     "injected_config": (
         # the launcher outside the package makes the configuration and the server

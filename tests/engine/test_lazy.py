@@ -61,7 +61,9 @@ def test_callers_of_a_constructor_elsewhere_are_the_same_lazy_or_full(
 ) -> None:
     """remote_constructor's batch is built in one other module; modules that only name
     ``StepBatch(`` in a docstring count like callers in both runs (the text is what a
-    lazy run can ask without parsing), so past the bound both read no caller."""
+    lazy run can ask without parsing), so past the bound both read no caller; the
+    batch's kind is then the one class defining the method the batch calls on it
+    (``self.kind.state_for(handoff)``), and both find the gap."""
     folder = Path(shutil.copytree(fixture("remote_constructor"), tmp_path / "tree"))
     for i in range(mentions):
         note = '"""Notes: cross_engine builds each StepBatch(reqs, kind, ...) per step."""\n'
@@ -69,7 +71,7 @@ def test_callers_of_a_constructor_elsewhere_are_the_same_lazy_or_full(
     full = run(folder, ".", lazy=False)
     assert run(folder, ".", lazy=True) == full
     found = {(f.code, f.member) for f in full}  # type: ignore[attr-defined]
-    assert (("PDL101", "LOOKUP") in found) == (mentions + 1 <= 3)
+    assert ("PDL101", "LOOKUP") in found
 
 
 @pytest.mark.parametrize("name", [c for c in CASES if c.startswith("layout_")])

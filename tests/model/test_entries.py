@@ -213,3 +213,49 @@ def test_a_connector_ships_its_state_from_an_entry_point(tmp_path: Path) -> None
         "ship_pkg.sched.SideScheduler.get_num_new_matched_tokens",
         "ship_pkg.sched.SideScheduler.update_state_after_alloc",
     ]
+
+
+def test_public_methods_of_a_decode_role_class_are_entries(tmp_path: Path) -> None:
+    # a class named for the decode role's process (an actor, a pod's server, a worker's
+    # handler): its public methods take requests in, whatever they are called
+    pkg = tmp_path / "role_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "pods.py").write_text(
+        "class PDDecodeServer:\n"
+        "    def handle(self, body):\n"
+        "        return self._run(body)\n"
+        "    def _run(self, body):\n"
+        "        return body\n"
+        "    @property\n"
+        "    def busy(self):\n"
+        "        return False\n"
+        "class DecodeWorkerHandler:\n"
+        "    async def generate(self, request):\n"
+        "        yield self.engine.step(request)\n"
+        "class DecodeMetadata:\n"  # a decode step's data, no process
+        "    def update(self, n):\n"
+        "        return n\n"
+        "class DecoderLayer:\n"
+        "    def forward(self, x):\n"
+        "        return x\n"
+        "class DecodeServerless:\n"  # ``Server`` inside another word
+        "    def serve(self):\n"
+        "        return 1\n"
+        "class DecodeNode:\n"  # a node's loop, and a step it calls on itself
+        "    def run_decode_loop(self):\n"
+        "        self.forward(self._adopt())\n"
+        "    def forward(self, batch):\n"
+        "        return batch.tokens\n"
+        "    def _adopt(self):\n"
+        "        return 1\n"
+        "class TokenDecoder:\n"
+        "    def decode(self, ids):\n"
+        "        return ids\n"
+    )
+    assert _entries(tmp_path) == [
+        "role_pkg.pods.DecodeNode.forward",
+        "role_pkg.pods.DecodeNode.run_decode_loop",
+        "role_pkg.pods.DecodeWorkerHandler.generate",
+        "role_pkg.pods.PDDecodeServer.handle",
+    ]

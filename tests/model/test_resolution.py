@@ -3345,3 +3345,81 @@ def test_attribute_made_by_the_enum_or_its_normalising_classmethod(
         },
     )
     assert found == ["PDL001 eng/worker.py:9 SLOW", "PDL101 eng/worker.py:15 SLOW"]
+
+
+def test_a_table_read_with_get_holds_its_values_as_callables(tmp_path: Path) -> None:
+    # ``builder = BUILDERS.get(mode)`` then ``builder(...)``: the table's functions
+    # are called, so a per-member builder left out of the table is unwired (PDL106)
+    found = _findings(
+        tmp_path,
+        {
+            "tbl/__init__.py": "",
+            "tbl/modes.py": """
+                import enum
+
+
+                class Mode(enum.IntEnum):
+                    TREE = 1
+                    CHAIN = 2
+                    LOOKUP = 3
+            """,
+            "tbl/states.py": """
+                from tbl.modes import Mode
+
+
+                class State:
+                    pass
+
+
+                class TreeState(State):
+                    pass
+
+
+                class ChainState(State):
+                    pass
+
+
+                class LookupState(State):
+                    pass
+
+
+                def build_tree_state(req):
+                    return TreeState()
+
+
+                def build_chain_state(req):
+                    return ChainState()
+
+
+                def build_lookup_state(req):
+                    return LookupState()
+
+
+                BUILDERS = {Mode.TREE: build_tree_state, Mode.CHAIN: build_chain_state}
+
+
+                def make_state(mode: Mode, req):
+                    builder = BUILDERS.get(mode)
+                    if builder is None:
+                        return None
+                    return builder(req)
+            """,
+            "tbl/server.py": """
+                from tbl.modes import Mode
+                from tbl.states import make_state
+
+
+                class Server:
+                    def __init__(self, mode: Mode):
+                        self.mode = mode
+
+                    def event_loop_disagg_decode(self, reqs):
+                        for req in reqs:
+                            req.state = make_state(self.mode, req)
+            """,
+        },
+    )
+    assert found == [
+        "PDL001 tbl/states.py:35 LOOKUP",
+        "PDL106 tbl/states.py:28 LOOKUP",
+    ]

@@ -316,6 +316,24 @@ def test_an_enum_subscripted_by_an_unknown_name_is_any_member() -> None:
     assert "main.Phase.other" in graph.edges["main.run"]
 
 
+def test_an_enum_subscripted_by_a_name_nothing_passes_is_any_member() -> None:
+    """A server's constructor called from outside parses its setting with
+    ``cls[name.upper()]``: nothing flows into ``name``, so any member."""
+    code = (
+        "import enum\n\n\n"
+        "class Kind(enum.Enum):\n    TREE = 1\n    CHAIN = 2\n\n"
+        "    @classmethod\n    def parse(cls, name):\n"
+        "        if name is None:\n            return None\n"
+        "        return cls[name.upper()]\n\n"
+        "    def restore(self):\n        pass\n\n\n"
+        "class Server:\n    def __init__(self, config):\n"
+        "        self.kind = Kind.parse(config.get('kind'))\n\n"
+        "    def run(self):\n        self.kind.restore()\n"
+    )
+    graph = solve([extract(code, "main")])
+    assert "main.Kind.restore" in graph.edges["main.Server.run"]
+
+
 def test_a_kwargs_dict_merged_in_replaces_no_entry() -> None:
     """``defaults.update(overrides)`` with ``**overrides``: one call may pass a key and
     another not, so the entry it would replace is still called."""

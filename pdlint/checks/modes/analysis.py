@@ -305,11 +305,16 @@ class ModeAnalysis:
                 continue
             visited.add(qual)
             fn = self.model.functions[qual]
-            relayed = False
+            # the batch given the state after it is made (a warm-up factory's
+            # ``b.sampling = Sampling.dummy(n)``): what runs from there on sees it
+            given = self._given(fn, after, state, batch_cls)
+            relayed = given is not None
             for deref in sorted(fn.derefs, key=lambda d: d.span):
                 later = deref.span > after or (
                     deref.span[0] == after[0] and qual != origin.function  # as calls below
                 )
+                if given is not None and deref.span > given:
+                    continue
                 if later and self._unguarded(fn, deref.attr, deref, state, batch_cls):
                     if self.variants.guards_truth(deref.guards, fn, variant, member) in (
                         T,
@@ -326,6 +331,8 @@ class ModeAnalysis:
                             deref.span,
                         )
             for call in sorted(fn.calls, key=lambda c: c.span):
+                if given is not None and call.span > given:
+                    break
                 beside = False  # on the line of the call that handed the batch back
                 if call.span <= after and not _encloses(call.span, after):
                     if call.span[0] != after[0] or call.span == after or qual == origin.function:
@@ -382,6 +389,23 @@ class ModeAnalysis:
                     sites = sorted(site.span for site in self.graph.sites(caller, qual))
                     if sites:
                         queue.append((caller, sites[0], sites[0]))
+
+    def _given(
+        self, fn: FunctionFacts, after: Span, state: str, batch_cls: str | None
+    ) -> Span | None:
+        """Where ``fn`` stores the state, unconditionally and not None, on an object of
+        the batch's class after ``after``; None when it does not."""
+        spans = [
+            store.span
+            for store in fn.stores
+            if store.span > after
+            and not store.guards
+            and store.target[0] == "attr"
+            and store.target[2] == state
+            and store.value != NONE
+            and self.relay.same_class(fn, store.target[1], batch_cls)
+        ]
+        return min(spans, default=None)
 
     def _rejected_only(self, fn: FunctionFacts, guards: Guards) -> bool:
         """Whether code under ``guards`` runs only for members of a relay's variant that a

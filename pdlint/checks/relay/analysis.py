@@ -326,11 +326,23 @@ class RelayAnalysis:
             func = value[1]
             if func[0] == "subscript" and self.variants.denotes(func[2], fn, variant, bound):
                 # ``TABLE[algo](payload)``: what the member's entry returns
-                entries = self.variants.entry_for(func[1], fn, variant, member)
-                if entries is None:
+                return self._entry_kind(func[1], fn, variant, member)
+            if (
+                func[0] == "call"
+                and func[1][0] == "attr"
+                and func[1][2] == "get"
+                and len(func[2]) == 2
+                and not func[3]
+                and self.variants.denotes(func[2][0], fn, variant, bound)
+            ):
+                # ``TABLE.get(algo, default)(payload)``: the member's entry, or the
+                # default's result for a member with none (``lambda _p: None``)
+                keys = self.variants.container_keys(func[1][1], fn, variant)
+                if keys is None:
                     return None
-                kinds = {self._callable_kind(*entry) for entry in entries}
-                return kinds.pop() if len(kinds) == 1 else None
+                if member in keys:
+                    return self._entry_kind(func[1][1], fn, variant, member)
+                return self._callable_kind(fn, self.model.module_of(fn), func[2][1])
             if self._returns_none(fn, func):
                 return "none"
         if value[0] == "name":
@@ -338,6 +350,17 @@ class RelayAnalysis:
             if lookup is not None:
                 return "value" if member in lookup[1] else "none"
         return "value"
+
+    def _entry_kind(
+        self, container: Expr, fn: FunctionFacts, variant: Variant, member: int
+    ) -> str | None:
+        """What calling the member's entry of a table keyed by members gives (see
+        :meth:`_callable_kind`); None when not known."""
+        entries = self.variants.entry_for(container, fn, variant, member)
+        if entries is None:
+            return None
+        kinds = {self._callable_kind(*entry) for entry in entries}
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _returns_none(self, fn: FunctionFacts, func: Expr) -> bool:
         """Whether a call of ``func`` in ``fn`` reaches one function, not a class, that

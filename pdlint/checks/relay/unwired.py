@@ -173,6 +173,44 @@ class UnwiredBuilders:
             for s in self._sites(relay)
         )
 
+    def _table_templates(self, relay: Relay) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
+        """(per-member builder, the member's tokens in its name, the classes it makes) for
+        the entries of a table keyed by members that the builder calls the member's entry
+        of (``TABLE[algo](h)``, ``TABLE.get(algo, default)(h)``, a registry filled by a
+        decorator), each named for the member it is registered under."""
+        model, variants = self.model, self.variants
+        builder, variant = relay.builder, relay.builder.variant
+        fn = model.functions[builder.qualname]
+        out: list[tuple[str, tuple[str, ...], frozenset[str]]] = []
+        for ret in fn.returns:
+            func = ret.value[1] if ret.value is not None and ret.value[0] == "call" else None
+            if func is not None and func[0] == "call" and func[1][0] == "attr" and func[2]:
+                key, container = func[2][0], func[1][1]
+            elif func is not None and func[0] == "subscript":
+                key, container = func[2], func[1]
+            else:
+                continue
+            if not variants.denotes(key, fn, variant, builder.bound):
+                continue
+            for member, name in enumerate(variant.members):
+                if member in builder.gaps:
+                    continue
+                tokens = _tokens(name)
+                for scope, where, value in variants.entry_for(container, fn, variant, member) or ():
+                    for target in model.callables_of(scope, value, 0, where):
+                        callee = model.functions.get(target)
+                        if callee is None or renamed(callee.name, tokens, tokens) is None:
+                            continue
+                        made = frozenset(
+                            c
+                            for r in callee.returns
+                            if r.value
+                            for c in made_classes(model, callee, r.value)
+                        )
+                        if made:
+                            out.append((target, tokens, made))
+        return out
+
     def _siblings(self, relay: Relay, rejected: set[int]) -> Iterator[Finding]:
         """Builders named for a member the builder returns None for, as those it calls
         for its other members are, that nothing on the relay calls."""
@@ -200,6 +238,7 @@ class UnwiredBuilders:
                     truth = variants.guards_truth(call.guards, fn, variant, member, builder.bound)
                     if truth is not F:
                         templates.append((target, tokens, made))
+        templates.extend(self._table_templates(relay))
         if not templates:
             return
         wanted: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
