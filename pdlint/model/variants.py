@@ -154,6 +154,7 @@ class Variants:
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
+        self._copies: dict[tuple[str, str], Variant | None] = {}  # see _copy_in_class
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -417,7 +418,7 @@ class Variants:
         self.carriers = {**self.carriers, **self._find_carriers(classes)}
         if self.carrier_names != before:
             self._attr_cache.clear()
-            self._class_stores.clear()  # their copies read the carriers
+            self._copies.clear()  # they read the carriers
             self._mentions.clear()
             self._forget_truths()
 
@@ -443,12 +444,9 @@ class Variants:
                 out.append((name, variant))
         return out
 
-    def _function_carriers(
-        self, fn: FunctionFacts, copies: bool = False
-    ) -> list[tuple[str, Variant]]:
+    def _function_carriers(self, fn: FunctionFacts) -> list[tuple[str, Variant]]:
         """(attribute, variant) for each store of a variant in ``fn`` (an annotated
-        store, a member, a conversion, an annotated parameter; with ``copies``, a copy
-        of an attribute holding one, read once every carrier is known)."""
+        store, a member, a conversion, an annotated parameter)."""
         model = self.model
         module = model.module_of(fn)
         out = []
@@ -474,11 +472,6 @@ class Variants:
                 for pname, pann in fn.params:
                     if pname == store.value[1] and pann is not None:
                         variant = self.variant_of_annotation(pann, module, fn)
-            if copies and variant is None:
-                copied = _copied_attribute(store.value)
-                if copied is not None:
-                    # ``self.method = spec.method if spec else None``
-                    variant = self._copied_variant(fn, copied)
             if variant is not None:
                 out.append((name, variant))
         for _name, value in fn.assigns:
@@ -513,19 +506,37 @@ class Variants:
         try:
             cls = self.model.type_of(fn, expr[1])
             if cls is not None:
-                return self.class_attr_variant(cls, expr[2])
+                # its annotations and stores alone (in a lazy model, the subclasses or the
+                # classes its attributes hold load files for every attribute copied)
+                return self.class_attr_variant(cls, expr[2], subclasses=False, held=False)
             return self.carriers.get(expr[2])
         finally:
             self._copying.discard(key)
 
     def _copy_in_class(self, cls: str, name: str) -> Variant | None:
         """The variant the attribute ``name`` of a ``cls`` holds as a copy its class's
-        methods store (``self.method = spec.method if spec else None``)."""
-        for klass in self.model.mro(cls):
-            stored = self._stored_variants(klass).get(name)
-            if stored is not None:
-                return stored
-        return None
+        methods store (``self.method = spec.method if spec else None``), where one fits;
+        read when asked, for that attribute alone (a lazy model loads what the copied
+        objects' classes need)."""
+        key = (cls, name)
+        if key in self._copies:
+            return self._copies[key]
+        self._copies[key] = None  # while it is read (a copy of itself)
+        found: set[Variant | None] = set()
+        target = ("attr", ("name", "self"), name)
+        try:
+            for klass in self.model.mro(cls):
+                for method in self.model.methods_of.get(klass, ()):
+                    for store in method.stores:
+                        copied = _copied_attribute(store.value) if store.target == target else None
+                        if copied is not None:
+                            found.add(self._copied_variant(method, copied))
+        except BaseException:
+            # a lazy model cuts a lookup short to load a module, and asks again
+            del self._copies[key]
+            raise
+        self._copies[key] = found.pop() if len(found) == 1 else None
+        return self._copies[key]
 
     def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum a call makes a member of: the enum called (``Backend(name)``) or a
@@ -764,8 +775,13 @@ class Variants:
         self._attr_cache[key] = found
         return found
 
-    def class_attr_variant(self, cls: str, name: str) -> Variant | None:
-        for klass in (*self.model.mro(cls), *self.model.descendants(cls)[:50]):
+    def class_attr_variant(
+        self, cls: str, name: str, subclasses: bool = True, held: bool = True
+    ) -> Variant | None:
+        """The variant ``name`` holds in a ``cls`` (or, with ``subclasses``, declared
+        in a subclass; with ``held``, the enum whose member it holds)."""
+        below = self.model.descendants(cls)[:50] if subclasses else ()
+        for klass in (*self.model.mro(cls), *below):
             facts = self.model.classes.get(klass)
             if facts is None:
                 continue
@@ -781,8 +797,13 @@ class Variants:
             stored = self._stored_variants(klass).get(name)
             if stored is not None:
                 return stored
-        held = self.model.attribute_class(cls, name)
-        return self.by_name.get(held) if held is not None else None
+        copied = self._copy_in_class(cls, name)
+        if copied is not None:
+            return copied
+        if not held:
+            return None
+        found = self.model.attribute_class(cls, name)
+        return self.by_name.get(found) if found is not None else None
 
     def _stored_variants(self, cls: str) -> dict[str, Variant]:
         """The variant each attribute of ``cls`` is stored as by its own methods (see
@@ -791,7 +812,7 @@ class Variants:
         if found is None:
             seen: dict[str, set[str]] = {}
             for method in self.model.methods_of.get(cls, ()):
-                for attr, variant in self._function_carriers(method, copies=True):
+                for attr, variant in self._function_carriers(method):
                     seen.setdefault(attr, set()).add(variant.qualname)
             found = self._class_stores[cls] = {
                 attr: self.by_name[next(iter(q))] for attr, q in seen.items() if len(q) == 1
