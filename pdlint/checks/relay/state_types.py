@@ -77,18 +77,7 @@ def made_classes(
         if named is None or named not in model.classes:
             targets = model.call_targets(fn, expr[1])
             if targets and all(not t.endswith(".__init__") for t in targets):
-                out: set[str] = set()
-                for target in targets:
-                    callee = model.functions[target]
-                    found = [
-                        made_classes(model, callee, r.value, depth + 1)
-                        for r in callee.returns
-                        if r.value is not None and r.value != ("const", None)
-                    ]
-                    if not found or not all(found):
-                        return frozenset()
-                    out.update(c for f in found for c in f)
-                return frozenset(out)
+                return _made_by(model, targets, depth)
     return model.types_of(fn, expr)
 
 
