@@ -153,6 +153,8 @@ class Variants:
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
+        self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
+        self._copies: dict[tuple[str, str], Variant | None] = {}  # see _copy_in_class
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -416,6 +418,7 @@ class Variants:
         self.carriers = {**self.carriers, **self._find_carriers(classes)}
         if self.carrier_names != before:
             self._attr_cache.clear()
+            self._copies.clear()  # they read the carriers
             self._mentions.clear()
             self._forget_truths()
 
@@ -492,6 +495,48 @@ class Variants:
             if variant is not None:
                 out.append((fn.name, variant))
         return out
+
+    def _copied_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
+        """The variant the attribute ``X.attr`` read in ``fn`` holds: from X's class when
+        known, else the one variant an attribute of that name holds."""
+        key = (fn.qualname, expr)
+        if key in self._copying:
+            return None
+        self._copying.add(key)
+        try:
+            cls = self.model.type_of(fn, expr[1])
+            if cls is not None:
+                # its annotations and stores alone (in a lazy model, the subclasses or the
+                # classes its attributes hold load files for every attribute copied)
+                return self.class_attr_variant(cls, expr[2], subclasses=False, held=False)
+            return self.carriers.get(expr[2])
+        finally:
+            self._copying.discard(key)
+
+    def _copy_in_class(self, cls: str, name: str) -> Variant | None:
+        """The variant the attribute ``name`` of a ``cls`` holds as a copy its class's
+        methods store (``self.method = spec.method if spec else None``), where one fits;
+        read when asked, for that attribute alone (a lazy model loads what the copied
+        objects' classes need)."""
+        key = (cls, name)
+        if key in self._copies:
+            return self._copies[key]
+        self._copies[key] = None  # while it is read (a copy of itself)
+        found: set[Variant | None] = set()
+        target = ("attr", ("name", "self"), name)
+        try:
+            for klass in self.model.mro(cls):
+                for method in self.model.methods_of.get(klass, ()):
+                    for store in method.stores:
+                        copied = _copied_attribute(store.value) if store.target == target else None
+                        if copied is not None:
+                            found.add(self._copied_variant(method, copied))
+        except BaseException:
+            # a lazy model cuts a lookup short to load a module, and asks again
+            del self._copies[key]
+            raise
+        self._copies[key] = found.pop() if len(found) == 1 else None
+        return self._copies[key]
 
     def _made_member(self, fn: FunctionFacts, module: str, call: Expr) -> Variant | None:
         """The enum a call makes a member of: the enum called (``Backend(name)``) or a
@@ -615,6 +660,8 @@ class Variants:
         if subject[2] in self.carrier_names:
             if cls is None or self.class_attr_variant(cls, subject[2]) is not None:
                 return None
+        elif cls is not None and self._copy_in_class(cls, subject[2]) is not None:
+            return None
         return cls or ""
 
     def _string_attr_variant(self, fn: FunctionFacts, expr: Expr) -> Variant | None:
@@ -721,11 +768,20 @@ class Variants:
                 found = self.class_attr_variant(cls, name)
             if found is None:
                 found = self.carriers.get(name)
+        elif found is None and expr[1] == ("name", "self"):
+            cls = self.model.type_of(fn, expr[1])
+            if cls is not None:
+                found = self._copy_in_class(cls, name)
         self._attr_cache[key] = found
         return found
 
-    def class_attr_variant(self, cls: str, name: str) -> Variant | None:
-        for klass in (*self.model.mro(cls), *self.model.descendants(cls)[:50]):
+    def class_attr_variant(
+        self, cls: str, name: str, subclasses: bool = True, held: bool = True
+    ) -> Variant | None:
+        """The variant ``name`` holds in a ``cls`` (or, with ``subclasses``, declared
+        in a subclass; with ``held``, the enum whose member it holds)."""
+        below = self.model.descendants(cls)[:50] if subclasses else ()
+        for klass in (*self.model.mro(cls), *below):
             facts = self.model.classes.get(klass)
             if facts is None:
                 continue
@@ -741,8 +797,13 @@ class Variants:
             stored = self._stored_variants(klass).get(name)
             if stored is not None:
                 return stored
-        held = self.model.attribute_class(cls, name)
-        return self.by_name.get(held) if held is not None else None
+        copied = self._copy_in_class(cls, name)
+        if copied is not None:
+            return copied
+        if not held:
+            return None
+        found = self.model.attribute_class(cls, name)
+        return self.by_name.get(found) if found is not None else None
 
     def _stored_variants(self, cls: str) -> dict[str, Variant]:
         """The variant each attribute of ``cls`` is stored as by its own methods (see
@@ -1748,6 +1809,19 @@ class Variants:
                 return None
             out.add(variant.values.index(recased))
         return out
+
+
+def _copied_attribute(value: Expr) -> Expr | None:
+    """The attribute ``X.attr`` a stored value copies, when None is all it may hold
+    besides (``spec.method if spec else None``, ``spec and spec.method``)."""
+    while True:
+        if value[0] == "ifexp" and ("const", None) in value[2:]:
+            value = value[2] if value[3] == ("const", None) else value[3]
+        elif value[0] == "and" and value[1]:
+            value = value[1][-1]
+        else:
+            break
+    return value if value[0] == "attr" else None
 
 
 def _value_reads(fn: FunctionFacts) -> frozenset[str]:

@@ -534,6 +534,25 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "GREEDY"),
     ),
+    "copied_kind": (
+        """
+        import sys
+        from ferry.config import EngineConfig, GuessConfig
+        from ferry.worker import DecodeWorker
+        handoff = {"rid": "r1", "tokens": [1, 2], "guess": [7, 8]}
+        DecodeWorker(EngineConfig(GuessConfig(sys.argv[1]))).event_loop_disagg_decode([handoff])
+        """,
+        ("lookup", "tree", "tree_wide"),
+    ),
+    "sibling_method": (
+        """
+        import sys
+        from stowage.layouts import Layout
+        from stowage.receiver import Arrival, DecodeReceiver
+        DecodeReceiver().run_disagg_decode([Arrival("r1", Layout[sys.argv[1]], b"abcd")])
+        """,
+        ("DENSE", "PAGED"),
+    ),
     "state_subclass_fixed": (
         """
         import sys
@@ -876,6 +895,11 @@ FAILURES: dict[str, tuple[str, ...]] = {
     "carried_field": ("'NoneType' object is not subscriptable",),
     "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
+    "copied_kind": ("'NoneType' object has no attribute", "AssertionError: a tree needs a tree"),
+    "sibling_method": (
+        "'NoneType' object has no attribute",
+        "AttributeError: 'PackedUnpacker' object has no attribute 'split_heads'",
+    ),
     "state_subclass": (
         "AttributeError: 'TreeState' object has no attribute 'reuse_prefix'",
         "TypeError: paged tree proposals need a paged tree state",

@@ -32,6 +32,7 @@ from pdlint.checks.relay.paths import EntryTrees
 from pdlint.checks.relay.placeholders import find_placeholders
 from pdlint.checks.relay.relays import Builder, Relay, builder_sites, path_steps, relay_related
 from pdlint.checks.relay.state_types import (
+    Narrowing,
     StateReads,
     TypeDemand,
     fails,
@@ -96,7 +97,7 @@ class RelayAnalysis:
         self._settings = SettingLiterals(model, variants)
         self._trees: dict[tuple[Relay, int], EntryTrees] = {}
         self._filters: dict[tuple[str, str, int], EdgeFilter] = {}  # see edge_filter
-        self._demanded: dict[tuple[str, frozenset[str]], list[TypeDemand]] = {}
+        self._demanded: dict[tuple[str, frozenset[str], frozenset[str]], list[TypeDemand]] = {}
         self._bypass_cache: dict[int, tuple[dict[str, tuple[str, CallFact] | None], set[str]]] = {}
         self.placeholder_factories = placeholder_factories
         # (relay, member) -> the placeholders a PDL101 of the member holds as a note: the
@@ -746,12 +747,61 @@ class RelayAnalysis:
             if self._return_kind(ret.value, fn, variant, member, bound) != "value":
                 continue
             assert ret.value is not None
-            found = made_classes(self.model, fn, ret.value)
+            narrow = self._member_callees(fn, variant, member, bound)
+            found = made_classes(self.model, fn, ret.value, narrow=narrow)
             if not found:
                 return None
             made.update(found)
             first = first or ret.span
         return (frozenset(made), first) if first is not None else None
+
+    def _member_callees(
+        self, fn: FunctionFacts, variant: Variant, member: int, bound: frozenset[str]
+    ) -> Narrowing:
+        """What a callee the builder takes from a table keyed by the variant is for the
+        member (``cls = DECODERS.get(fmt)`` then ``cls(fmt)``; ``TABLE[algo](h)``): the
+        classes and functions of the member's entries."""
+        model = self.model
+
+        def narrow(where: FunctionFacts, func: Expr) -> tuple[str, ...] | None:
+            lookup = func
+            if where is not fn:
+                return None
+            if func[0] == "name":
+                values = assigned_values(fn, func[1])
+                if len(values) != 1:
+                    return None
+                lookup = values[0]
+            if lookup[0] == "subscript":
+                table, key = lookup[1], lookup[2]
+            elif lookup[0] == "call" and lookup[1][0] == "attr" and lookup[1][2] == "get":
+                if not lookup[2]:
+                    return None
+                table, key = lookup[1][1], lookup[2][0]
+            else:
+                return None
+            if not self.variants.denotes(key, fn, variant, bound):
+                return None
+            entries = self.variants.entry_for(table, fn, variant, member)
+            if not entries:
+                return None
+            out: list[str] = []
+            for scope, module, value in entries:
+                named = (
+                    model.resolve_dotted(scope, module, value)
+                    if value[0] in ("name", "attr")
+                    else None
+                )
+                if named is not None and named in model.classes:
+                    out.append(named)
+                    continue
+                targets = model.callables_of(scope, value, 0, module)
+                if not targets or any(model.functions[t].name == "__init__" for t in targets):
+                    return None
+                out.extend(targets)
+            return tuple(out)
+
+        return narrow
 
     def _state_types(self, relay: Relay, member: int) -> Iterator[Finding]:
         """PDL105: the member's state is built, of a class a consumer does not accept."""
@@ -760,6 +810,7 @@ class RelayAnalysis:
             return
         made, made_span = built
         variant = relay.builder.variant
+        others = self._all_built(relay.builder)
         relay_fn = self.model.functions[relay.function]
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
         names = self.model.attribute_aliases(relay_cls, relay.state)
@@ -769,9 +820,14 @@ class RelayAnalysis:
             qual: found
             for qual in self.reach_relayed(relay)
             if qual != relay.function  # the relay's own check fails at handoff
-            if (found := [d for d in self._demands(qual, names) if fails(self.model, d, made)])
+            if (
+                found := [
+                    d for d in self._demands(qual, names) if fails(self.model, d, made, others)
+                ]
+            )
         }
-        if not failing:
+        handed = self._failing_passed(relay, names, made, others)
+        if not failing and not handed:
             return
         # the member's state is built: a placeholder under a None test leaves it alone
         stored = frozenset(r.function for r in self.found_relays() if r.state == relay.state)
@@ -801,18 +857,88 @@ class RelayAnalysis:
                     self.model, relay, member, made, made_span, qual, demand, shown_from
                 )
                 break  # the first failing demand of a function stops the request
+        # demands on a parameter the state is passed to (``self._seed(req.draft)``)
+        for caller, call, target, demands in handed:
+            if (
+                caller not in parents
+                or caller in bypassed
+                or not edges(self.model.functions[caller], call)
+            ):
+                continue
+            fn = self.model.functions[caller]
+            if self.variants.guards_truth(call.guards, fn, variant, member) not in (T, MAYBE):
+                continue
+            callee = self.model.functions[target]
+            for demand in demands:
+                truth = self.variants.guards_truth(demand.guards, callee, variant, member)
+                if truth not in (T, MAYBE):
+                    continue
+                extended = {**parents, target: (caller, call)}
+                shown_from = self.trees(relay, member).choose(
+                    extended, target, demand.guards, demand.span
+                )
+                yield type_finding(
+                    self.model, relay, member, made, made_span, target, demand, shown_from
+                )
+                break
 
-    def _demands(self, qual: str, names: frozenset[str]) -> list[TypeDemand]:
-        """The type demands of ``qual`` on the state that no guard of theirs answers (a
-        test of the state's class or None-ness, or of a local holding it, guards a
-        demand under it, as a bypass batch's guard does); the same for every member."""
-        key = (qual, names)
+    def _all_built(self, builder: Builder) -> frozenset[str]:
+        """The classes the builder makes for any member."""
+        out: set[str] = set()
+        for member in range(len(builder.variant.members)):
+            built = self.built(builder, member)
+            if built is not None:
+                out.update(built[0])
+        return frozenset(out)
+
+    def _failing_passed(
+        self, relay: Relay, names: frozenset[str], made: frozenset[str], others: frozenset[str]
+    ) -> list[tuple[str, CallFact, str, list[TypeDemand]]]:
+        """(caller, call, callee, demands) for each call passing the relay state to a
+        parameter of a callee that demands of it a class ``made`` fails (the demand's
+        ``obj`` is the state the caller passes). A method called on the state itself
+        (``self.draft.merge(other.draft)``) is only its class's, or a base's."""
+        model = self.model
+        ancestors = {base for cls in made for base in model.mro(cls)}
+        out = []
+        for caller in sorted(self.reach_relayed(relay)):
+            if caller == relay.function:  # the relay's own check fails at handoff
+                continue
+            fn = model.functions[caller]
+            reads = StateReads(fn, names)
+            for call, passed in self._state_arguments(relay, fn):
+                on_state = call.func[0] == "attr" and (
+                    reads.state(call.func[1], call.span, call.guards) is not None
+                )
+                for target in model.call_targets(fn, call.func):
+                    callee = model.functions[target]
+                    if on_state and target.rsplit(".", 1)[0] not in ancestors:
+                        continue
+                    bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
+                    params = {bound[i][0]: state for i, state in passed if i < len(bound)}
+                    found = [
+                        d._replace(obj=params[d.obj[1]])
+                        for d in self._demands(target, names, frozenset(params))
+                        if d.obj[0] == "name" and fails(model, d, made, others)
+                    ]
+                    if found:
+                        out.append((caller, call, target, found))
+        return out
+
+    def _demands(
+        self, qual: str, names: frozenset[str], params: frozenset[str] = frozenset()
+    ) -> list[TypeDemand]:
+        """The type demands of ``qual`` on the state (passed to ``params`` too) that no
+        guard of theirs answers (a test of the state's class or None-ness, or of a local
+        holding it, guards a demand under it, as a bypass batch's guard does); the same
+        for every member."""
+        key = (qual, names, params)
         if key not in self._demanded:
             fn = self.model.functions[qual]
-            tested = names | StateReads(fn, names).aliases()
+            tested = names | params | StateReads(fn, names).aliases()
             self._demanded[key] = [
                 demand
-                for demand in type_demands(self.model, fn, names)
+                for demand in type_demands(self.model, fn, names, params)
                 if not bypass_only(demand.guards)
                 and not any(guards_mention(demand.guards, n) for n in tested)
             ]
@@ -1180,27 +1306,9 @@ class RelayAnalysis:
         """Relay state passed as an argument to a callee that dereferences it (the
         attribute of an object of the relay's class, as a direct dereference is)."""
         variant = relay.builder.variant
-        relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
-        # an entry of the state (``self.pending[rid]``), or a local holding one (``for rid,
-        # meta in self.pending.items()``)
-        held = {
-            ("name", local): entry
-            for local in state_locals(fn, relay.state)
-            for name, value in fn.assigns
-            if name == local and (entry := held_entry(value)) is not None
-        }
-        for call in fn.calls:
-            indices = [
-                i
-                for i, arg in enumerate(call.args)
-                if (state := held.get(arg) or held_entry(arg) or arg)[0] == "attr"
-                and state[2] == relay.state
-                and self.same_class(fn, state[1], relay_cls)
-                and not stored_before(
-                    fn, DerefFact(state[2], state, "call", call.span, call.guards), self.model
-                )
-            ]
-            if not indices or not allowed(fn, call):
+        for call, passed in self._state_arguments(relay, fn):
+            indices = [i for i, _ in passed]
+            if not allowed(fn, call):
                 continue
             for target in self.model.call_targets(fn, call.func):
                 callee = self.model.functions[target]
@@ -1232,6 +1340,37 @@ class RelayAnalysis:
                             extended,
                         )
                         break
+
+    def _state_arguments(
+        self, relay: Relay, fn: FunctionFacts
+    ) -> list[tuple[CallFact, list[tuple[int, Expr]]]]:
+        """The calls of ``fn`` passing the relay state positionally, with (the index of
+        each such argument, the state it holds), where the state is not stored just
+        before on the object passed."""
+        relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
+        # an entry of the state (``self.pending[rid]``), or a local holding one (``for rid,
+        # meta in self.pending.items()``)
+        held = {
+            ("name", local): entry
+            for local in state_locals(fn, relay.state)
+            for name, value in fn.assigns
+            if name == local and (entry := held_entry(value)) is not None
+        }
+        out = []
+        for call in fn.calls:
+            passed = [
+                (i, state)
+                for i, arg in enumerate(call.args)
+                if (state := held.get(arg) or held_entry(arg) or arg)[0] == "attr"
+                and state[2] == relay.state
+                and self.same_class(fn, state[1], relay_cls)
+                and not stored_before(
+                    fn, DerefFact(state[2], state, "call", call.span, call.guards), self.model
+                )
+            ]
+            if passed:
+                out.append((call, passed))
+        return out
 
     def reach_relayed(self, relay: Relay) -> set[str]:
         """What the entries that reach the relay reach, whatever the member."""

@@ -124,9 +124,11 @@ def stash(self, payload):
 The builder returns a value for member M, so the relay state is set, but of a
 class a consumer reached by M does not accept: the consumer asserts or tests a
 subclass (``assert isinstance(state, TreeCacheState)``, ``if not
-isinstance(...): raise``) or calls a method only a subclass defines. Builders
-often share a branch between related members (``if algo.is_tree_family():
-return TreeState(...)``) while one of them needs its own subclass: under
+isinstance(...): raise``), itself or in a function the state is passed to, or
+calls a method only a subclass, or the class the builder makes for another
+member, defines. Builders often share a branch between related members (``if
+algo.is_tree_family(): return TreeState(...)``) while one of them needs its own
+subclass: under
 prefill/decode disaggregation every request of M fails at that consumer, after
 the handoff moved its KV cache, although the colocated path (where M's own
 prefill makes the subclass) works. pdlint follows the classes each builder

@@ -11,7 +11,7 @@ not fully known (a base pdlint cannot resolve, a value of unknown class) never f
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from pdlint.checks.relay.decode_tests import flatten
@@ -37,43 +37,69 @@ class TypeDemand(NamedTuple):
     method: str  # the method called, for a method demand ("" otherwise)
 
 
-def made_classes(model: Model, fn: FunctionFacts, expr: Expr, depth: int = 0) -> frozenset[str]:
+# what a callee written in the builder is for one member: the classes and functions
+# its table gives the member (``cls = DECODERS.get(fmt)`` then ``cls(fmt)``); None
+# when it is not such a lookup
+Narrowing = Callable[[FunctionFacts, Expr], tuple[str, ...] | None]
+
+
+def made_classes(
+    model: Model,
+    fn: FunctionFacts,
+    expr: Expr,
+    depth: int = 0,
+    narrow: Narrowing | None = None,
+) -> frozenset[str]:
     """The classes of the objects ``expr`` in ``fn`` makes: a constructor's class, and
     through a call of a project function what its returns make (not its declared
     return type, which may name a base of what it makes); a local's assigned values;
-    other expressions as the model types them. Empty when any part is unknown."""
+    other expressions as the model types them. Empty when any part is unknown.
+    ``narrow`` gives the callees a call in ``fn`` reaches for one member."""
     kind = expr[0]
     if depth > DEPTH:
         return frozenset()
     if kind == "ifexp":
-        left = made_classes(model, fn, expr[2], depth + 1)
-        right = made_classes(model, fn, expr[3], depth + 1)
+        left = made_classes(model, fn, expr[2], depth + 1, narrow)
+        right = made_classes(model, fn, expr[3], depth + 1, narrow)
         return left | right if left and right else frozenset()
     if kind == "name" and not any(p == expr[1] for p, _ in fn.params):
         values = [v for local, v in fn.assigns if local == expr[1] and v != expr]
-        found = [made_classes(model, fn, v, depth + 1) for v in values]
+        found = [made_classes(model, fn, v, depth + 1, narrow) for v in values]
         if found and all(found):
             return frozenset(c for f in found for c in f)
         return frozenset()
+    narrowed = narrow(fn, expr[1]) if narrow is not None and kind == "call" else None
+    if narrowed is not None:
+        return _made_by(model, narrowed, depth)
     if kind == "call" and expr[1][0] in ("name", "attr"):
         module = model.module_of(fn)
         named = model.resolve_dotted(fn, module, expr[1])
         if named is None or named not in model.classes:
             targets = model.call_targets(fn, expr[1])
             if targets and all(not t.endswith(".__init__") for t in targets):
-                out: set[str] = set()
-                for target in targets:
-                    callee = model.functions[target]
-                    found = [
-                        made_classes(model, callee, r.value, depth + 1)
-                        for r in callee.returns
-                        if r.value is not None and r.value != ("const", None)
-                    ]
-                    if not found or not all(found):
-                        return frozenset()
-                    out.update(c for f in found for c in f)
-                return frozenset(out)
+                return _made_by(model, targets, depth)
     return model.types_of(fn, expr)
+
+
+def _made_by(model: Model, callees: tuple[str, ...], depth: int) -> frozenset[str]:
+    """The classes a call of any of ``callees`` (classes or functions) makes."""
+    out: set[str] = set()
+    for callee in callees:
+        if callee in model.classes:
+            out.add(callee)
+            continue
+        facts = model.functions.get(callee)
+        if facts is None:
+            return frozenset()
+        found = [
+            made_classes(model, facts, r.value, depth + 1)
+            for r in facts.returns
+            if r.value is not None and r.value != ("const", None)
+        ]
+        if not found or not all(found):
+            return frozenset()
+        out.update(c for f in found for c in f)
+    return frozenset(out)
 
 
 def fully_known(model: Model, cls: str) -> bool:
@@ -109,28 +135,42 @@ def defines(model: Model, cls: str, name: str) -> bool:
     return False
 
 
-def fails(model: Model, demand: TypeDemand, made: frozenset[str]) -> bool:
-    """Whether every class the builder makes (all fully known) fails the demand."""
+def fails(
+    model: Model,
+    demand: TypeDemand,
+    made: frozenset[str],
+    others: frozenset[str] = frozenset(),
+) -> bool:
+    """Whether every class the builder makes (all fully known) fails the demand.
+    ``others``: the classes the builder makes for the other members."""
     if not made or not all(fully_known(model, c) for c in made):
         return False
     if demand.classes:
         return all(not any(c in model.mro(b) for c in demand.classes) for b in made)
-    # a method only a subclass defines
+    # a method only a subclass defines: of the built class, or a class the builder
+    # makes for another member (``TensorDecoder.split_layers`` called on what is a
+    # ``BinaryDecoder`` for this one)
     for built in made:
-        if defines(model, built, demand.method):
+        if defines(model, built, demand.method) or defines(model, built, "__getattr__"):
             return False
-        if not any(model.lookup_method(sub, demand.method) for sub in model.descendants(built)):
+        if not any(
+            model.lookup_method(sub, demand.method) for sub in model.descendants(built)
+        ) and not any(model.lookup_method(other, demand.method) for other in others - made):
             return False
     return True
 
 
 class StateReads:
     """Where a function reads the relay state (any of ``names``), directly or through a
-    local bound to it once."""
+    local bound to it once, or as one of ``params`` (parameters its caller passes the
+    state to, never bound again in the function)."""
 
-    def __init__(self, fn: FunctionFacts, names: frozenset[str]) -> None:
+    def __init__(
+        self, fn: FunctionFacts, names: frozenset[str], params: frozenset[str] = frozenset()
+    ) -> None:
         self.fn = fn
         self.names = names
+        self.params = frozenset(p for p in params if not any(p in b.names for b in fn.binds))
 
     def aliases(self) -> frozenset[str]:
         """The locals bound to the state somewhere in the function."""
@@ -148,6 +188,8 @@ class StateReads:
             return expr
         if expr[0] != "name":
             return None
+        if expr[1] in self.params:
+            return expr
         binds = [
             b
             for b in self.fn.binds
@@ -209,9 +251,12 @@ def _demanded(expr: Expr, polarity: bool) -> Iterator[Expr]:
             yield from _demanded(part, False)
 
 
-def type_demands(model: Model, fn: FunctionFacts, names: frozenset[str]) -> Iterator[TypeDemand]:
-    """The demands ``fn`` makes of the class of the relay state, in source order."""
-    reads = StateReads(fn, names)
+def type_demands(
+    model: Model, fn: FunctionFacts, names: frozenset[str], params: frozenset[str] = frozenset()
+) -> Iterator[TypeDemand]:
+    """The demands ``fn`` makes of the class of the relay state, in source order (of the
+    state its caller passes to ``params`` too: their ``obj`` is the parameter)."""
+    reads = StateReads(fn, names, params)
     out: list[TypeDemand] = []
     for test, span, guards in fn.asserts:
         for part in test[1] if test[0] == "and" else (test,):
