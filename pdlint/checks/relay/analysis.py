@@ -30,7 +30,7 @@ from pdlint.checks.relay.none_checks import (
 )
 from pdlint.checks.relay.paths import EntryTrees
 from pdlint.checks.relay.placeholders import find_placeholders
-from pdlint.checks.relay.relays import Builder, Relay, builder_sites, path_steps, relay_related
+from pdlint.checks.relay.relays import Builder, Relay, path_steps, relay_related
 from pdlint.checks.relay.state_types import (
     Narrowing,
     StateReads,
@@ -685,9 +685,7 @@ class RelayAnalysis:
             variant = builder.variant
             if builder.qualname not in reported_builders:
                 reported_builders.add(builder.qualname)
-                met = self._met_gaps(builder, relays)
-                if met:
-                    yield self._gap_finding(relay, met)
+                yield self._gap_finding(relay)
             rejected = self.rejected(variant)
             for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
@@ -999,36 +997,10 @@ class RelayAnalysis:
             reported.append(found)
             yield carrier_finding(self.model, relay, member, none_span, found, parents)
 
-    def _met_gaps(self, builder: Builder, relays: list[Relay]) -> list[int]:
-        """The builder's gaps a request meets on the decode relay: those of the members
-        no startup validator rejects and that some relay calls the builder for (not
-        only under tests that never hold for them: ``if algo.is_none(): return``
-        first)."""
-        variant = builder.variant
-        rejected = self.rejected(variant)
-        calls = [
-            (self.model.functions[r.function], builder_sites(self.model, r))
-            for r in relays
-            if r.builder == builder
-        ]
-        return [
-            member
-            for member in builder.gaps
-            if member not in rejected
-            and any(
-                not sites
-                or any(
-                    self.variants.guards_truth(s.guards, fn, variant, member) is not F
-                    for s in sites
-                )
-                for fn, sites in calls
-            )
-        ]
-
-    def _gap_finding(self, relay: Relay, gaps: list[int]) -> Finding:
+    def _gap_finding(self, relay: Relay) -> Finding:
         builder = relay.builder
         fn = self.model.functions[builder.qualname]
-        names = [builder.variant.members[m] for m in gaps]
+        names = [builder.variant.members[m] for m in builder.gaps]
         message = (
             f"{builder.gap(self.model, relay.state, ', '.join(names))} ({builder.variant.name}); "
             f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"

@@ -25,12 +25,8 @@ called on an object whose class the variant picks (``self.proposer.build_state(h
 one proposer class per member, from a factory on the variant or a setting string)
 when the classes of some members inherit a base method returning None and the
 others override it: the note is on that method, for those members. This note is
-the support inventory: it lists those members at the builder, but for those a
-request never meets the gap with: members a startup validator rejects in decode
-mode (handled, as for PDL101), and members the relay never calls the builder for
-(it calls it only under tests that never hold for them: ``if algo.is_none():
-return`` first). It becomes an error (PDL101) only where a member without state
-reaches a consumer of that state.""",
+the support inventory: it lists those members at the builder. It becomes an error
+(PDL101) only where a member without state reaches a consumer of that state.""",
         example="""\
 class Algo(Enum):
     EAGLE = auto()

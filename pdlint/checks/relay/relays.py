@@ -62,12 +62,6 @@ class Relay:
         return self if self.origin is None else self.origin.first()
 
 
-def builder_sites(model: Model, relay: Relay) -> list[CallFact]:
-    """The relay's calls of its builder."""
-    fn = model.functions[relay.function]
-    return [c for c in fn.calls if relay.builder.qualname in model.call_targets(fn, c.func)]
-
-
 def relay_related(
     model: Model, relay: Relay, member: int, none_span: Span, entry: str
 ) -> tuple[Related, ...]:

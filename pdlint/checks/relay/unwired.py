@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from pdlint.checks.relay.relays import Relay, builder_sites
+from pdlint.checks.relay.relays import Relay
 from pdlint.checks.relay.state_types import made_classes
 from pdlint.facts.exprs import text
-from pdlint.facts.types import FunctionFacts
+from pdlint.facts.types import CallFact, FunctionFacts
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.locations import location
 from pdlint.model.names import Model
@@ -87,12 +87,18 @@ class UnwiredBuilders:
             and found[0] == "value"
         ]
 
+    def _sites(self, relay: Relay) -> list[CallFact]:
+        fn = self.model.functions[relay.function]
+        return [
+            c for c in fn.calls if relay.builder.qualname in self.model.call_targets(fn, c.func)
+        ]
+
     def _guarded(self, relay: Relay, rejected: set[int], relays: list[Relay]) -> Iterator[Finding]:
         """The relay calls the builder under tests that never hold for members it covers."""
         model, variants = self.model, self.variants
         builder, variant = relay.builder, relay.builder.variant
         relay_fn = model.functions[relay.function]
-        sites = builder_sites(self.model, relay)
+        sites = self._sites(relay)
         if not sites:
             return
         others = [
@@ -164,7 +170,7 @@ class UnwiredBuilders:
         variant = relay.builder.variant
         return member in self._covered(relay) and any(
             self.variants.guards_truth(s.guards, relay_fn, variant, member) is not F
-            for s in builder_sites(self.model, relay)
+            for s in self._sites(relay)
         )
 
     def _table_templates(self, relay: Relay) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
@@ -280,7 +286,7 @@ class UnwiredBuilders:
                         relay.function,
                         f"calls `{fn.name}`",
                     )
-                    for site in builder_sites(self.model, relay)[:1]
+                    for site in self._sites(relay)[:1]
                 ),
                 Step(
                     location(model, builder.qualname, none_span),
