@@ -475,6 +475,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "returned_carrier": (
+        """
+        import sys
+        from quay_engine.spec import Spec
+        from quay_engine.worker import DecodeWorker
+        handoff = {"rid": "r1", "tokens": [1, 2], "heads": [5], "hydra": [6]}
+        DecodeWorker(Spec[sys.argv[1]]).step([handoff])
+        """,
+        ("NONE", "MEDUSA", "HYDRA"),
+    ),
     "carried_field": (
         """
         import sys
@@ -893,6 +903,7 @@ FAILURES: dict[str, tuple[str, ...]] = {
     "late_raise": ("RuntimeError: lookahead decoding needs a draft state",),
     "fallback_payload": ("'NoneType' object is not subscriptable",),
     "carried_field": ("'NoneType' object is not subscriptable",),
+    "returned_carrier": ("'NoneType' object is not subscriptable",),
     "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "copied_kind": ("'NoneType' object has no attribute", "AssertionError: a tree needs a tree"),

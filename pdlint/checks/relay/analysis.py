@@ -445,6 +445,11 @@ class RelayAnalysis:
                         fields = self._field_arguments(fn)
                     passed = [f for f in fields if f[1][0] == "attr" and f[1][1] == local]
                     carried = True
+                if not stored and not passed and local is not None:
+                    # or a field of a carrier made here, stored after it is made
+                    # (``base.draft = state.tokens`` past ``if state is None: return base``)
+                    passed = self._carrier_stores(fn, local)
+                    carried = True
                 if not stored and not passed:
                     continue
                 builders = [
@@ -514,6 +519,26 @@ class RelayAnalysis:
         """``cls`` is one of ``others``, or a base or a subclass of one."""
         mro = self.model.mro
         return any(o is not None and (o in mro(cls) or cls in mro(o)) for o in others)
+
+    def _carrier_stores(self, fn: FunctionFacts, local: Expr) -> list[tuple[str, Expr, Span, Expr]]:
+        """(field, value, span, object) for each store of an attribute of ``local`` into a
+        field of an object ``fn`` makes (a local bound to a constructor call)."""
+        module = self.model.module_of(fn)
+        made = {
+            call.target
+            for call in fn.calls
+            if call.target is not None
+            and call.func[0] in ("name", "attr")
+            and self.model.resolve_dotted(fn, module, call.func) in self.model.classes
+        }
+        return [
+            (store.target[2], store.value, store.span, store.target[1])
+            for store in fn.stores
+            if store.value[0] == "attr"
+            and store.value[1] == local
+            and store.target[1][0] == "name"
+            and store.target[1][1] in made
+        ]
 
     def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
         """(field, argument, span, object) for each argument ``fn`` gives to a field of
@@ -983,7 +1008,7 @@ class RelayAnalysis:
             for carrier, held, site in search.carriers(
                 fn, variant, member, "" if relay.carried else relay.state
             )
-            for found in search.derefs(carrier, fn, held, site, variant, member)
+            for found in search.derefs(carrier, fn, held, site, variant, member, parents.get)
         ]
         for found in sorted(every, key=lambda f: (f.function, f.deref.span)):
             # the request already crashed at an earlier one that runs on every path here

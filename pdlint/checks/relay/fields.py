@@ -12,7 +12,7 @@ algo.need_topk(): payload.topk_p[0]``) and no test of that field's None-ness gua
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from pdlint.checks.relay.decode_tests import flatten
@@ -23,6 +23,14 @@ from pdlint.model.names import Model
 from pdlint.model.variants import MAYBE, T, Variant, Variants
 
 DEPTH = 4  # calls a carrier is followed through
+
+
+class _Walk(NamedTuple):
+    """The member a carrier is followed for, and where each function is called from."""
+
+    variant: Variant
+    member: int
+    caller: Callable[[str], tuple[str, CallFact] | None]
 
 
 class Carrier(NamedTuple):
@@ -135,12 +143,15 @@ class CarrierSearch:
         site: CallFact | None,
         variant: Variant,
         member: int,
+        caller: Callable[[str], tuple[str, CallFact] | None] = lambda _: None,
     ) -> Iterator[FieldDeref]:
-        """The dereferences of the carrier's None fields the member reaches from ``fn``."""
+        """The dereferences of the carrier's None fields the member reaches from ``fn``;
+        ``caller``: the call site ``fn`` is reached from (where it returns the carrier to)."""
+        walk = _Walk(variant, member, caller)
         if site is not None:
-            yield from self._into(carrier, fn, site, held, variant, member, (), 0, False)
+            yield from self._into(carrier, fn, site, held, walk, (), 0, False)
         else:
-            yield from self._follow(carrier, fn, held, variant, member, (), 0, False)
+            yield from self._follow(carrier, fn, held, walk, (), 0, False)
 
     def _into(
         self,
@@ -148,23 +159,22 @@ class CarrierSearch:
         fn: FunctionFacts,
         site: CallFact,
         held: Expr,
-        variant: Variant,
-        member: int,
+        walk: _Walk,
         calls: tuple[tuple[str, CallFact, str], ...],
         depth: int,
         selected: bool,
     ) -> Iterator[FieldDeref]:
-        if depth >= DEPTH or not self._runs(site.guards, fn, variant, member, site.span, False):
+        if depth >= DEPTH or not self._runs(site.guards, fn, walk, site.span, False):
             return
         # the variant test may stand at a call on the way (``if algo.is_x(): init(p)``)
-        selected = selected or self._runs(site.guards, fn, variant, member, site.span, True)
+        selected = selected or self._runs(site.guards, fn, walk, site.span, True)
         for target in self.model.call_targets(fn, site.func):
             callee = self.model.functions[target]
             for param, arg in bind_arguments(callee, site.func, site.args, site.kwargs):
                 if arg == held:
                     step = (*calls, (fn.qualname, site, target))
                     yield from self._follow(
-                        carrier, callee, ("name", param), variant, member, step, depth + 1, selected
+                        carrier, callee, ("name", param), walk, step, depth + 1, selected
                     )
 
     def _follow(
@@ -172,8 +182,7 @@ class CarrierSearch:
         carrier: Carrier,
         fn: FunctionFacts,
         held: Expr,
-        variant: Variant,
-        member: int,
+        walk: _Walk,
         calls: tuple[tuple[str, CallFact, str], ...],
         depth: int,
         selected: bool,
@@ -190,14 +199,14 @@ class CarrierSearch:
                 continue
             if any(s.target == deref.obj and s.span < deref.span for s in fn.stores):
                 continue
-            if self._runs(deref.guards, fn, variant, member, deref.span, not selected, field):
+            if self._runs(deref.guards, fn, walk, deref.span, not selected, field):
                 yield FieldDeref(carrier, fn.qualname, deref, calls)
         for site in fn.calls:
             if held in site.args or held in (v for _, v in site.kwargs):
                 if self._still_held(fn, held, since, site.span):
-                    yield from self._into(
-                        carrier, fn, site, held, variant, member, calls, depth, selected
-                    )
+                    yield from self._into(carrier, fn, site, held, walk, calls, depth, selected)
+        if not calls and depth < DEPTH:  # still where it was made: returned to the caller
+            yield from self._returned(carrier, fn, held, since, walk, depth, selected)
         # a local the member binds to it (``if state is None: payload = base``), handed
         # on after the branch
         for bind in fn.binds:
@@ -205,9 +214,45 @@ class CarrierSearch:
                 continue
             if not self._still_held(fn, held, since, bind.span):
                 continue
-            if self._runs(bind.guards, fn, variant, member, bind.span, False):
+            if self._runs(bind.guards, fn, walk, bind.span, False):
                 alias = ("name", bind.names[0], bind.span)
-                yield from self._follow(carrier, fn, alias, variant, member, calls, depth, selected)
+                yield from self._follow(carrier, fn, alias, walk, calls, depth, selected)
+
+    def _returned(
+        self,
+        carrier: Carrier,
+        fn: FunctionFacts,
+        held: Expr,
+        since: Span,
+        walk: _Walk,
+        depth: int,
+        selected: bool,
+    ) -> Iterator[FieldDeref]:
+        """The carrier returned by ``fn`` where the member returns it, followed in the
+        local the caller binds the result to, without the fields ``fn`` gave it on the way
+        (``if state is None: return base`` then ``base.draft = state.tokens``)."""
+        link = walk.caller(fn.qualname)
+        if link is None or link[1].target is None:
+            return
+        for ret in fn.returns:
+            if ret.value != held or not self._still_held(fn, held, since, ret.span):
+                continue
+            if not self._runs(ret.guards, fn, walk, ret.span, False):
+                continue
+            given = {
+                s.target[2]
+                for s in fn.stores
+                if s.target[0] == "attr"
+                and s.target[1] == held
+                and s.span < ret.span
+                and set(s.guards) <= set(ret.guards)
+            }
+            left = carrier.none_fields - given
+            if left:
+                caller = self.model.functions[link[0]]
+                bound = ("name", link[1].target, link[1].span)
+                kept = carrier._replace(none_fields=left)
+                yield from self._follow(kept, caller, bound, walk, (), depth + 1, selected)
 
     @staticmethod
     def _still_held(fn: FunctionFacts, held: Expr, since: Span, span: Span) -> bool:
@@ -230,8 +275,7 @@ class CarrierSearch:
         self,
         guards: Guards,
         fn: FunctionFacts,
-        variant: Variant,
-        member: int,
+        walk: _Walk,
         span: Span,
         per_variant: bool,
         field: str | None = None,
@@ -241,7 +285,7 @@ class CarrierSearch:
         guards = tuple((substituted(fn, e, span), p) for e, p in guards)
         if field is not None and any(none_check(e, field) for e, _ in guards):
             return False
-        if self.variants.guards_truth(guards, fn, variant, member) not in (T, MAYBE):
+        if self.variants.guards_truth(guards, fn, walk.variant, walk.member) not in (T, MAYBE):
             return False
         if not per_variant:
             return True
@@ -249,8 +293,8 @@ class CarrierSearch:
         # algo.needs_tree():``), not an early exit that drops another one
         return any(
             polarity
-            and self.variants.mentions(e, fn, variant, frozenset())
-            and self.variants.guards_truth(((e, True),), fn, variant, member) is T
+            and self.variants.mentions(e, fn, walk.variant, frozenset())
+            and self.variants.guards_truth(((e, True),), fn, walk.variant, walk.member) is T
             for e, polarity in flatten(guards)
         )
 
