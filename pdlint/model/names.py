@@ -1907,26 +1907,7 @@ class Model:
         in more than a few modules."""
         if fn.name != "__init__" or fn.cls is None:
             return _NO_CLASSES
-        kept_in = {
-            s.target
-            for s in fn.stores
-            if s.value == ("name", param) and s.target[0] == "attr" and s.target[1] in _SELF_NAMES
-        }
-        classes = [fn.cls]
-        for cls in classes if kept_in else ():  # its subclasses' methods keep it too
-            classes.extend(sorted(self.direct_subclasses(cls) - set(classes)))
-        methods = sorted(
-            {
-                c.func[2]
-                for method in (
-                    fn,
-                    *(m for k in classes if kept_in for m in self.methods_of.get(k, ())),
-                )
-                for c in method.calls
-                if c.func[0] == "attr"
-                and (c.func[1] == ("name", param) if method is fn else c.func[1] in kept_in)
-            }
-        )
+        methods = self._methods_called_on(fn, fn.cls, param)
         if not methods or not all(
             _passed_on(caller, arg) for caller, arg in self.passed_arguments(fn, ("param", param))
         ):
@@ -1955,6 +1936,27 @@ class Model:
                 found_classes = frozenset(defining)
         self._passed_cache[key] = found_classes
         return found_classes
+
+    def _methods_called_on(self, init: FunctionFacts, cls: str, param: str) -> list[str]:
+        """The names of the methods called on a constructor's parameter: by the
+        constructor, and on the attributes it keeps the parameter in by the methods of
+        its class and of the subclasses."""
+        on_param = ("name", param)
+        names = {c.func[2] for c in init.calls if c.func[0] == "attr" and c.func[1] == on_param}
+        kept_in = {
+            s.target
+            for s in init.stores
+            if s.value == on_param and s.target[0] == "attr" and s.target[1] in _SELF_NAMES
+        }
+        if kept_in:
+            for klass in (cls, *self.descendants(cls)):
+                for method in self.methods_of.get(klass, ()):
+                    names.update(
+                        c.func[2]
+                        for c in method.calls
+                        if c.func[0] == "attr" and c.func[1] in kept_in
+                    )
+        return sorted(names)
 
     def _modules_defining(self, method: str) -> list[str]:
         """The modules that may define a method named ``method``: by their text when
