@@ -38,6 +38,9 @@ from pdlint.model.binding import (
 )
 from pdlint.model.registrations import class_registered_entries, registered_entries
 
+# what the text of a module defining an enum names: its base (``enum.Enum``, ``IntEnum``,
+# ``Flag``), however it is imported
+_ENUM_WORDS = ("Enum", "Flag")
 ENUM_BASES = {
     "enum.Enum",
     "enum.IntEnum",
@@ -332,6 +335,8 @@ class Model:
         self._base_names: dict[str, set[str]] = {}  # a name in a base expression -> classes
         self._aliases: dict[str, set[str]] | None = None
         self._registered: dict[str, list[tuple[Expr | None, Expr]]] = {}
+        self._enum_texts: frozenset[str] | None = None  # see may_be_enum
+        self._enum_names: dict[str, bool] = {}
         for facts in modules:
             self._add(facts)
         if source is None:
@@ -719,6 +724,22 @@ class Model:
 
     def is_enum(self, cls: str) -> bool:
         return any(base in ENUM_BASES for base in self.mro(cls))
+
+    def may_be_enum(self, name: str) -> bool:
+        """Whether a class named ``name`` (its last name) may be an enum: a module that may
+        define it names an enum base in its text. Read from the texts alone, before
+        anything is resolved, so that a lazy model loads no module (nor its bases') to
+        learn that a class it calls is no enum, and an eager one answers alike; True when
+        the texts are not known."""
+        if self.texts is None:
+            return True
+        if self._enum_texts is None:
+            self._enum_texts = frozenset(self.texts.with_text(any_of=_ENUM_WORDS))
+        found = self._enum_names.get(name)
+        if found is None:
+            found = not self._enum_texts.isdisjoint(self.texts.defining((name,)))
+            self._enum_names[name] = found
+        return found
 
     def lookup_method(self, cls: str, name: str) -> str | None:
         for klass in self.mro(cls):

@@ -232,7 +232,12 @@ class Variants:
         return Variant(qual, "literal", tuple(_literal_name(v) for v in literals), tuple(literals))
 
     def _literals(self, value: Expr, module: str, depth: int = 0) -> list[object] | None:
-        """Members of ``Literal[...]`` (nested, Optional, Union, aliases flattened)."""
+        """Members of ``Literal[...]`` (nested, Optional, Union, ``A | B``, aliases
+        flattened)."""
+        if value[0] == "union" and depth <= 10:  # ``MethodA | MethodB | None``
+            left = self._literals(value[1], module, depth + 1)
+            right = self._literals(value[2], module, depth + 1)
+            return None if left is None or right is None else [*left, *right]
         if depth > 10 or value[0] != "subscript":
             if value[0] in ("name", "attr") and depth:
                 target = self.model.resolve_dotted(None, module, value)
@@ -297,7 +302,7 @@ class Variants:
             resolved = self.model.resolve_dotted(fn, module, target)
             if resolved is not None and resolved in self.by_name:
                 return self.by_name[resolved]
-        elif target[0] == "subscript":
+        elif target[0] in ("subscript", "union"):  # ``Literal[...]``, ``MethodA | MethodB``
             return self._inline_literal(ann, module)
         return None
 
@@ -543,7 +548,15 @@ class Variants:
         factory of its own that returns one (``Backend.parse(name)``, a classmethod
         normalising the name first)."""
         func = call[1]
-        owner = self.model.resolve_dotted(fn, module, func if func[0] == "name" else func[1])
+        called = func if func[0] == "name" else func[1]
+        last = called[1] if called[0] == "name" else called[2] if called[0] == "attr" else None
+        if not isinstance(last, str):
+            return None
+        # the name it is defined as (``from .kinds import Backend as B``), not yet resolved
+        imported = dict(fn.imports).get(last) or self.model.symbols.get(module, {}).get(last)
+        if not self.model.may_be_enum((imported or last).rsplit(".", 1)[-1]):
+            return None
+        owner = self.model.resolve_dotted(fn, module, called)
         if owner is None or owner not in self.model.classes or not self.model.is_enum(owner):
             return None
         if func[0] == "attr" and self.model.type_of(fn, call) != owner:

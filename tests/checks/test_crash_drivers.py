@@ -475,6 +475,25 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "CHAIN", "OFF"),
     ),
+    "typed_builder": (
+        """
+        import sys
+        from tally_engine.executor import DecodeExecutor
+        from tally_engine.modes import Drafting
+        DecodeExecutor(Drafting[sys.argv[1]]).event_loop_disagg_decode([{"page": 3}])
+        """,
+        ("CHAIN", "TREE", "OFF"),
+    ),
+    "protocol_family": (
+        """
+        import sys
+        from lattice_engine.decode import DecodeScheduler
+        from lattice_engine.states import Method
+        handoff = {"rid": "r1", "tokens": [1, 2, 3], "heads": [4]}
+        DecodeScheduler(Method[sys.argv[1]]).event_loop_disagg_decode([handoff])
+        """,
+        ("NGRAM", "MEDUSA", "OFF"),
+    ),
     "returned_carrier": (
         """
         import sys
@@ -904,6 +923,7 @@ FAILURES: dict[str, tuple[str, ...]] = {
     "fallback_payload": ("'NoneType' object is not subscriptable",),
     "carried_field": ("'NoneType' object is not subscriptable",),
     "returned_carrier": ("'NoneType' object is not subscriptable",),
+    "typed_builder": ("AssertionError: paged trees need their page table",),
     "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),
     "copied_kind": ("'NoneType' object has no attribute", "AssertionError: a tree needs a tree"),

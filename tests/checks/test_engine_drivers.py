@@ -79,7 +79,12 @@ METHODS = ("tree", "chain", "draft_model", "lookup")
 
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize(
-    ("name", "pkg"), [("lookahead_guard", "slot_engine"), ("lookahead_guard_fixed", "sized_engine")]
+    ("name", "pkg"),
+    [
+        ("lookahead_guard", "slot_engine"),
+        ("lookahead_guard_fixed", "sized_engine"),
+        ("inline_limit", "slab_engine"),
+    ],
 )
 def test_missed_members_fail_on_the_decode_side(name: str, pkg: str, method: str) -> None:
     missed = set().union(*_expected(name, "PDL107").values())

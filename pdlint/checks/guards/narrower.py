@@ -323,14 +323,16 @@ def limits(fn: FunctionFacts) -> Iterator[Limit]:
     for bind in fn.binds:
         if len(bind.names) == 1:
             by_name.setdefault(bind.names[0], []).append(bind)
-        value = bind.value
-        if value[0] != "ifexp":
-            continue
-        test, body, orelse = value[1], value[2], value[3]
-        if body in _ZERO and orelse[0] == "attr":
-            yield _limit(fn, test, orelse, bind.span)
-        elif orelse in _ZERO and body[0] == "attr" and test[0] == "not":
-            yield _limit(fn, test[1], body, bind.span)
+        found = _chosen(fn, bind.value, bind.span)
+        if found is not None:
+            yield found
+    # a choice written inline, as an argument (``allocate(n, lookahead=0 if skip else r)``)
+    for call in fn.calls:
+        for arg in (*call.args, *(v for _, v in call.kwargs)):
+            for node in nodes(arg):
+                found = _chosen(fn, node, call.span) if node[0] == "ifexp" else None
+                if found is not None:
+                    yield found
     for binds in by_name.values():
         zero = [b for b in binds if b.value in _ZERO and b.guards and b.guards[-1][1]]
         for bind in zero:
@@ -338,6 +340,18 @@ def limits(fn: FunctionFacts) -> Iterator[Limit]:
             for other in binds:
                 if other.value[0] == "attr" and other.guards[-1:] == ((test, False),):
                     yield _limit(fn, test, other.value, other.span)
+
+
+def _chosen(fn: FunctionFacts, value: Expr, span: Span) -> Limit | None:
+    """The limit ``value`` is, if it chooses between zero and a resource."""
+    if value[0] != "ifexp":
+        return None
+    test, body, orelse = value[1], value[2], value[3]
+    if body in _ZERO and orelse[0] == "attr":
+        return _limit(fn, test, orelse, span)
+    if orelse in _ZERO and body[0] == "attr" and test[0] == "not":
+        return _limit(fn, test[1], body, span)
+    return None
 
 
 def _limit(fn: FunctionFacts, test: Expr, resource: Expr, span: Span) -> Limit:

@@ -27,6 +27,9 @@ missing, or returns at once, is clean: it fails loudly and early, as Dynamo's
 `require_prefill_result()` does. So is one whose caller raises in decode mode when
 the value the handler took from the payload and returned is missing.
 
+The finding is on the soft read, and its member is the payload's key
+(`prefill_result`).
+
 Fix: require the payload on the decode path (`payload =
 require_prefill_result(request, mode)`), and keep the soft read for the modes
 that may run without it.""",

@@ -33,6 +33,9 @@ computed. The opposite case, this side holding the extra entries, is not
 reported: offsets taken from this side's length then overrun the peer's list
 (an IndexError or a clamped slice) rather than land in a wrong group.
 
+The finding is on the offset's use into the peer's copy, and its member is the
+name of the list (the attribute it is stored into, `kv_ptrs`).
+
 Fix: send the layout (the count per group) with the handoff and index by it,
 or reject mismatched configurations at the handshake.""",
         example="""\

@@ -77,6 +77,8 @@ class RelayAnalysis:
         self.entries = entries
         self.validator_patterns = validators
         self._builders: dict[str, Builder | None] = {}
+        self._typed: dict[str, Builder | None] = {}  # see typed_builder
+        self._typed_relays: list[Relay] | None = None
         self._reach_cache: dict[str, set[str]] = {}
         self._relays: list[Relay] | None = None
         self._member_reach: dict[
@@ -204,14 +206,53 @@ class RelayAnalysis:
             if node[0] == "attr"
         )
 
+    def typed_builder(self, qualname: str) -> Builder | None:
+        """A dispatch function that builds a value for every member it returns for, of
+        classes that differ by member (``MTPSpecMetadata`` for the MTP family, the base
+        class for the rest): no gap, but the class of its result depends on the variant,
+        which PDL105 checks against what consumers accept."""
+        if qualname not in self._typed:
+            self._typed[qualname] = None
+            self._typed[qualname] = self._find_typed(self.model.functions[qualname])
+        return self._typed[qualname]
+
+    def _find_typed(self, fn: FunctionFacts) -> Builder | None:
+        if self.builder(fn.qualname) is not None:
+            return None
+        for variant, bound in self._candidate_variants(fn):
+            if not bound or any(w in m.lower() for m in variant.members for w in BYPASS_WORDS):
+                # handed the variant, not testing a batch's mode: a batch mode's objects
+                # are what one worker makes for every batch, not a request's state
+                continue
+            if not self._branches(fn, variant, bound):
+                continue
+            outcomes = [self._outcome(fn, variant, m, bound) for m in range(len(variant.members))]
+            if any(o is None or o[0] == "none" for o in outcomes):
+                continue
+            builder = Builder(fn.qualname, variant, (), (), bound)
+            made = set()
+            for member, outcome in enumerate(outcomes):
+                built = self.built(builder, member) if outcome and outcome[0] == "value" else None
+                if outcome and outcome[0] == "value" and built is None:
+                    break  # a class unknown: never reported
+                if built is not None:
+                    made.add(built[0])
+            else:
+                if len(made) > 1:
+                    return builder
+        return None
+
+    def _branches(self, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
+        """Whether a return of ``fn`` is under a test of the variant (or tests it)."""
+        return any(
+            self._tests_variant(fn, expr, variant, bound)
+            for ret in fn.returns
+            for expr, _ in [*ret.guards, *([(ret.value, True)] if ret.value else [])]
+        )
+
     def _find_builder(self, fn: FunctionFacts) -> Builder | None:
         for variant, bound in self._candidate_variants(fn):
-            branches = any(
-                self._tests_variant(fn, expr, variant, bound)
-                for ret in fn.returns
-                for expr, _ in [*ret.guards, *([(ret.value, True)] if ret.value else [])]
-            )
-            if not branches:
+            if not self._branches(fn, variant, bound):
                 continue
             gaps, spans, covered = [], [], False
             for member in range(len(variant.members)):
@@ -415,7 +456,10 @@ class RelayAnalysis:
         return inner if inner.bound and inner.bound <= passed else None
 
     # relays -------------------------------------------------------------------
-    def relays(self, reachable: set[str]) -> list[Relay]:
+    def relays(self, reachable: set[str], typed: bool = False) -> list[Relay]:
+        """Where a builder's result is stored; with ``typed``, a typed builder's (see
+        :meth:`typed_builder`), and no relay method building inline."""
+        find = self.typed_builder if typed else self.builder
         out: list[Relay] = []
         for qual in sorted(reachable):
             fn = self.model.functions[qual]
@@ -455,15 +499,19 @@ class RelayAnalysis:
                 builders = [
                     taken
                     for target in self.model.call_targets(fn, call.func)
-                    if (b := self.builder(target)) is not None
+                    if (b := find(target)) is not None
                     and (taken := self._taken(qual, b)) is not None
                 ]
-                for builder in builders or self._polymorphic_builders(fn, call):
+                if not builders and not typed:
+                    builders = self._polymorphic_builders(fn, call)
+                for builder in builders:
                     for store in stored:
                         out.append(Relay(store.target[2], builder, qual, store.span, store.target))
                     for field, _, span, obj in passed:
                         into = ("attr", obj, field)
                         out.append(Relay(field, builder, qual, span, into, carried))
+        if typed:
+            return out
         # the classes (None: unknown) whose state a builder's result goes to, by state
         relayed: dict[str, set[str | None]] = {}
         for relay in out:
@@ -673,10 +721,18 @@ class RelayAnalysis:
         """Every relay reachable from the entry points, then the relays handing their
         state on to a connector's other side (computed once)."""
         if self._relays is None:
-            reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
-            relays = self.relays(reachable)
+            relays = self.relays(self._reachable())
             self._relays = relays + self._handed_on(relays)
         return self._relays
+
+    def typed_relays(self) -> list[Relay]:
+        """The relays of the typed builders the entry points reach (computed once)."""
+        if self._typed_relays is None:
+            self._typed_relays = self.relays(self._reachable(), typed=True)
+        return self._typed_relays
+
+    def _reachable(self) -> set[str]:
+        return set(self.graph.reach(self.entries, lambda fn, site: True))
 
     def _handed_on(self, relays: list[Relay]) -> list[Relay]:
         """The relays handing a state on in a carrier's field (the connector's metadata,
@@ -732,6 +788,11 @@ class RelayAnalysis:
                     yield from self._carried(relay, member, none_span)
             for member in range(len(variant.members)):
                 if member not in rejected and member not in builder.gaps and not relay.carried:
+                    yield from self._state_types(relay, member)
+        for relay in self.typed_relays():  # no gap: only the classes built can be wrong
+            rejected = self.rejected(relay.builder.variant)
+            for member in range(len(relay.builder.variant.members)):
+                if member not in rejected:
                     yield from self._state_types(relay, member)
         unwired = UnwiredBuilders(
             self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
@@ -853,7 +914,8 @@ class RelayAnalysis:
         if not failing and not handed:
             return
         # the member's state is built: a placeholder under a None test leaves it alone
-        stored = frozenset(r.function for r in self.found_relays() if r.state == relay.state)
+        relays = (*self.found_relays(), *self.typed_relays())
+        stored = frozenset(r.function for r in relays if r.state == relay.state)
         edges = built_state_edges(self.model, self.variants, stored, relay.state, variant, member)
         within = {q: m for q, m in self._relayed_modes().items() if q != variant.qualname}
         parents = self.graph.reach(
@@ -1039,6 +1101,7 @@ class RelayAnalysis:
                     location(self.model, relay.function, relay.store_span),
                     f"relay stores `{relay.state}`",
                 ),
+                *self._none_returns(builder),
             ),
             member=",".join(names),
             # the members too: a baseline taken before another member lost its
@@ -1046,6 +1109,21 @@ class RelayAnalysis:
             key=("PDL001", builder.qualname, relay.state, ",".join(names)),
             summary=f"`{fn.name}` builds no `{relay.state}` for {listed(names)}",
         )
+
+    def _none_returns(self, builder: Builder) -> list[Related]:
+        """Where the builder returns None, each place once with the members it is for
+        (none for a relay that builds inline: its gap is a store it lacks)."""
+        if builder.inline:
+            return []
+        at: dict[Span, list[str]] = {}
+        for member, span in zip(builder.gaps, builder.none_spans, strict=True):
+            at.setdefault(span, []).append(builder.variant.members[member])
+        return [
+            Related(
+                location(self.model, builder.qualname, span), f"returns None for {listed(names)}"
+            )
+            for span, names in sorted(at.items())
+        ]
 
     def edge_filter(self, state: str, variant: Variant, member: int) -> EdgeFilter:
         """Call sites the member can take with the state unchecked (no None test); one

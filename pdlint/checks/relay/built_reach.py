@@ -34,6 +34,8 @@ def built_state_edges(
             target = store.target
             if target[0] != "attr" or target[2] != state or store.span >= site.span:
                 continue
+            if fn.qualname in relays and store.value[0] == "call":
+                continue  # the relay's store of what a builder made (never None if typed)
             if target[1] in passed and all(g in site.guards for g in store.guards):
                 if never_none(model, fn, store.value, store.span):
                     return True

@@ -26,16 +26,20 @@ one proposer class per member, from a factory on the variant or a setting string
 when the classes of some members inherit a base method returning None and the
 others override it: the note is on that method, for those members. This note is
 the support inventory: it lists those members at the builder. It becomes an error
-(PDL101) only where a member without state reaches a consumer of that state.""",
+(PDL101) only where a member without state reaches a consumer of that state.
+
+The note is reported on the builder's ``def`` line (the ``return None`` of each
+member is among its related locations), and its member is the comma-separated
+list of those members.""",
         example="""\
 class Algo(Enum):
     EAGLE = auto()
     DFLASH = auto()
 
-    def build_draft_input(self, batch):
+    def build_draft_input(self, batch):   # PDL001: returns None for DFLASH
         if self is Algo.EAGLE:
             return EagleDraftInput(batch)
-        return None          # PDL001: returns None for DFLASH""",
+        return None""",
     ),
     Rule(
         code="PDL101",

@@ -53,6 +53,27 @@ def _bases(model: Model, classes: frozenset[str]) -> set[str]:
     return common or set()
 
 
+def _declared_family(model: Model, fn: FunctionFacts, classes: frozenset[str]) -> bool:
+    """Whether ``fn`` declares the type it returns (``-> Optional[DraftState]``) and each
+    of ``classes`` is of it: derives from it, or, for a ``typing.Protocol``, defines every
+    method the protocol declares (the classes share no base then)."""
+    module = model.module_of(fn)
+    for declared in model.annotation_classes(fn.returns_annotation, module, fn):
+        wanted = {m.name for m in model.methods_of.get(declared, ()) if not m.name.startswith("__")}
+        protocol = any(b.rsplit(".", 1)[-1] == "Protocol" for b in model.bases(declared))
+        if all(
+            declared in model.mro(cls)
+            or (
+                protocol
+                and wanted
+                and all(model.lookup_method(cls, name) is not None for name in wanted)
+            )
+            for cls in classes
+        ):
+            return True
+    return False
+
+
 class UnwiredBuilders:
     """PDL106 for the relays of one analysis."""
 
@@ -265,7 +286,10 @@ class UnwiredBuilders:
                     if r.value
                     for c in made_classes(model, candidate, r.value)
                 )
-                if makes and _bases(model, made) & _bases(model, makes):
+                if makes and (
+                    _bases(model, made) & _bases(model, makes)
+                    or _declared_family(model, fn, made | makes)
+                ):
                     if member not in found.setdefault(qual, []):
                         found[qual].append(member)
         for qual, members in found.items():
