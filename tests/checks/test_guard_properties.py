@@ -89,3 +89,43 @@ def test_a_property_nonzero_for_every_member(tmp_path: Path) -> None:
     )
     assert every != PROPERTY
     assert _findings(tmp_path, every) == []
+
+
+
+CHOSEN = """\
+        limit_slots = load_async and self.use_tree_head
+        slots = 0 if limit_slots else self.num_lookahead_slots
+"""
+
+
+def _returned(tmp_path: Path, helper: str) -> list[tuple[str, int, str]]:
+    """The lookahead_guard fixture with its limit moved into a helper method."""
+    root = shutil.copytree(fixture("lookahead_guard"), tmp_path / "engine")
+    scheduler = root / "slot_engine" / "scheduler.py"
+    text = scheduler.read_text()
+    assert CHOSEN in text
+    scheduler.write_text(text.replace(CHOSEN, "        slots = self.slots(load_async)\n") + helper)
+    found = json_findings("slot_engine", "--no-cache", "--select", "PDL107", cwd=root)
+    return [(f["filename"], f["location"]["row"], f["member"]) for f in found]
+
+
+def test_a_limit_returned_from_a_conditional_expression(tmp_path: Path) -> None:
+    # ``return 0 if limit else self.r`` is indexed as two returns under the test
+    helper = """
+    def slots(self, load_async: bool) -> int:
+        limit = load_async and self.use_tree_head
+        return 0 if limit else self.num_lookahead_slots
+"""
+    assert _returned(tmp_path, helper) == [("slot_engine/scheduler.py", 60, "draft_model")]
+
+
+def test_a_limit_returned_from_if_and_else(tmp_path: Path) -> None:
+    helper = """
+    def slots(self, load_async: bool) -> int:
+        limit = load_async and self.use_tree_head
+        if limit:
+            return 0
+        else:
+            return self.num_lookahead_slots
+"""
+    assert _returned(tmp_path, helper) == [("slot_engine/scheduler.py", 60, "draft_model")]

@@ -333,13 +333,18 @@ def limits(fn: FunctionFacts) -> Iterator[Limit]:
                 found = _chosen(fn, node, call.span) if node[0] == "ifexp" else None
                 if found is not None:
                     yield found
-    for binds in by_name.values():
-        zero = [b for b in binds if b.value in _ZERO and b.guards and b.guards[-1][1]]
-        for bind in zero:
-            test = bind.guards[-1][0]
-            for other in binds:
-                if other.value[0] == "attr" and other.guards[-1:] == ((test, False),):
-                    yield _limit(fn, test, other.value, other.span)
+    # the same chosen by a branch, into a local or returned (``return 0 if skip else
+    # self.slots`` is two returns under the test)
+    returned = [(r.value, r.guards, r.span) for r in fn.returns if r.value is not None]
+    bound = [[(b.value, b.guards, b.span) for b in binds] for binds in by_name.values()]
+    for choices in (*bound, returned):
+        for value, guards, _ in choices:
+            if value not in _ZERO or not guards or not guards[-1][1]:
+                continue
+            test = guards[-1][0]
+            for other, other_guards, span in choices:
+                if other[0] == "attr" and other_guards[-1:] == ((test, False),):
+                    yield _limit(fn, test, other, span)
 
 
 def _chosen(fn: FunctionFacts, value: Expr, span: Span) -> Limit | None:
