@@ -91,7 +91,6 @@ def test_a_property_nonzero_for_every_member(tmp_path: Path) -> None:
     assert _findings(tmp_path, every) == []
 
 
-
 CHOSEN = """\
         limit_slots = load_async and self.use_tree_head
         slots = 0 if limit_slots else self.num_lookahead_slots

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pdlint.checks.guards.pack import VariantNames
 from pdlint.facts.types import Expr, FunctionFacts
 from pdlint.model.callgraph import match_entries
-from pdlint.model.names import Model
+from pdlint.model.names import Model, assigned_values
 from pdlint.model.variants import Normalisation, Variant, Variants
 
 # The kinds of variant a setting holds (a flag or a count is not one).
@@ -43,8 +43,8 @@ class Settings:
             return None
         owner = self.model.type_of(fn, expr[1])
         variant = self.variants.attr_variant(fn, expr)
-        if owner is None and expr[1][0] == "attr":
-            owner = self._holder_class(expr[1][2])
+        if owner is None:
+            owner = self._held_class(fn, expr[1])
             if owner is not None:
                 variant = self._class_variant(owner, expr[2])
         if variant is None or variant.kind not in KINDS:
@@ -56,14 +56,26 @@ class Settings:
         class is known and its construction may rewrite it."""
         if subject[0] != "attr":
             return None
-        owner = self.model.type_of(fn, subject[1])
-        if owner is None and subject[1][0] == "attr":
-            owner = self._holder_class(subject[1][2])
+        owner = self.model.type_of(fn, subject[1]) or self._held_class(fn, subject[1])
         if owner is None or owner not in self.model.classes:
             return None
         if not self.variants.may_rewrite(owner, subject[2], self.normaliser_names()):
             return None
         return owner, subject[2]
+
+    def _held_class(self, fn: FunctionFacts, receiver: Expr) -> str | None:
+        """The class of a receiver of no known class read as ``Y.holder``, or a local
+        assigned that once (``spec = self.speculative_config``): the one class any
+        loaded class declares its ``holder`` attribute as."""
+        if receiver[0] == "name":
+            values = assigned_values(fn, receiver[1])
+            if len(values) != 1 or values[0][0] != "attr":
+                return None
+            receiver = values[0]
+            found = self.model.type_of(fn, receiver)
+            if found is not None:
+                return found
+        return self._holder_class(receiver[2]) if receiver[0] == "attr" else None
 
     def named_owners(self) -> list[tuple[str, str]]:
         """(class, attribute) of each setting a pack names whose class is analysed."""
