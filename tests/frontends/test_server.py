@@ -276,8 +276,10 @@ async def test_open_publishes_exact_diagnostics_and_quick_fix(
     )
     assert note.code_description == types.CodeDescription(href=RULES["PDL001"].help_uri)
     assert "returns None for DFLASH, NONE" in note.message
+    # the relay's store, and the builder's None for those members (0-based lines)
     assert [(r.location.uri, r.location.range.start.line) for r in note.related_information] == [
-        (uri(workspace, "relay_gap_engine/batch.py"), 21)
+        (uri(workspace, "relay_gap_engine/batch.py"), 21),
+        (uri(workspace, "relay_gap_engine/spec_info.py"), 53),
     ]
     # The workspace was indexed once at startup; opening unchanged files indexes nothing.
     first, *later = [a.split(",")[:2] for a in analysed(client)]
