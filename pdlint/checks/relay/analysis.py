@@ -226,20 +226,18 @@ class RelayAnalysis:
                 continue
             if not self._branches(fn, variant, bound):
                 continue
-            outcomes = [self._outcome(fn, variant, m, bound) for m in range(len(variant.members))]
-            if any(o is None or o[0] == "none" for o in outcomes):
+            kinds = [self._outcome(fn, variant, m, bound) for m in range(len(variant.members))]
+            if any(kind is None or kind[0] == "none" for kind in kinds):
                 continue
             builder = Builder(fn.qualname, variant, (), (), bound)
-            made = set()
-            for member, outcome in enumerate(outcomes):
-                built = self.built(builder, member) if outcome and outcome[0] == "value" else None
-                if outcome and outcome[0] == "value" and built is None:
-                    break  # a class unknown: never reported
-                if built is not None:
-                    made.add(built[0])
-            else:
-                if len(made) > 1:
-                    return builder
+            # the classes made for each member built a value for (None: one unknown)
+            made = [
+                self.built(builder, m)
+                for m, kind in enumerate(kinds)
+                if kind and kind[0] == "value"
+            ]
+            if None not in made and len({built[0] for built in made if built}) > 1:
+                return builder
         return None
 
     def _branches(self, fn: FunctionFacts, variant: Variant, bound: frozenset[str]) -> bool:
