@@ -78,7 +78,8 @@ class RelayAnalysis:
         self.validator_patterns = validators
         self._builders: dict[str, Builder | None] = {}
         self._typed: dict[str, Builder | None] = {}  # see typed_builder
-        self._typed_relays: list[Relay] | None = None
+        self._typed_relays: list[Relay] | None = None  # set with _relays
+        self._built_any: dict[Builder, frozenset[str]] = {}  # see _all_built
         self._reach_cache: dict[str, set[str]] = {}
         self._relays: list[Relay] | None = None
         self._member_reach: dict[
@@ -454,11 +455,11 @@ class RelayAnalysis:
         return inner if inner.bound and inner.bound <= passed else None
 
     # relays -------------------------------------------------------------------
-    def relays(self, reachable: set[str], typed: bool = False) -> list[Relay]:
-        """Where a builder's result is stored; with ``typed``, a typed builder's (see
-        :meth:`typed_builder`), and no relay method building inline."""
-        find = self.typed_builder if typed else self.builder
+    def relays(self, reachable: set[str]) -> tuple[list[Relay], list[Relay]]:
+        """Where a builder's result is stored, and, in the same walk, where a typed
+        builder's is (see :meth:`typed_builder`; no relay method building inline)."""
         out: list[Relay] = []
+        typed: list[Relay] = []
         for qual in sorted(reachable):
             fn = self.model.functions[qual]
             fields: list[tuple[str, Expr, Span, Expr]] | None = None
@@ -494,22 +495,31 @@ class RelayAnalysis:
                     carried = True
                 if not stored and not passed:
                     continue
+                targets = self.model.call_targets(fn, call.func)
                 builders = [
                     taken
-                    for target in self.model.call_targets(fn, call.func)
-                    if (b := find(target)) is not None
+                    for target in targets
+                    if (b := self.builder(target)) is not None
                     and (taken := self._taken(qual, b)) is not None
                 ]
-                if not builders and not typed:
+                into_list = out
+                if not builders:
                     builders = self._polymorphic_builders(fn, call)
+                if not builders:
+                    into_list = typed
+                    builders = [
+                        taken
+                        for target in targets
+                        if (b := self.typed_builder(target)) is not None
+                        and (taken := self._taken(qual, b)) is not None
+                    ]
                 for builder in builders:
                     for store in stored:
-                        out.append(Relay(store.target[2], builder, qual, store.span, store.target))
+                        relay = Relay(store.target[2], builder, qual, store.span, store.target)
+                        into_list.append(relay)
                     for field, _, span, obj in passed:
                         into = ("attr", obj, field)
-                        out.append(Relay(field, builder, qual, span, into, carried))
-        if typed:
-            return out
+                        into_list.append(Relay(field, builder, qual, span, into, carried))
         # the classes (None: unknown) whose state a builder's result goes to, by state
         relayed: dict[str, set[str | None]] = {}
         for relay in out:
@@ -517,7 +527,7 @@ class RelayAnalysis:
             relayed.setdefault(relay.state, set()).add(owner)
         for qual in sorted(reachable):
             out.extend(self._inline_relays(self.model.functions[qual], relayed))
-        return out
+        return out, typed
 
     def _taken(self, caller: str, builder: Builder) -> Builder | None:
         """The builder as ``caller`` reaches it: with the gaps of the members its call can
@@ -569,6 +579,13 @@ class RelayAnalysis:
     def _carrier_stores(self, fn: FunctionFacts, local: Expr) -> list[tuple[str, Expr, Span, Expr]]:
         """(field, value, span, object) for each store of an attribute of ``local`` into a
         field of an object ``fn`` makes (a local bound to a constructor call)."""
+        copied = [
+            s
+            for s in fn.stores
+            if s.value[0] == "attr" and s.value[1] == local and s.target[1][0] == "name"
+        ]
+        if not copied:  # (the common case: nothing resolved)
+            return []
         module = self.model.module_of(fn)
         made = {
             call.target
@@ -578,12 +595,7 @@ class RelayAnalysis:
             and self.model.resolve_dotted(fn, module, call.func) in self.model.classes
         }
         return [
-            (store.target[2], store.value, store.span, store.target[1])
-            for store in fn.stores
-            if store.value[0] == "attr"
-            and store.value[1] == local
-            and store.target[1][0] == "name"
-            and store.target[1][1] in made
+            (s.target[2], s.value, s.span, s.target[1]) for s in copied if s.target[1][1] in made
         ]
 
     def _field_arguments(self, fn: FunctionFacts) -> list[tuple[str, Expr, Span, Expr]]:
@@ -719,18 +731,17 @@ class RelayAnalysis:
         """Every relay reachable from the entry points, then the relays handing their
         state on to a connector's other side (computed once)."""
         if self._relays is None:
-            relays = self.relays(self._reachable())
+            reachable = set(self.graph.reach(self.entries, lambda fn, site: True))
+            relays, self._typed_relays = self.relays(reachable)
             self._relays = relays + self._handed_on(relays)
         return self._relays
 
     def typed_relays(self) -> list[Relay]:
-        """The relays of the typed builders the entry points reach (computed once)."""
-        if self._typed_relays is None:
-            self._typed_relays = self.relays(self._reachable(), typed=True)
+        """The relays of the typed builders the entry points reach (computed once, with
+        :meth:`found_relays`)."""
+        self.found_relays()
+        assert self._typed_relays is not None
         return self._typed_relays
-
-    def _reachable(self) -> set[str]:
-        return set(self.graph.reach(self.entries, lambda fn, site: True))
 
     def _handed_on(self, relays: list[Relay]) -> list[Relay]:
         """The relays handing a state on in a carrier's field (the connector's metadata,
@@ -966,13 +977,17 @@ class RelayAnalysis:
                 break
 
     def _all_built(self, builder: Builder) -> frozenset[str]:
-        """The classes the builder makes for any member."""
-        out: set[str] = set()
-        for member in range(len(builder.variant.members)):
-            built = self.built(builder, member)
-            if built is not None:
-                out.update(built[0])
-        return frozenset(out)
+        """The classes the builder makes for any member (once per builder: each member's
+        PDL105 asks)."""
+        found = self._built_any.get(builder)
+        if found is None:
+            out: set[str] = set()
+            for member in range(len(builder.variant.members)):
+                built = self.built(builder, member)
+                if built is not None:
+                    out.update(built[0])
+            found = self._built_any[builder] = frozenset(out)
+        return found
 
     def _failing_passed(
         self, relay: Relay, names: frozenset[str], made: frozenset[str], others: frozenset[str]
