@@ -5,10 +5,11 @@ into a local in one branch and handed on after the if/else."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
-from pdlint_helpers import json_findings
+from pdlint_helpers import fixture, json_findings
 
 ENGINE = """\
 from enum import Enum
@@ -124,3 +125,41 @@ def test_a_default_that_is_not_none_is_no_gap(tmp_path: Path) -> None:
 def test_a_default_pdlint_cannot_read_is_unknown(tmp_path: Path) -> None:
     found = _findings(tmp_path, PLAIN, CHOSEN, default="make_default()")
     assert [f for f in found if f[0] == "PDL104"] == []
+
+
+RETURNED = """\
+    def step(self, handoffs: List[dict]) -> List[int]:
+        out = []
+        for handoff in handoffs:
+            packet = self._unpack(handoff)
+            out.append(self.verifier.verify(packet))
+        return out
+"""
+
+
+@pytest.mark.parametrize(
+    "handed",
+    [
+        "            packet = self._unpack(handoff)\n"
+        "            out.append(self.verifier.verify(packet))\n",
+        "            out.append(self.verifier.verify(self._unpack(handoff)))\n",
+    ],
+    ids=["bound", "given-straight"],
+)
+def test_a_returned_carrier_is_followed_into_its_caller(tmp_path: Path, handed: str) -> None:
+    # relay/returned_carrier: the relay returns the packet early when the builder gave
+    # nothing; its caller binds it to a local, or hands it straight to the consumer
+    root = shutil.copytree(fixture("returned_carrier"), tmp_path / "engine")
+    worker = root / "quay_engine" / "worker.py"
+    text = worker.read_text()
+    assert RETURNED in text
+    body = RETURNED.replace(
+        "            packet = self._unpack(handoff)\n"
+        "            out.append(self.verifier.verify(packet))\n",
+        handed,
+    )
+    worker.write_text(text.replace(RETURNED, body))
+    found = json_findings("quay_engine", "--no-cache", "--select", "PDL104", cwd=root)
+    assert [(f["filename"], f["location"]["row"], f["member"]) for f in found] == [
+        ("quay_engine/verify.py", 15, "LADDER")
+    ]

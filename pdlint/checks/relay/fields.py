@@ -229,11 +229,13 @@ class CarrierSearch:
         selected: bool,
     ) -> Iterator[FieldDeref]:
         """The carrier returned by ``fn`` where the member returns it, followed in the
-        local the caller binds the result to, without the fields ``fn`` gave it on the way
-        (``if state is None: return base`` then ``base.draft = state.tokens``)."""
+        local the caller binds the result to, or into the call it gives the result to
+        (``check(self.unpack(h))``), without the fields ``fn`` gave it on the way (``if
+        state is None: return base`` then ``base.draft = state.tokens``)."""
         link = walk.caller(fn.qualname)
-        if link is None or link[1].target is None:
+        if link is None:
             return
+        caller, site = self.model.functions[link[0]], link[1]
         for ret in fn.returns:
             if ret.value != held or not self._still_held(fn, held, since, ret.span):
                 continue
@@ -248,11 +250,17 @@ class CarrierSearch:
                 and set(s.guards) <= set(ret.guards)
             }
             left = carrier.none_fields - given
-            if left:
-                caller = self.model.functions[link[0]]
-                bound = ("name", link[1].target, link[1].span)
-                kept = carrier._replace(none_fields=left)
+            if not left:
+                continue
+            kept = carrier._replace(none_fields=left)
+            if site.target is not None:
+                bound = ("name", site.target, site.span)
                 yield from self._follow(kept, caller, bound, walk, (), depth + 1, selected)
+                continue
+            made = ("call", site.func, site.args, site.kwargs)
+            for other in caller.calls:
+                if made in other.args or made in (v for _, v in other.kwargs):
+                    yield from self._into(kept, caller, other, made, walk, (), depth + 1, selected)
 
     @staticmethod
     def _still_held(fn: FunctionFacts, held: Expr, since: Span, span: Span) -> bool:
