@@ -688,7 +688,7 @@ class _FunctionWalker:
 
     def assign(self, node: ast.Assign, guards: Guards) -> tuple[bool, Guards]:
         result = None  # the local name a call's result is left in (the last target)
-        if node.value.__class__ is ast.Call:
+        if node.value.__class__ in _RESULT_HOLDERS:
             for tgt in node.targets:
                 if type(tgt) is ast.Name:
                     result = tgt.id
@@ -702,7 +702,7 @@ class _FunctionWalker:
     def annotated_assign(self, node: ast.AnnAssign, guards: Guards) -> tuple[bool, Guards]:
         if node.value is not None:
             result = None
-            if node.value.__class__ is ast.Call and type(node.target) is ast.Name:
+            if node.value.__class__ in _RESULT_HOLDERS and type(node.target) is ast.Name:
                 result = node.target.id
             self.events(node.value, guards, result)
             value = _ir(node.value, 0)
@@ -928,7 +928,8 @@ class _FunctionWalker:
 
     def events(self, root: ast.expr, guards: Guards, result: str | None = None) -> None:
         """Record calls and dereferences in an expression (``result``: the local
-        name the value of ``root``, a call, is assigned to).
+        name the value of ``root`` is assigned to, given to the calls whose result
+        that is: ``root`` itself, awaited, or a side of a conditional expression).
 
         Iterative, depth-first, the last child first; nodes that cannot hold an
         event (names, constants) are not visited.
@@ -936,6 +937,7 @@ class _FunctionWalker:
         walked = _WALKED
         if root.__class__ not in walked:
             return
+        holding = _result_calls(root) if result is not None else ()
         params, entries = self.params, self.entry_locals
         stack: list[tuple[Any, Guards, int]] = []  # AST nodes still to visit
         push = stack.append
@@ -959,8 +961,7 @@ class _FunctionWalker:
                         node, depth = value, d
                         continue
                 elif kind is ast.Call:
-                    self.call(node, g, result)
-                    result = None  # the root is visited first
+                    self.call(node, g, result if node in holding else None)
                     if node.func.__class__ in walked:
                         push((node.func, g, d))
                     for arg in node.args:
@@ -1049,6 +1050,22 @@ _STATEMENTS: dict[type, Any] = {
     ast.AugAssign: _FunctionWalker.augmented_assign,
 }
 _NAME_OR_ATTRIBUTE = frozenset({ast.Name, ast.Attribute})
+
+
+# the values whose calls leave their result in the assigned name
+_RESULT_HOLDERS = (ast.Call, ast.Await, ast.IfExp)
+
+
+def _result_calls(node: ast.expr) -> list[ast.Call]:
+    """The calls whose result ``node`` is: itself, the call it awaits, or those of either
+    side of a conditional expression (``make(c) if c else None``)."""
+    if isinstance(node, ast.Call):
+        return [node]
+    if isinstance(node, ast.Await):
+        return _result_calls(node.value)
+    if isinstance(node, ast.IfExp):
+        return [*_result_calls(node.body), *_result_calls(node.orelse)]
+    return []
 
 
 def _node_classes(cls: type) -> set[type]:

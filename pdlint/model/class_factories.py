@@ -23,8 +23,9 @@ from pdlint.model.variants import UNKNOWN, F, T, Variant, Variants
 
 SELF: Expr = ("name", "self")
 # the variants whose tests choose a class or a table entry: an enum's members, and a
-# Literal alias's strings (vLLM names its speculative methods so)
-_CHOOSING = ("enum", "literal")
+# Literal alias's strings (vLLM names its speculative methods so), and a setting string
+# compared with literals (``self.method == "eagle"``)
+_CHOOSING = ("enum", "literal", "string")
 
 
 @dataclass(frozen=True)
@@ -476,6 +477,9 @@ class ClassFactories:
             if len(held) == 1 and held[0] != value:
                 return self.made_choice(fn, held[0], depth + 1)
             return None
+        if value[0] == "ifexp":  # ``make(cfg) if cfg is not None else None``
+            sides = [v for v in value[2:4] if v != ("const", None)]
+            return _merged([self.made_choice(fn, v, depth + 1) for v in sides])
         if value[0] != "call":
             return None
         func, args, kwargs = value[1], value[2], value[3]
@@ -512,10 +516,37 @@ class ClassFactories:
             choice = self._choice(wanted, made)
             if choice is not None:
                 return choice
+        for wanted in self._read_variants(callee):
+            # a setting the callee reads off what it is given (``create(spec_config)``,
+            # then ``TABLE[spec_config.method]``): the setting's members pick
+            choice = self._choice(wanted, self._made(callee.qualname, wanted, frozenset()))
+            if choice is not None:
+                return choice
         returned = [r.value for r in callee.returns if not r.implicit]
         if not returned or any(v is None for v in returned):
             return None
         return _merged([self.made_choice(callee, v, depth + 1) for v in returned if v is not None])
+
+    def _read_variants(self, fn: FunctionFacts) -> list[Variant]:
+        """The enum and Literal variants held by attributes that choose what ``fn``
+        returns: read in the tests guarding its returns, or as the key of the table
+        entry a return calls (``cls = TABLE[cfg.method]; return cls(cfg)``)."""
+        read: list[Expr] = []
+        for ret in fn.returns:
+            read.extend(expr for expr, _ in ret.guards)
+            if ret.value is not None and ret.value[0] == "call":
+                lookup = self._lookup(fn, ret.value[1])
+                if lookup is not None:
+                    read.append(lookup[1])
+        out: list[Variant] = []
+        for expr in read:
+            for node in nodes(expr):
+                if node[0] != "attr":
+                    continue
+                variant = self.variants.attr_variant(fn, node)
+                if variant is not None and variant.kind in _CHOOSING and variant not in out:
+                    out.append(variant)
+        return out
 
     def _compared_parameter(self, fn: FunctionFacts, param: str) -> Variant | None:
         """A parameter ``fn`` compares with two strings or more (``if method == "eagle":
@@ -596,9 +627,11 @@ class ClassFactories:
                 cls = None
                 if value is not None and value[0] == "call":
                     cls = self.model.constructed_class(fn, value[1])
-                    if cls is None and value[1][0] == "subscript":
-                        # ``HANDLERS[mode](...)``: the class the member's entry holds
-                        tabled = self._table_classes(fn, value[1], variant, member, bound)
+                    lookup = self._lookup(fn, value[1]) if cls is None else None
+                    if lookup is not None:
+                        # ``HANDLERS[mode](...)``, ``cls = HANDLERS.get(mode); cls(...)``:
+                        # the class the member's entry holds
+                        tabled = self._table_classes(fn, lookup, variant, member, bound)
                         if tabled is not None:
                             made.update(tabled)
                             if reach is T:
@@ -619,15 +652,24 @@ class ClassFactories:
         return out
 
     def _table_classes(
-        self, fn: FunctionFacts, func: Expr, variant: Variant, member: int, bound: frozenset[str]
+        self,
+        fn: FunctionFacts,
+        lookup: tuple[Expr, Expr, Expr | None],
+        variant: Variant,
+        member: int,
+        bound: frozenset[str],
     ) -> frozenset[str] | None:
         """The classes the entry of the member in a table of classes holds (``TABLE[m]``
-        with ``m`` the variant), none when it has no entry; None when not known."""
-        if not self.variants.denotes(func[2], fn, variant, bound):
+        or ``TABLE.get(m, default)`` with ``m`` the variant): the default's when it has no
+        entry, none without a default; None when not known."""
+        table, key, default = lookup
+        if not self.variants.denotes(key, fn, variant, bound):
             return None
-        entries = self.variants.entry_for(func[1], fn, variant, member)
+        entries = self.variants.entry_for(table, fn, variant, member)
         if entries is None:
             return None
+        if not entries and default is not None and default != ("const", None):
+            entries = [(fn, self.model.module_of(fn), default)]
         out = set()
         for scope, module, value in entries:
             named = (

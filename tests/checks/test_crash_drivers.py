@@ -494,6 +494,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("NGRAM", "MEDUSA", "OFF"),
     ),
+    "config_table": (
+        """
+        import sys
+        from sprig_engine.config import DraftConfig
+        from sprig_engine.runner import DecodeRunner
+        runner = DecodeRunner(DraftConfig(sys.argv[1], role="decode"))
+        runner.event_loop_disagg_decode([{"rid": "r1", "tokens": [3, 4], "draft": [5]}])
+        """,
+        ("lookup", "tree"),
+    ),
     "returned_carrier": (
         """
         import sys
@@ -1023,6 +1033,16 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         """,
         ("NGRAM",),
         ("TREE", "OFF"),
+    ),
+    "config_table": (
+        # an unrelated check raises first in the same validator
+        """
+        import sys
+        from sprig_engine.config import DraftConfig
+        DraftConfig(sys.argv[1], role="decode")
+        """,
+        ("chain",),
+        ("lookup", "tree", "heads"),
     ),
     "late_raise_fixed": (
         """

@@ -662,12 +662,14 @@ class RelayAnalysis:
                 )
                 for member in range(len(variant.members)):
                     truth = self.variants.guards_truth(rest, fn, variant, member)
+                    if truth is not F and truth is not T:
+                        # what an earlier raise of the validator leaves open
+                        # (``if self.chunk_size <= 0: raise`` before it) is no condition
+                        truth = self.variants.guards_truth(needed, fn, variant, member)
+                        if truth is MAYBE:
+                            self._settle(needed, fn, variant, member)
                     if truth is T:
                         out.add(member)
-                    elif truth is not F and (
-                        self.variants.guards_truth(needed, fn, variant, member) is MAYBE
-                    ):
-                        self._settle(needed, fn, variant, member)
         return out
 
     def _never_named(self, fn: FunctionFacts) -> bool:
