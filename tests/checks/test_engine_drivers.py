@@ -226,3 +226,31 @@ def test_a_decode_request_without_its_prefill_result(name: str, pkg: str) -> Non
     else:
         assert missing.returncode != 0
         assert "decode worker received a request with no prefill_result" in missing.stderr
+
+
+KWARGS = """
+import sys
+from kwarg_worker.engine import DisaggregationMode
+from kwarg_worker.handler import BootstrapHandler, WorkerHandler
+request = {"token_ids": [1, 2, 3]}
+handed = sys.argv[1] == "handed-off"
+if handed:
+    request["disaggregated_params"] = {"blocks": [7]}
+    request["bootstrap_info"] = {"params": {"blocks": [7]}, "room": 1}
+print(WorkerHandler(DisaggregationMode.DECODE).generate(request))
+print(BootstrapHandler(DisaggregationMode.DECODE).generate(request))
+"""
+
+
+def test_parameters_set_only_when_handed_over() -> None:
+    # soft_handoff_kwargs: the walrus-tested read runs the prompt locally without the
+    # parameters (PDL301); the bootstrap handler raises instead (clean)
+    assert _expected("soft_handoff_kwargs", "PDL301") == {
+        "kwarg_worker/handler.py:18": {"disaggregated_params"}
+    }
+    handed = _run("soft_handoff_kwargs", KWARGS, "handed-off")
+    assert handed.returncode == 0, handed.stderr
+    assert handed.stdout.split("\n")[:2] == ["decoded from blocks [7]"] * 2
+    missing = _run("soft_handoff_kwargs", KWARGS, "missing")
+    assert "prefilled 3 tokens locally" in missing.stdout
+    assert "no bootstrap_info" in missing.stderr

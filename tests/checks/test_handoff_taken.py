@@ -76,3 +76,17 @@ def test_a_value_taken_only_when_the_payload_is_there(
 )
 def test_no_default_or_a_raise_is_not_going_on(tmp_path: Path, otherwise: str) -> None:
     assert _findings(tmp_path, "pass", 'knobs = payload["knobs"]', otherwise) == []
+
+
+def test_a_key_read_out_of_the_payload_is_the_payloads_read(tmp_path: Path) -> None:
+    # ``disaggregated_params`` is a payload key of its own, but read softly out of the
+    # payload already read it is part of that read: one finding, on the payload's
+    take = (
+        'params = payload.get("disaggregated_params") or {}\n            knobs = payload["knobs"]'
+    )
+    assert _findings(tmp_path, "knobs = None", take, "") == [("PDL301", 4, "prefill_result")]
+
+
+def test_the_same_key_read_off_the_request_is_reported(tmp_path: Path) -> None:
+    take = 'knobs = request.get("disaggregated_params") or {}'
+    assert _findings(tmp_path, "knobs = None", take, "") == [("PDL301", 6, "disaggregated_params")]

@@ -2,7 +2,8 @@
 reads the handoff payload softly and goes on without it.
 
 A *soft read* is ``payload = request.get(KEY)`` (or ``... or {}``, or with a
-default) for a payload key (``prefill_result``; a pack's ``[handoff] payloads``).
+default, or a walrus in a test) for a payload key (``prefill_result``,
+``disaggregated_params``, ``bootstrap_info``; a pack's ``[handoff] payloads``).
 It goes on without the payload when the handoff work is skipped while it is
 missing: a call of the analysed code or a store runs only under a test that the
 payload (or a value taken from it) is there, a value is taken out of it only then
@@ -62,7 +63,14 @@ class SoftReads:
     ) -> Iterator[Finding]:
         """The findings of ``fn``, reached by the path ``steps`` through ``callers``
         (nearest first). A read already made softly by a caller is reported there."""
-        for read in soft_reads(fn, self.payloads):
+        reads = soft_reads(fn, self.payloads)
+        # a key read out of a payload already read here (``prefill_result.get(
+        # "disaggregated_params")``) is that payload's read
+        inner = {n for read in reads for n in _derived(fn, read.name)}
+        for read in reads:
+            receiver = read.call.func[1]
+            if receiver[0] == "name" and receiver[1] in inner:
+                continue
             skipped = self._soft(fn, read, callers)
             if skipped is None:
                 continue
@@ -142,12 +150,14 @@ class SoftReads:
         """A call of the analysed code, after the read, that runs only when the payload
         (or a value taken from it) is there; or a value taken from the payload only then
         (``params = payload["params"]``, ``payload.get(...)``) into a local that holds a
-        default otherwise."""
+        default otherwise; or a store made only then."""
+        # the read itself in a test: ``if (params := request.get(KEY)) is not None``
+        read_expr = ("call", read.call.func, read.call.args, read.call.kwargs)
         for names in ({read.name}, derived):
             for call in fn.calls:
                 if call.span <= read.call.span:
                     continue
-                if not any(p and _mentions(c, names) for c, p in call.guards):
+                if not any(p and _mentions(c, names, read_expr) for c, p in call.guards):
                     continue
                 if self.model.call_targets(fn, call.func):
                     shown = f"`{text(call.func, brief=True)}(...)` runs only when it is there"
@@ -155,7 +165,7 @@ class SoftReads:
         for bind in fn.binds:
             if bind.span <= read.call.span or len(bind.names) != 1:
                 continue
-            if not any(p and _mentions(c, {read.name}) for c, p in bind.guards):
+            if not any(p and _mentions(c, {read.name}, read_expr) for c, p in bind.guards):
                 continue
             if not _taken_from(bind.value, read.name):
                 continue
@@ -163,6 +173,14 @@ class SoftReads:
             # the local holds something else on the other paths: a default
             if sum(1 for name, _ in fn.assigns if name == local) > 1:
                 return Skipped(bind.span, f"`{local}` takes it only when it is there")
+        for store in fn.stores:
+            # an argument or a field set only then (``kwargs["params"] = ...``, later
+            # ``engine.generate(**kwargs)``)
+            if store.span <= read.call.span:
+                continue
+            if any(p and _mentions(c, derived, read_expr) for c, p in store.guards):
+                shown = f"`{text(store.target, brief=True)}` is set only when it is there"
+                return Skipped(store.span, shown)
         return None
 
     def _requires_payload(self, fn: FunctionFacts, request: set[str], payload: set[str]) -> bool:
@@ -286,8 +304,9 @@ def _taken_from(value: Expr, name: str) -> bool:
     return value[0] == "call" and value[1][0] == "attr" and value[1][1] == payload
 
 
-def _mentions(cond: Expr, names: set[str]) -> bool:
-    return any(n[0] == "name" and n[1] in names for n in nodes(cond))
+def _mentions(cond: Expr, names: set[str], read: Expr | None = None) -> bool:
+    """Whether ``cond`` reads one of the locals ``names`` (or the expression ``read``)."""
+    return any((n[0] == "name" and n[1] in names) or n == read for n in nodes(cond))
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,12 @@ RULES = (
 A request that reaches a decode worker under disaggregation must carry the
 prefill side's result (its KV transfer parameters, its first token). A handler
 reached from a decode entry point reads that payload softly
-(`request.get("prefill_result")` tested with `if payload:`, or an `or {}`
-fallback) and, when it is missing, goes on without it (a call given the payload,
-or a value taken out of it, `params = payload["disaggregated_params"]`, runs only
-when it is there, the local holding a default otherwise): the decode worker then
+(`request.get("prefill_result")` tested with `if payload:` or in a walrus, or an
+`or {}` fallback; the keys `prefill_result`, `disaggregated_params` and
+`bootstrap_info`, and a pack's) and, when it is missing, goes on without it (a
+call given the payload, a store such as `kwargs["params"] = ...`, or a value taken
+out of it, `params = payload["disaggregated_params"]`, runs only when it is there,
+the local holding a default otherwise): the decode worker then
 runs the prompt itself, waits for a transfer that never comes, or fails deep in
 the engine with an error that does not say what was missing.
 

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pdlint.settings.packs import Pack
 
-# The key the decode side finds the prefill side's result under, with no pack.
-DEFAULT_PAYLOADS = ("prefill_result",)
+# The keys the decode side finds the prefill side's result under, with no pack: the
+# names serving engines give it (Dynamo's result, TensorRT-LLM's and SGLang's parameters)
+DEFAULT_PAYLOADS = ("prefill_result", "disaggregated_params", "bootstrap_info")
 
 
 @dataclass(frozen=True)
