@@ -562,9 +562,13 @@ class LayoutAnalysis:
         return len(binds) == 1 and binds[0].value[0] == "name" and binds[0].value[1] in params
 
     # handshake checks --------------------------------------------------------
-    def _agreed_at_handshake(self) -> set[str]:
-        """Lists whose length or setting a raise (or assert) compares across the roles."""
-        out: set[str] = set()
+    def _agreed_at_handshake(self) -> dict[str, set[str | None]]:
+        """Lists whose length or setting a raise (or assert) compares across the roles,
+        each with the functions that check it. A check at the handshake (None) rejects
+        mismatched configurations for every transfer; one in a function that itself
+        indexes the peer's copy (a transfer path of its own, ``receive_layerwise``)
+        guards that function alone."""
+        out: dict[str, set[str | None]] = {}
         for qual in sorted(self.model.functions):
             fn = self.model.functions[qual]
             checks = [g[0] for _, guards in fn.raises for g in guards[-1:]]
@@ -580,9 +584,20 @@ class LayoutAnalysis:
                         continue
                     frame = frame or Frame(fn)
                     for lst in self.lists.values():
-                        if lst.name not in out and self._compares_layouts(frame, cmp, lst):
-                            out.add(lst.name)
+                        if None not in out.get(lst.name, ()) and self._compares_layouts(
+                            frame, cmp, lst
+                        ):
+                            where = qual if self._indexes_peer_copy(frame, lst) else None
+                            out.setdefault(lst.name, set()).add(where)
         return out
+
+    def _indexes_peer_copy(self, frame: Frame, lst: HandoffList) -> bool:
+        """Whether the function of ``frame`` indexes the peer's copy of ``lst``."""
+        for site in frame.fn.indexes:
+            copy = self.offsets.copy_of(frame, site.base)
+            if copy is not None and copy[0] == "peer" and copy[1] is lst:
+                return True
+        return False
 
     def _compares_layouts(self, frame: Frame, cmp: Expr, lst: HandoffList) -> bool:
         sides = (cmp[1], cmp[3][0])
@@ -624,7 +639,7 @@ class LayoutAnalysis:
             return
         contexts = self._contexts()
         aliases = self._aliases_cache
-        agreed: set[str] | None = None
+        agreed: dict[str, set[str | None]] | None = None
         seen: set[tuple[str, Span]] = set()
         for qual in self._sorted_names():
             fn = self.model.functions[qual]
@@ -658,7 +673,8 @@ class LayoutAnalysis:
                                 all_of=tuple((k, w) for k in ("raise", "assert") for w in words)
                             )
                         agreed = self._agreed_at_handshake()
-                    if lst.name in agreed:
+                    checked = agreed.get(lst.name, set())
+                    if None in checked or qual in checked:
                         continue
                     seen.add((qual, site.span))
                     yield self._finding(frame, site, lst, moves)

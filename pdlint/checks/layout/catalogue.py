@@ -29,9 +29,12 @@ evaluates each offset with both lists alike and with the peer's list longer: an
 offset that moves is reported. Code not reached with the longer list (after an
 equality check that raises, in a branch for the mismatched case) and offsets
 from a count the peer sent are not reported; neither are offsets that cannot be
-computed. The opposite case, this side holding the extra entries, is not
-reported: offsets taken from this side's length then overrun the peer's list
-(an IndexError or a clamped slice) rather than land in a wrong group.
+computed. Such a check in a function that indexes the peer's copy itself (another
+transfer path) guards that function only; elsewhere it is taken as the handshake's,
+which rejects the mismatched configurations for every transfer. The opposite
+case, this side holding the extra entries, is not reported: offsets taken from
+this side's length then overrun the peer's list (an IndexError or a clamped
+slice) rather than land in a wrong group.
 
 The finding is on the offset's use into the peer's copy, and its member is the
 name of the list (the attribute it is stored into, `kv_ptrs`).

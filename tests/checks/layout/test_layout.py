@@ -48,6 +48,15 @@ class Sender:
         {guard}
         half = len({peer}) // 2
         return {peer}[half:]
+{sibling}"""
+
+# another transfer path of the sender, checking the peer's list before its own split
+CHECKED_SIBLING = """
+    def layerwise(self, {peer}):
+        if len({peer}) != len(self.args.kv_table):
+            raise ValueError()
+        half = len({peer}) // 2
+        return {peer}[:half]
 """
 
 DEFAULTS = {
@@ -55,12 +64,14 @@ DEFAULTS = {
     "handshake": "pass",
     "peer": "dst_kv_table",
     "guard": "pass",
+    "sibling": "",
 }
 
 
 def package(root: Path, pack: str | None = None, **changes: str) -> Path:
     """A two-module transfer package in ``root`` (and a pack file when given)."""
     values = {**DEFAULTS, **changes}
+    values["sibling"] = values["sibling"].format(**values)
     pkg = root / "kvpkg"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -95,6 +106,8 @@ SPLIT = ["PDL201 kvpkg/sender.py:14 kv_table"]
         ({"condition": "self.spec_enabled"}, SPLIT),
         # a name that is no peer's copy
         ({"peer": "their_table"}, []),
+        # a check on another transfer path guards that path, not this one
+        ({"sibling": CHECKED_SIBLING}, SPLIT),
     ],
     ids=[
         "halved",
@@ -105,6 +118,7 @@ SPLIT = ["PDL201 kvpkg/sender.py:14 kv_table"]
         "shared",
         "spec-enabled",
         "unnamed",
+        "checked-sibling",
     ],
 )
 def test_split_and_its_fixes(tmp_path: Path, changes: dict[str, str], expected: list[str]) -> None:
