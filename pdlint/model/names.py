@@ -60,9 +60,9 @@ _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
-# a name (a parameter, a local), an awaited value (a store of another attribute
-# would follow chains the checks rarely need, at the cost of loading more files)
-_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or", "subscript"})
+# a name (a parameter, a local), an awaited value, another object's attribute (a
+# setting copied off a configuration: ``self.spec_mode = llm_args.spec_mode``)
+_STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or", "subscript", "attr"})
 # container literals stored in an attribute: what its elements are read from
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
 # what a property's returns are read as (an attribute it returns, too)

@@ -504,6 +504,18 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("lookup", "tree"),
     ),
+    "generation_role": (
+        """
+        import sys
+        from gen_engine.args import DraftConfig, EngineArgs, ServerRole
+        from gen_engine.executor import GenerationExecutor
+        from gen_engine.modes import DraftMode
+        args = EngineArgs(ServerRole.GENERATION, DraftConfig(DraftMode[sys.argv[1]]))
+        arrival = {"rid": "r1", "rows": [1, 2], "logits": [0.5]}
+        GenerationExecutor(args).executor_loop_disagg_generation([arrival])
+        """,
+        ("TREE", "HEADS", "OFF"),
+    ),
     "returned_carrier": (
         """
         import sys
@@ -1043,6 +1055,16 @@ VALIDATED: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         """,
         ("chain",),
         ("lookup", "tree", "heads"),
+    ),
+    "generation_role": (
+        """
+        import sys
+        from gen_engine.args import DraftConfig, EngineArgs, ServerRole
+        from gen_engine.modes import DraftMode
+        EngineArgs(ServerRole.GENERATION, DraftConfig(DraftMode[sys.argv[1]]))
+        """,
+        ("NGRAM",),
+        ("TREE", "HEADS", "LOOKUP", "OFF"),
     ),
     "late_raise_fixed": (
         """

@@ -422,11 +422,26 @@ def test_in_condition_reads_the_relay_checks_decode_tests() -> None:
         "if mode == 'decode':\n    raise ValueError(mode)\n",
         "if (\n    self.disaggregation_mode\n    == DisaggregationMode.DECODE\n):\n    raise X\n",
         "assert server_args.is_disagg_decode()\nraise X\n",
+        # TensorRT-LLM's generation server, a role enum, a flag naming the role
+        "if self.server_role is ServerRole.GENERATION:\n    raise X\n",
+        "if self.server_role == 'generation':\n    raise X\n",
+        "if role == Role.DECODE:\n    raise X\n",
+        "if args.is_decode_server:\n    raise X\n",
+        "if cfg.role.is_decode() and cfg.spec == 'lookahead':\n    raise X\n",
     ]
     for source in selected:
         assert _decode_raises(f"def f(self, mode, server_args):\n{_indented(source)}")
         assert in_condition(source.lower().encode(), DECODE, RAISE), source
     assert not in_condition(b"mode = 'decode'\nraise valueerror(mode)\n", DECODE, RAISE)
+    # a batch's forward mode, a diffusion pipeline's decoder role, a task named
+    # "generation": no decode role
+    for source in (
+        "if batch.forward_mode == ForwardMode.DECODE:\n    raise X\n",
+        "if batch.forward_mode.is_decode_or_idle():\n    raise X\n",
+        "if role == RoleType.DECODER:\n    raise X\n",
+        "if self.task == 'generation':\n    raise X\n",
+    ):
+        assert not _decode_raises(f"def f(self, batch, role):\n{_indented(source)}"), source
 
 
 def _indented(source: str) -> str:

@@ -12,19 +12,32 @@ from typing import TYPE_CHECKING
 
 from pdlint.checks.base import Check, Context, Loading, Run
 from pdlint.checks.relay.catalogue import RULES
+from pdlint.checks.relay.decode_tests import ROLE_FLAGS
 from pdlint.checks.relay.pack import RelayPack
 
 if TYPE_CHECKING:
     from pdlint.settings.packs import Pack
 
 
-REJECTION_WORDS = (
-    ("raise", "'decode'"),
-    ("raise", '"decode"'),
-    ("raise", "disagg*decode"),
-    ("raise", "decode*disagg"),
+# the words of a decode-role test (``is_decode_test``), as validators write them: the
+# role's names as strings, a disaggregation mode, a role's member (``ServerRole.
+# GENERATION``, ``Role.DECODE``), a role's predicate (``cfg.role.is_decode()``) and a
+# flag (``is_decode_server``)
+_DECODE_WORDS = (
+    "'decode'",
+    '"decode"',
+    "'generation'",
+    '"generation"',
+    "disagg*decode",
+    "decode*disagg",
+    "role.decode",
+    "role.generation",
+    "role.is_decode",
+    "role.is_generation",
+    *(f"decode_{flag}" for flag in ROLE_FLAGS),
 )
-REJECTION_BRANCHES = (("'decode'", '"decode"', "disagg*decode", "decode*disagg"), ("raise",))
+REJECTION_WORDS = tuple(("raise", word) for word in _DECODE_WORDS)
+REJECTION_BRANCHES = (_DECODE_WORDS, ("raise",))
 
 
 class RelayCheck(Check):
@@ -34,7 +47,7 @@ class RelayCheck(Check):
     pack_section = RelayPack
 
     # ``rejected`` enumerates every ``raise`` under a decode-mode test
-    # (``is_decode_test``: the string "decode", or a dotted name with disagg and decode),
+    # (``is_decode_test``: the role's name as a string, or a name with a role word),
     # and a raise's guards come from the conditions of the branches before it: the run
     # loads those files once it found an entry point (with none it reports nothing)
     loading = Loading(scanned=REJECTION_WORDS)
