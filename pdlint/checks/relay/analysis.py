@@ -775,10 +775,12 @@ class RelayAnalysis:
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
+            rejected = self.rejected(variant)
             if builder.qualname not in reported_builders:
                 reported_builders.add(builder.qualname)
-                yield self._gap_finding(relay)
-            rejected = self.rejected(variant)
+                # a member a startup validator rejects is left out of the inventory too
+                if any(member not in rejected for member in builder.gaps):
+                    yield self._gap_finding(relay, rejected)
             for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
                     continue
@@ -1099,10 +1101,10 @@ class RelayAnalysis:
             reported.append(found)
             yield carrier_finding(self.model, relay, member, none_span, found, parents)
 
-    def _gap_finding(self, relay: Relay) -> Finding:
+    def _gap_finding(self, relay: Relay, rejected: set[int]) -> Finding:
         builder = relay.builder
         fn = self.model.functions[builder.qualname]
-        names = [builder.variant.members[m] for m in builder.gaps]
+        names = [builder.variant.members[m] for m in builder.gaps if m not in rejected]
         message = (
             f"{builder.gap(self.model, relay.state, ', '.join(names))} ({builder.variant.name}); "
             f"the decode relay has no `{relay.state}` for {'them' if len(names) > 1 else 'it'}"
@@ -1116,7 +1118,7 @@ class RelayAnalysis:
                     location(self.model, relay.function, relay.store_span),
                     f"relay stores `{relay.state}`",
                 ),
-                *self._none_returns(builder),
+                *self._none_returns(builder, rejected),
             ),
             member=",".join(names),
             # the members too: a baseline taken before another member lost its
@@ -1125,14 +1127,15 @@ class RelayAnalysis:
             summary=f"`{fn.name}` builds no `{relay.state}` for {listed(names)}",
         )
 
-    def _none_returns(self, builder: Builder) -> list[Related]:
+    def _none_returns(self, builder: Builder, rejected: set[int]) -> list[Related]:
         """Where the builder returns None, each place once with the members it is for
         (none for a relay that builds inline: its gap is a store it lacks)."""
         if builder.inline:
             return []
         at: dict[Span, list[str]] = {}
         for member, span in zip(builder.gaps, builder.none_spans, strict=True):
-            at.setdefault(span, []).append(builder.variant.members[member])
+            if member not in rejected:
+                at.setdefault(span, []).append(builder.variant.members[member])
         return [
             Related(
                 location(self.model, builder.qualname, span), f"returns None for {listed(names)}"

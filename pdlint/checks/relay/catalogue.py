@@ -25,8 +25,10 @@ called on an object whose class the variant picks (``self.proposer.build_state(h
 one proposer class per member, from a factory on the variant or a setting string)
 when the classes of some members inherit a base method returning None and the
 others override it: the note is on that method, for those members. This note is
-the support inventory: it lists those members at the builder. It becomes an error
-(PDL101) only where a member without state reaches a consumer of that state.
+the support inventory: it lists those members at the builder, but for those a
+startup validator rejects under disaggregation decode (they never run there). It
+becomes an error (PDL101) only where a member without state reaches a consumer of
+that state.
 
 The note is reported on the builder's ``def`` line (the ``return None`` of each
 member is among its related locations), and its member is the comma-separated
