@@ -155,6 +155,8 @@ class Variants:
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
         self._copies: dict[tuple[str, str], Variant | None] = {}  # see _copy_in_class
+        # (class, attribute, variant) -> see :meth:`_attribute_set`
+        self._attr_set: dict[tuple[str, str, str], tuple[set[int], set[int]] | None] = {}
         self.carriers = self._find_carriers()
         if self._load_validators():
             self.carriers = self._find_carriers()  # with what was loaded
@@ -1198,6 +1200,15 @@ class Variants:
                 self._member_reads += 1
                 found = member in lookup[1]
                 return T if found == (op in ("is not", "!=")) else F
+            held = self._attribute_set(fn, other_side, variant)
+            if held is not None:
+                # ``self.drafter = make(args) if algo.drafts() else None``: None for the
+                # members that never take the value, never None for those that always
+                # do (the answer is the member's, whichever it is)
+                self._member_reads += 1
+                if member not in held[0] or member not in held[1]:
+                    is_set = member in held[0]
+                    return T if is_set == (op in ("is not", "!=")) else F
         if self.denotes(left, fn, variant, bound) or self._holds_member(left, right, fn, variant):
             other = right
         elif (
@@ -1232,6 +1243,46 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _attribute_set(
+        self, fn: FunctionFacts, expr: Expr, variant: Variant
+    ) -> tuple[set[int], set[int]] | None:
+        """(members for which ``self.<attr>`` may hold a value, members for which it may
+        be None) from every store of it in the classes of ``self`` (each side of ``x if
+        test else None`` with that test): None when a test of a store is not known or
+        nothing stores it."""
+        if expr[0] != "attr" or expr[1] != ("name", "self") or fn.cls is None:
+            return None
+        owner = self.model.self_class(fn) or fn.cls
+        key = (owner, expr[2], variant.qualname)
+        if key in self._attr_set:
+            return self._attr_set[key]
+        self._attr_set[key] = None  # a store testing the attribute itself: unknown
+        stores: list[tuple[FunctionFacts, Expr, Guards]] = []
+        for klass in self.model.mro(owner):
+            for method in self.model.methods_of.get(klass, ()):
+                for store in method.stores:
+                    if store.target != expr:
+                        continue
+                    value = store.value
+                    if value[0] == "ifexp":
+                        stores.append((method, value[2], (*store.guards, (value[1], True))))
+                        stores.append((method, value[3], (*store.guards, (value[1], False))))
+                    else:
+                        stores.append((method, value, store.guards))
+        if not any(value == ("const", None) for _, value, _ in stores):
+            return None  # never stored None here: a question for the class's default
+        may_set: set[int] = set()
+        may_none: set[int] = set()
+        for method, value, guards in stores:
+            for member in range(len(variant.members)):
+                truth = self.guards_truth(guards, method, variant, member)
+                if truth is UNKNOWN:
+                    return None
+                if truth is not F:
+                    (may_none if value == ("const", None) else may_set).add(member)
+        self._attr_set[key] = (may_set, may_none)
+        return self._attr_set[key]
 
     def _holds_member(self, side: Expr, other: Expr, fn: FunctionFacts, variant: Variant) -> bool:
         """Whether the attribute ``side``, compared with members of the enum (``other``),

@@ -516,6 +516,14 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "HEADS", "OFF"),
     ),
+    "drafter_none": (
+        """
+        import sys
+        from knot_engine.executor import Executor
+        Executor(sys.argv[1]).executor_loop_disagg_decode([{"rid": "r1", "last": 5, "draft": [1]}])
+        """,
+        ("CHAIN", "POOL", "OFF"),
+    ),
     "returned_carrier": (
         """
         import sys
