@@ -190,6 +190,8 @@ class ClassFactories:
                     and (owner, target[2]) not in self.attrs
                 ):
                     for value, tests in self._alternatives(fn, store.value):
+                        if value == ("const", None):
+                            continue  # None picks no class (``cls(a) if cls else None``)
                         alternative = (fn, value, (*store.guards, *tests))
                         stores.setdefault(target[2], []).append(alternative)
         for name, found in sorted(stores.items()):

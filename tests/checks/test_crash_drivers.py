@@ -524,6 +524,16 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("CHAIN", "POOL", "OFF"),
     ),
+    "worker_table": (
+        """
+        import sys
+        from loom_engine.scheduler import DecodeScheduler
+        DecodeScheduler({"algo": sys.argv[1]}).event_loop_disagg_decode(
+            [{"tokens": [1, 2], "rows": [3]}]
+        )
+        """,
+        ("TREE", "FLAT", "NONE"),
+    ),
     "returned_carrier": (
         """
         import sys
