@@ -531,8 +531,9 @@ class ClassFactories:
 
     def _read_variants(self, fn: FunctionFacts) -> list[Variant]:
         """The enum and Literal variants held by attributes that choose what ``fn``
-        returns: read in the tests guarding its returns, or as the key of the table
-        entry a return calls (``cls = TABLE[cfg.method]; return cls(cfg)``)."""
+        returns: read in the tests guarding its returns (or by a local assigned once
+        from one), or as the key of the table entry a return calls (``cls =
+        TABLE[cfg.method]; return cls(cfg)``)."""
         read: list[Expr] = []
         for ret in fn.returns:
             read.extend(expr for expr, _ in ret.guards)
@@ -543,6 +544,9 @@ class ClassFactories:
         out: list[Variant] = []
         for expr in read:
             for node in nodes(expr):
+                if node[0] == "name" and all(p != node[1] for p, _ in fn.params):
+                    held = assigned_values(fn, node[1])  # ``method = cfg.spec.method``
+                    node = held[0] if len(held) == 1 else node
                 if node[0] != "attr":
                     continue
                 variant = self.variants.attr_variant(fn, node)
