@@ -591,6 +591,14 @@ class LayoutAnalysis:
                             out.setdefault(lst.name, set()).add(where)
         return out
 
+    def _peer_entry(self, node: Expr, lst: HandoffList) -> bool:
+        """``remote_meta["kv_ptrs"]``: the list's key in what the peer sent."""
+        return (
+            node[0] == "subscript"
+            and node[2] == ("const", lst.name)
+            and any(self.peer_word(i) for i in identifiers(node[1]))
+        )
+
     def _indexes_peer_copy(self, frame: Frame, lst: HandoffList) -> bool:
         """Whether the function of ``frame`` indexes the peer's copy of ``lst``."""
         for site in frame.fn.indexes:
@@ -610,6 +618,9 @@ class LayoutAnalysis:
                     if copy is not None and copy[1] is lst:
                         side_kind = copy[0]
                         break
+                elif self._peer_entry(node, lst):
+                    side_kind = "peer"  # ``remote_meta["kv_ptrs"]``: the peer's list
+                    break
             kinds.append(side_kind)
         if set(kinds) == {"peer", "local"}:
             return True

@@ -108,6 +108,12 @@ SPLIT = ["PDL201 kvpkg/sender.py:14 kv_table"]
         ({"peer": "their_table"}, []),
         # a check on another transfer path guards that path, not this one
         ({"sibling": CHECKED_SIBLING}, SPLIT),
+        # the handshake measures the list under its key in what the peer sent
+        (
+            {"handshake": 'if len(peer["kv_table"]) != len(self.args.kv_table): raise OSError()'},
+            [],
+        ),
+        ({"handshake": 'if len(peer["names"]) != len(self.args.kv_table): raise OSError()'}, SPLIT),
     ],
     ids=[
         "halved",
@@ -119,6 +125,8 @@ SPLIT = ["PDL201 kvpkg/sender.py:14 kv_table"]
         "spec-enabled",
         "unnamed",
         "checked-sibling",
+        "handshake-payload-key",
+        "handshake-other-key",
     ],
 )
 def test_split_and_its_fixes(tmp_path: Path, changes: dict[str, str], expected: list[str]) -> None:
