@@ -184,9 +184,11 @@ def main() -> int:
             if outputs["A"] != outputs["B"] and not failed:
                 failed = True
                 print("different findings:", file=sys.stderr)
-                for a, b in zip(outputs["A"], outputs["B"], strict=True):
-                    if a != b:
-                        print(f"  A {a}\n  B {b}", file=sys.stderr)
+                # (the two may give different numbers of findings)
+                for line in sorted(set(outputs["A"]) - set(outputs["B"])):
+                    print(f"  A only: {line}", file=sys.stderr)
+                for line in sorted(set(outputs["B"]) - set(outputs["A"])):
+                    print(f"  B only: {line}", file=sys.stderr)
             for name in MEASURES:
                 for side in "AB":
                     walls[side].setdefault(name, []).append(got[side][name])
