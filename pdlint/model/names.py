@@ -60,8 +60,9 @@ _NO_CLASSES: frozenset[str] = frozenset()
 _DOTTED = ("name", "attr")
 _SELF_NAMES = (("name", "self"), ("name", "cls"))
 # the stores an attribute's classes are read from: what a call makes or returns,
-# a name (a parameter, a local), an awaited value, another object's attribute (a
-# setting copied off a configuration: ``self.spec_mode = llm_args.spec_mode``)
+# a name (a parameter, a local), an awaited value, another object's attribute when it
+# holds a variant's member (a setting copied off a configuration: ``self.spec_mode =
+# llm_args.spec_mode``; see _attribute_classes)
 _STORED_VALUES = frozenset({"call", "name", "await", "ifexp", "or", "subscript", "attr"})
 # container literals stored in an attribute: what its elements are read from
 _CONTAINERS = frozenset({"dict", "seq", "comp"})
@@ -1654,8 +1655,15 @@ class Model:
                     return self._property_classes(cls, where, depth) if where else _NO_CLASSES
                 if entry[0] == "value":
                     where = self.functions.get(entry[2])
-                    if where is not None:
-                        out.update(self.types_of(where, entry[1], depth + 1))
+                    if where is None:
+                        continue
+                    found = self.types_of(where, entry[1], depth + 1)
+                    if entry[1][0] == "attr":
+                        # a copy of another object's attribute: only a variant's value
+                        # (``self.spec_mode = args.spec_mode``); a copied component
+                        # would widen the call graph for what the checks rarely ask
+                        found = frozenset(c for c in found if self.is_enum(c))
+                    out.update(found)
                     continue
                 out.update(self.annotation_classes(entry, module))
         return frozenset(out)
