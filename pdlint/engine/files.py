@@ -16,7 +16,7 @@ from pdlint.cache.stat_index import StatIndex, stamp
 from pdlint.cache.store import SCHEMA, FactStore, content_hash, make_key
 from pdlint.findings import Finding
 from pdlint.source.discover import SourceFile
-from pdlint.source.modules import ModuleNames
+from pdlint.source.modules import ModuleNames, in_folder
 from pdlint.source.read import parse_error, read_bytes
 
 
@@ -135,11 +135,16 @@ class FileTable:
         return make_key("namespace-evidence", __version__, SCHEMA)
 
     def _any_file(
-        self, slot: tuple[str, ...], test: Callable[[bytes], bool], within: str | None
+        self,
+        slot: tuple[str, ...],
+        test: Callable[[bytes], bool],
+        within: str | None,
+        directly: bool = False,
     ) -> bool:
-        """Whether a readable file (under the folder ``within``, if given) passes
-        ``test``, the question ``slot`` names (see :meth:`ModuleNames.infer`); each
-        file's answer is kept by its content hash, so a warm run reads no file for it."""
+        """Whether a readable file (under the folder ``within``, if given; in it alone,
+        ``directly``) passes ``test``, the question ``slot`` names (see
+        :meth:`ModuleNames.infer`); each file's answer is kept by its content hash, so a
+        warm run reads no file for it."""
         if self._evidence is None:
             blob = self.store.get(self._evidence_key(), kind="blob")
             try:
@@ -150,8 +155,7 @@ class FileTable:
         known = self._evidence.get(slot, {})
         entries = [e for e in self.entries if e.readable and e.digest and e.source.path != "-"]
         if within is not None:
-            prefix = within.rstrip(os.sep) + os.sep
-            entries = [e for e in entries if os.path.abspath(e.source.path).startswith(prefix)]
+            entries = [e for e in entries if in_folder(e.source.path, within, directly)]
         now = self._evidence_now[slot] = {
             e.digest: known[e.digest] for e in entries if e.digest in known
         }

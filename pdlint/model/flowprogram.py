@@ -19,7 +19,7 @@ from pdlint.model.valueflow import FlowGraph, solve
 from pdlint.settings.config import Settings
 from pdlint.source.discover import discover, display_path
 from pdlint.source.globs import name_matches
-from pdlint.source.modules import ModuleNames
+from pdlint.source.modules import ModuleNames, in_folder
 from pdlint.source.read import parse_source, read_bytes
 
 
@@ -57,13 +57,13 @@ def flow_sources(
             pass
     names = ModuleNames(settings.namespace_packages)
 
-    def any_file(_slot: tuple[str, ...], test: Callable[[bytes], bool], within: str | None) -> bool:
-        prefix = None if within is None else within.rstrip(os.sep) + os.sep
-        return any(
-            test(data)
-            for path, data in datas.items()
-            if prefix is None or os.path.abspath(path).startswith(prefix)
-        )
+    def any_file(
+        slot: tuple[str, ...],
+        test: Callable[[bytes], bool],
+        within: str | None,
+        directly: bool = False,
+    ) -> bool:
+        return any(test(data) for path, data in datas.items() if in_folder(path, within, directly))
 
     names.infer(sorted({os.path.dirname(os.path.abspath(f.path)) for f in files}), any_file)
     out: dict[str, FlowSource] = {}

@@ -15,6 +15,7 @@ import functools
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 _MAX_DEPTH = 64  # folders looked at above a file for its package root
 
@@ -100,9 +101,43 @@ def imports_bare(data: bytes, children: frozenset[str]) -> bool:
     return False
 
 
-# (what the files are asked, a file test on their bytes, the folder the files must be
-# under or None for every file) -> whether any analysed file passes the test
-AnyFile = Callable[[tuple[str, ...], Callable[[bytes], bool], "str | None"], bool]
+_RELATIVE_RE = re.compile(rb"^[ \t]*from[ \t]+(\.+)", re.MULTILINE)
+
+
+def relative_level(data: bytes) -> int:
+    """The most leading dots of a relative import in ``data`` (``from ..x import y``:
+    2), 0 when it has none."""
+    if b"from ." not in data and b"from\t." not in data:
+        return 0
+    return max((len(m.group(1)) for m in _RELATIVE_RE.finditer(data)), default=0)
+
+
+def _imports_up(data: bytes, *, level: int) -> bool:
+    return relative_level(data) >= level
+
+
+def in_folder(path: str, folder: str | None, directly: bool = False) -> bool:
+    """Whether the file ``path`` is under ``folder`` (None: any folder), or in it
+    (``directly``)."""
+    if folder is None:
+        return True
+    path = os.path.abspath(path)
+    if directly:
+        return os.path.dirname(path) == folder.rstrip(os.sep)
+    return path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+class AnyFile(Protocol):
+    def __call__(
+        self,
+        slot: tuple[str, ...],
+        test: Callable[[bytes], bool],
+        within: str | None,
+        directly: bool = False,
+    ) -> bool:
+        """Whether an analysed file passes ``test`` (the question ``slot`` names): any
+        file, or one under the folder ``within`` (``directly``: in it, not below)."""
+        ...
 
 
 class ModuleNames:
@@ -198,7 +233,7 @@ class ModuleNames:
         in ``dynamo/``) is a namespace package, level by level; a package whose
         modules import each other by bare name and never through its own name is a
         root, as a script's folder is. True when that changed a name."""
-        changed = False
+        changed = self._relative_packages(directories, any_file)
         asked: set[str] = set()
         while True:
             found = set()
@@ -240,6 +275,35 @@ class ModuleNames:
                 self._packages.clear()
                 changed = True
         return changed
+
+    def _relative_packages(self, directories: Sequence[str], any_file: AnyFile) -> bool:
+        """A module of a folder in no package that imports relatively (``from
+        ..spec.proposers import make``, in a tree with no ``__init__.py``) runs as a
+        module of packages: its folder and as many above it as the import climbs, less
+        one. The topmost of them is a namespace package (with every folder below)."""
+        found: set[str] = set()
+        for directory in sorted(set(directories)):
+            if self.is_package(directory):
+                continue
+            folder, level = None, 1
+            current = directory
+            while level <= _MAX_DEPTH and os.path.basename(current).isidentifier():
+                if not any_file(
+                    ("relative", directory, str(level)),
+                    functools.partial(_imports_up, level=level),
+                    directory,
+                    True,
+                ):
+                    break
+                folder, current, level = current, os.path.dirname(current), level + 1
+            if folder is not None:
+                found.add(folder)
+        if not found:
+            return False
+        self.namespaces.update(found)
+        self._tops.clear()
+        self._packages.clear()
+        return True
 
 
 def module_name(path: str) -> str:

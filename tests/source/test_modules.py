@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -149,3 +151,72 @@ def test_a_warm_run_reads_no_file_to_name_the_modules(
     assert shown == [(f.code, f.location.path, f.location.line) for f in cold.findings]
     assert ("PDL101", "orbit/spec/verify.py", 9) in shown
     assert warm.stats["files read"] == 0
+
+
+NO_INIT = {
+    # no ``__init__.py`` at any level: the relative imports say ``wisp`` is the package
+    "wisp/spec/state.py": (
+        "from enum import Enum\n"
+        "from typing import Optional\n\n\n"
+        "class Method(Enum):\n"
+        "    TREE = 'tree'\n"
+        "    HEADS = 'heads'\n\n\n"
+        "class Chain:\n"
+        "    def __init__(self, rows: list) -> None:\n"
+        "        self.rows = rows\n\n"
+        "    def advance(self) -> int:\n"
+        "        return len(self.rows)\n\n\n"
+        "def restore(method: Method, handoff: dict) -> Optional[Chain]:\n"
+        "    if method is Method.TREE:\n"
+        "        return Chain(handoff['rows'])\n"
+        "    return None\n"
+    ),
+    "wisp/worker/request.py": (
+        "class Request:\n"
+        "    def __init__(self, rid: str) -> None:\n"
+        "        self.rid = rid\n"
+        "        self.chain = None\n"
+    ),
+    "wisp/worker/runner.py": (
+        "from ..spec.state import Method, restore\n"
+        "from .request import Request\n\n\n"
+        "class Runner:\n"
+        "    def __init__(self, method: str) -> None:\n"
+        "        self.method = Method(method)\n\n"
+        "    def event_loop_disagg_decode(self, handoffs: list) -> int:\n"
+        "        total = 0\n"
+        "        for handoff in handoffs:\n"
+        "            req = Request(handoff['rid'])\n"
+        "            req.chain = restore(self.method, handoff)\n"
+        "            total += self.step(req)\n"
+        "        return total\n\n"
+        "    def step(self, req: Request) -> int:\n"
+        "        return req.chain.advance()\n"
+    ),
+}
+
+
+def test_relative_imports_name_packages_that_have_no_init(tmp_path: Path) -> None:
+    """``from ..spec.state import restore`` in ``wisp/worker/runner.py`` makes ``wisp``
+    a package (PEP 420): the modules are ``wisp.worker.runner`` and
+    ``wisp.spec.state``, the import resolves, and HEADS's gap is found where CPython
+    fails."""
+    root = _write(tmp_path / "no-init", NO_INIT)
+    proc = run_pdlint("check", ".", "--no-cache", "--output-format", "concise", cwd=root)
+    assert proc.returncode == 1, proc.stderr
+    assert _concise(proc.stdout) == ["PDL001 wisp/spec/state.py", "PDL101 wisp/worker/runner.py"]
+    assert "PDL101 HEADS" in proc.stdout and "runner.py:18:" in proc.stdout
+    crash = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from wisp.worker.runner import Runner\n"
+            "Runner('heads').event_loop_disagg_decode([{'rid': 'r'}])",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
+    assert 'runner.py", line 18' in crash.stderr and "AttributeError" in crash.stderr
+    graph = json.loads(run_pdlint("graph", ".", "--all", "--format", "pycg", cwd=root).stdout)
+    assert "wisp.spec.state.restore" in graph["wisp.worker.runner.Runner.event_loop_disagg_decode"]
