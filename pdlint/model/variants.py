@@ -749,10 +749,19 @@ class Variants:
                 if pname == name:
                     return self.variant_of_annotation(ann, self.model.module_of(fn), fn) is variant
             values = assigned_values(fn, name)
+            if len(values) != 1:
+                return False
+            value = values[0]
+            if value[0] == "attr":
+                return self.denotes(value, fn, variant, bound)
+            # the setting converted to the enum here (``algo = Algo.from_string(
+            # self.algorithm)``, ``kind = Kind(args.kind)``): the member it names
             return (
-                len(values) == 1
-                and values[0][0] == "attr"
-                and self.denotes(values[0], fn, variant, bound)
+                value[0] == "call"
+                and value[1][0] in ("name", "attr")
+                and len(value[2]) == 1
+                and value[2][0][0] in ("name", "attr")
+                and self._made_member(fn, self.model.module_of(fn), value) is variant
             )
         if kind == "attr":
             return self.attr_variant(fn, expr) is variant or self.converted_setting(
