@@ -309,11 +309,14 @@ class ModeAnalysis:
             # ``b.sampling = Sampling.dummy(n)``): what runs from there on sees it
             given = self._given(fn, after, state, batch_cls)
             relayed = given is not None
+            made_under = _guards_at(fn, after)
             for deref in sorted(fn.derefs, key=lambda d: d.span):
                 later = deref.span > after or (
                     deref.span[0] == after[0] and qual != origin.function  # as calls below
                 )
                 if given is not None and deref.span > given:
+                    continue
+                if _excluded(fn, made_under, after, deref.guards, deref.span):
                     continue
                 if later and self._unguarded(fn, deref.attr, deref, state, batch_cls):
                     if self.variants.guards_truth(deref.guards, fn, variant, member) in (
@@ -340,6 +343,8 @@ class ModeAnalysis:
                     # maybe a comprehension's element, which runs after its iterable;
                     # maybe the other branch of ``a if c else b``, which does not run
                     beside = True
+                if _excluded(fn, made_under, after, call.guards, call.span):
+                    continue
                 targets = self.model.call_targets(fn, call.func)
                 if any(relay.function in self.relay.reach_all(t) for t in targets):
                     if beside:
@@ -610,6 +615,28 @@ def _chain_sites(
 
 NONE: Expr = ("const", None)
 SELF: Expr = ("name", "self")
+
+
+def _guards_at(fn: FunctionFacts, span: Span) -> Guards:
+    """The conditions of the call or store of ``fn`` at ``span`` (none found: none)."""
+    for fact in (*fn.calls, *fn.stores):
+        if fact.span == span:
+            return fact.guards
+    return ()
+
+
+def _excluded(fn: FunctionFacts, before: Guards, after: Span, guards: Guards, at: Span) -> bool:
+    """Code under ``guards`` at ``at`` does not run after code under ``before`` at
+    ``after`` in one pass: a test taken one way there and the other way here (``if
+    is_prefill: ...; return`` and the code after it), none of its names rebound in
+    between."""
+    for test, polarity in before:
+        if (test, not polarity) not in guards:
+            continue
+        names = {n[1] for n in nodes(test) if n[0] == "name"}
+        if not any(names.intersection(b.names) and after < b.span < at for b in fn.binds):
+            return True
+    return False
 
 
 def _default_none(value: Expr) -> bool:

@@ -1,0 +1,75 @@
+"""A batch of a bypass mode made in one branch does not reach code that runs only
+when that branch is not taken (``if batch is None: ... return self.idle_batch()``,
+then ``self.forward(batch)`` below it): blind probe10 p62's two false PDL102s. The
+idle_bypass fixture, its loop rewritten that way."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pdlint_helpers import fixture, package_findings
+
+LOOP = """    def event_loop_disagg_decode(self) -> None:
+        while True:
+            batch = self.next_batch()
+            if batch is None and self.peers_busy:
+                batch = self.idle_batch()
+            if batch is not None:
+                self.forward(batch)
+"""
+
+STEP = """    def step(self) -> Optional[Batch]:
+        batch = self.next_batch()
+        if batch is None:
+            if self.peers_busy:
+                return self.idle_batch()
+            return None
+        FORWARD
+        return batch
+
+    def event_loop_disagg_decode(self) -> None:
+        while self.step() is not None:
+            pass
+"""
+
+
+def _engine(tmp_path: Path, forward: str) -> Path:
+    root = shutil.copytree(fixture("idle_bypass"), tmp_path / "engine")
+    scheduler = root / "idle_engine" / "scheduler.py"
+    text = scheduler.read_text()
+    assert LOOP in text
+    scheduler.write_text(text.replace(LOOP, STEP.replace("FORWARD", forward)))
+    return root
+
+
+def test_the_branch_that_returns_the_idle_batch_skips_the_forward(tmp_path: Path) -> None:
+    root = _engine(tmp_path, "self.forward(batch)")
+    assert package_findings(root) == ["PDL001 idle_engine/spec.py:32 OFF"]
+    # CPython: the idle step returns its batch without a forward
+    probe = (
+        "from idle_engine.scheduler import DisaggDecodeScheduler\n"
+        "from idle_engine.spec import Speculation\n"
+        "s = DisaggDecodeScheduler(list(Speculation)[0])\n"
+        "print(s.step().mode.name)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True)
+    assert run.stdout.strip() == "IDLE", run.stderr
+
+
+def test_a_forward_of_the_idle_batch_in_that_branch_is_reported(tmp_path: Path) -> None:
+    """The same forward on the path the idle batch takes still reaches the state."""
+    root = _engine(tmp_path, "self.forward(batch)")
+    scheduler = root / "idle_engine" / "scheduler.py"
+    text = scheduler.read_text().replace(
+        "                return self.idle_batch()",
+        "                idle = self.idle_batch()\n                self.forward(idle)\n"
+        "                return idle",
+    )
+    scheduler.write_text(text)
+    found = package_findings(root)
+    assert [f for f in found if f.startswith("PDL102")] == [
+        "PDL102 idle_engine/scheduler.py:33 IDLE"
+    ]
