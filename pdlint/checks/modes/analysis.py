@@ -619,9 +619,12 @@ SELF: Expr = ("name", "self")
 
 def _guards_at(fn: FunctionFacts, span: Span) -> Guards:
     """The conditions of the call or store of ``fn`` at ``span`` (none found: none)."""
-    for fact in (*fn.calls, *fn.stores):
-        if fact.span == span:
-            return fact.guards
+    for call in fn.calls:
+        if call.span == span:
+            return call.guards
+    for store in fn.stores:
+        if store.span == span:
+            return store.guards
     return ()
 
 
