@@ -815,6 +815,10 @@ class _FunctionWalker:
         """Keep track of whether the local ``name``, bound to ``value`` (None: to
         something unknown), holds an entry of a keyed container from here on."""
         entry = held_entry(value) if value is not None else None
+        if entry is None and value is not None and value[0] == "attr" and value[1][0] == "name":
+            # an alias of an attribute (``ctx = batch.draft_ctx``): dereferencing the
+            # local dereferences the attribute
+            entry = value
         if entry is not None:
             self.entry_locals[name] = entry
         elif self.entry_locals:
@@ -866,22 +870,27 @@ class _FunctionWalker:
         """Record a dereference of ``node``; return its IR when it was computed."""
         if type(node) is ast.Attribute:
             obj = _ir(node, 0)
-            self.derefs.append(_fact(DerefFact, (node.attr, obj, kind, self.span(node), guards)))
+            self.derefs.append(
+                _fact(DerefFact, (node.attr, obj, kind, self.span(node), guards, ""))
+            )
             return obj
         if type(node) is ast.Subscript:
             keyed = keyed_state(node)
             if keyed is not None:
-                fact = (keyed[2], keyed, kind, self.span(node), guards)
+                fact = (keyed[2], keyed, kind, self.span(node), guards, "")
                 self.derefs.append(_fact(DerefFact, fact))
             return None
         if type(node) is ast.Name and node.id in self.entry_locals:
             # a local holding an entry of a keyed container: the entries' state
             entry = self.entry_locals[node.id]
-            self.derefs.append(_fact(DerefFact, (entry[2], entry, kind, self.span(node), guards)))
+            fact = (entry[2], entry, kind, self.span(node), guards, node.id)
+            self.derefs.append(_fact(DerefFact, fact))
             return None
         if type(node) is ast.Name and node.id in self.params:
             # a parameter dereferenced: callers passing relay state reach it (attr "")
-            self.derefs.append(_fact(DerefFact, ("", _ir(node, 0), kind, self.span(node), guards)))
+            self.derefs.append(
+                _fact(DerefFact, ("", _ir(node, 0), kind, self.span(node), guards, ""))
+            )
         return None
 
     def call(self, node: ast.Call, guards: Guards, result: str | None) -> None:

@@ -76,6 +76,7 @@ class DerefFact(NamedTuple):
     kind: str  # "attribute", "call", "subscript", "len", "iteration"
     span: Span
     guards: Guards
+    via: str = ""  # the local it is dereferenced through (``ctx = batch.ctx``), if any
 
 
 class BindFact(NamedTuple):

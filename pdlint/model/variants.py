@@ -1218,6 +1218,12 @@ class Variants:
                 if member not in held[0] or member not in held[1]:
                     is_set = member in held[0]
                     return T if is_set == (op in ("is not", "!=")) else F
+            if self._read_from(fn, other_side, variant, bound):
+                # ``if self.spec_config is None: return`` then ``mode =
+                # self.spec_config.mode``: a request of a member has the object the
+                # member is read from
+                self._member_reads += 1
+                return T if op in ("is not", "!=") else F
         if self.denotes(left, fn, variant, bound) or self._holds_member(left, right, fn, variant):
             other = right
         elif (
@@ -1252,6 +1258,20 @@ class Variants:
         if op in ("!=", "is not", "not in"):
             return F if hit else T
         return UNKNOWN
+
+    def _read_from(
+        self, fn: FunctionFacts, obj: Expr, variant: Variant, bound: frozenset[str]
+    ) -> bool:
+        """Whether ``fn`` reads the variant value as an attribute of ``obj`` (``mode =
+        obj.mode``, ``obj.mode.is_tree()``), ``obj`` an attribute or a name."""
+        if obj[0] not in ("name", "attr"):
+            return False
+        candidates = [value for _, value in fn.assigns] + [call.func for call in fn.calls]
+        return any(
+            node[0] == "attr" and node[1] == obj and self.denotes(node, fn, variant, bound)
+            for candidate in candidates
+            for node in nodes(candidate)
+        )
 
     def _attribute_set(
         self, fn: FunctionFacts, expr: Expr, variant: Variant

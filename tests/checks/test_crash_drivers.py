@@ -534,6 +534,14 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "FLAT", "NONE"),
     ),
+    "local_alias": (
+        """
+        import sys
+        from tally_engine.runner import Runner
+        Runner(sys.argv[1].lower()).run_disagg_decode([{"rid": "r1", "last": 3, "rows": [1]}])
+        """,
+        ("WINDOW", "PLAIN"),
+    ),
     "returned_carrier": (
         """
         import sys

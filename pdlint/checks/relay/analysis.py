@@ -24,6 +24,7 @@ from pdlint.checks.relay.loop_settings import SettingLiterals
 from pdlint.checks.relay.none_checks import (
     called_on_state,
     guards_mention,
+    none_check,
     state_locals,
     stored_before,
     stored_for_call,
@@ -96,6 +97,8 @@ class RelayAnalysis:
         # (id of a call site, state) -> (the site, whether its caller set the state of an
         # object the call receives just before it)
         self._stored_calls: dict[tuple[int, str], tuple[CallFact, bool]] = {}
+        # the raises (and asserts) a member's request fails loudly at (see _late)
+        self._loud: set[tuple[str, Span]] = set()
         self._carriers = CarrierSearch(model, variants)
         self._settings = SettingLiterals(model, variants)
         self._trees: dict[tuple[Relay, int], EntryTrees] = {}
@@ -1256,6 +1259,26 @@ class RelayAnalysis:
         relay_cls = self.model.type_of(relay_fn, relay.target[1])
         trees = self.trees(relay, member)
         notes: dict[tuple[str, Span], list[Related]] = {}
+        # a consumer the request reaches only after a raise for the missing state, on
+        # every path, is never reached: a note of that raise
+        loud = [c for c in crashes if c in self._loud]
+        later: set[tuple[str, Span]] = set()
+        for finding in found if loud else ():
+            place = (finding.path[-1].function, _span(finding)) if finding.path else None
+            if finding.code != "PDL101" or place is None or place in loud:
+                continue
+            first = trees.after(place, loud)
+            if first is not None:
+                later.add(place)
+                notes.setdefault(first, []).append(
+                    Related(
+                        finding.location,
+                        f"without this raise the request would fail here next: {finding.headline}",
+                    )
+                )
+        if later:
+            found = [f for f in found if not f.path or (f.path[-1].function, _span(f)) not in later]
+            crashes = [c for c in crashes if c not in later]
         noted = self.noted.setdefault((relay, member), set())
         for placeholder in find_placeholders(
             self.model, parents, relay.state, self.placeholder_factories
@@ -1325,6 +1348,12 @@ class RelayAnalysis:
             derefs = [d for d in fn.derefs if d.attr in names]
             # a None test of a local holding an entry of the state tests the state
             tested = names | state_locals(fn, state) if derefs else names
+            # locals given the state somewhere here (``audited = batch.plan``)
+            aliases = [
+                local
+                for local, value in fn.assigns
+                if value[0] == "attr" and value[2] in names and fn.asserts
+            ]
             for deref in sorted(derefs, key=lambda d: d.span):
                 if deref.span in seen:
                     continue
@@ -1337,9 +1366,20 @@ class RelayAnalysis:
                     continue
                 if any(guards_mention(deref.guards, n) for n in tested):
                     continue
+                # an assert of the state (or of a local given it) on every path here
+                # fails first: that late failure is the finding (see _late)
+                if any(
+                    span < deref.span
+                    and set(guards) <= set(deref.guards)
+                    and any(none_check(test, n) for n in (*tested, *aliases))
+                    for test, span, guards in fn.asserts
+                ):
+                    continue
                 if stored_before(fn, deref, self.model):
                     continue
                 if not self.same_class(fn, deref.obj[1], relay_cls):
+                    continue
+                if deref.via and not self._may_hold_built(fn, deref.via, relay.builder):
                     continue
                 if self.variants.guards_truth(deref.guards, fn, variant, member) not in (T, MAYBE):
                     continue
@@ -1350,6 +1390,32 @@ class RelayAnalysis:
             if qual != relay.function:  # a raise in the relay itself fails at handoff
                 yield from self._late(relay, member, none_span, fn, names, relay_cls, parents)
             yield from self._passed_on(relay, member, none_span, fn, parents, allowed)
+
+    def _may_hold_built(self, fn: FunctionFacts, local: str, builder: Builder) -> bool:
+        """Whether the local ``local`` of ``fn``, given the state, may hold what the
+        builder makes: False when it is annotated with a class that no class the
+        builder makes for any member is related to (``verify: VerifyInput =
+        batch.spec_info`` where the builder makes a ``DraftInput``): the state it reads
+        is one another step stored (all the builder's classes known)."""
+        module = self.model.module_of(fn)
+        declared = {
+            self.model.annotation_class(v[1], module, fn)
+            for name, v in fn.assigns
+            if name == local and v[0] == "annotated"
+        }
+        if len(declared) != 1 or None in declared:
+            return True
+        made: set[str] = set()
+        for member in range(len(builder.variant.members)):
+            if member in builder.gaps:
+                continue
+            built = self.built(builder, member)
+            if built is None:
+                return True
+            made.update(built[0])
+        if not made:
+            return True
+        return any(self.model.may_share_instance(c, cls) for c in declared if c for cls in made)
 
     def _late(
         self,
@@ -1375,6 +1441,7 @@ class RelayAnalysis:
                 continue
             if self.variants.guards_truth(failure.guards, fn, variant, member) not in (T, MAYBE):
                 continue
+            self._loud.add((fn.qualname, failure.span))
             yield self._finding(
                 relay,
                 member,

@@ -37,7 +37,7 @@ def built_state_edges(
             if fn.qualname in relays and store.value[0] == "call":
                 continue  # the relay's store of what a builder made (never None if typed)
             if target[1] in passed and all(g in site.guards for g in store.guards):
-                if never_none(model, fn, store.value, store.span):
+                if never_none(model, fn, store.value, (store.span, store.guards)):
                     return True
         for call in fn.calls:  # an earlier call given the object sets it on every path
             if call.span >= site.span or not all(g in site.guards for g in call.guards):

@@ -34,7 +34,7 @@ def state_stores(model: Model, fn: FunctionFacts) -> dict[Expr, list[StoreFact]]
         target: stores
         for target, stores in out.items()
         if any(store.guards for store in stores)
-        and all(never_none(model, fn, store.value, store.span) for store in stores)
+        and all(never_none(model, fn, store.value, (store.span, store.guards)) for store in stores)
         and not any(guards_mention(store.guards, target[2]) for store in stores)
     }
 

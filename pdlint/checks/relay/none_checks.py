@@ -33,17 +33,21 @@ def _is_entry(expr: Expr, name: str) -> bool:
 
 
 def state_locals(fn: FunctionFacts, state: str) -> frozenset[str]:
-    """The locals of ``fn`` that hold an entry of the keyed container whose entries are
-    the state ``state`` (``for rid, meta in self.pending.items()``, ``meta =
-    self.pending.get(rid)``, every value the local is given): a None test of one tests
-    the state, and passing one on passes the state."""
-    if not state.endswith("[...]"):
-        return frozenset()
+    """The locals of ``fn`` that hold the state ``state`` (``ctx = batch.draft_ctx``) or,
+    for a keyed container's entries, an entry (``for rid, meta in
+    self.pending.items()``, ``meta = self.pending.get(rid)``), every value the local is
+    given: a None test of one tests the state, and passing one on passes the state."""
     held: dict[str, bool] = {}
     for local, value in fn.assigns:
         if value[0] != "annotated":
-            entry = held_entry(value)
-            held[local] = held.get(local, True) and entry is not None and entry[2] == state
+            # an entry of the keyed state, or the state itself (``ctx = batch.draft_ctx``)
+            entry = held_entry(value) if state.endswith("[...]") else value
+            held[local] = (
+                held.get(local, True)
+                and entry is not None
+                and entry[0] == "attr"
+                and entry[2] == state
+            )
     return frozenset(local for local, only in held.items() if only)
 
 
@@ -177,22 +181,26 @@ def _substituted(node: Expr, bound: dict[str, Expr]) -> Expr:
 
 
 def never_none(
-    model: Model, fn: FunctionFacts, value: Expr, at: Span | None = None, depth: int = 0
+    model: Model,
+    fn: FunctionFacts,
+    value: Expr,
+    at: tuple[Span, Guards] | None = None,
+    depth: int = 0,
 ) -> bool:
-    """``value`` is an object, never None (at ``at``, when given): a constructor of an
-    analysed class, a call every target of which returns such a value on each of its
-    returns, a local every assignment of which is one, or a local a method was called
-    on earlier on every path to ``at`` (it would have failed there). A builder's
-    result, which may be None, is not."""
+    """``value`` is an object, never None (at ``at``, a place and its conditions, when
+    given): a constructor of an analysed class, a call every target of which returns
+    such a value on each of its returns, a local every assignment of which is one, or a
+    local a method was called on earlier on every path to ``at`` (it would have failed
+    there). A builder's result, which may be None, is not."""
     if depth > 4:
         return False
     if value[0] == "name":
-        if at is not None and _called_on_before(fn, value, at):
+        if at is not None and _called_on_before(fn, value, *at):
             return True
         values = assigned_values(fn, value[1])
         if at is not None:
             # the assignments before ``at``, when one alone (those after cannot reach it)
-            before = [b.value for b in fn.binds if b.names == (value[1],) and b.span < at]
+            before = [b.value for b in fn.binds if b.names == (value[1],) and b.span < at[0]]
             values = before if len(before) == 1 else values
         return bool(values) and all(
             never_none(model, fn, v, None, depth + 1) for v in values if v != value
@@ -217,13 +225,17 @@ def never_none(
     )
 
 
-def _called_on_before(fn: FunctionFacts, local: Expr, at: Span) -> bool:
-    """A method of the local ``local`` is called before ``at``, on every path to it (no
-    condition), and the local is not rebound in between."""
+def _called_on_before(fn: FunctionFacts, local: Expr, at: Span, guards: Guards) -> bool:
+    """A method of the local ``local`` is called before ``at``, on every path to it
+    (under no condition but those of ``at``: ``assert x.is_ready()`` in the branch of
+    a later store), and the local is not rebound in between."""
     calls = [
         c.span
         for c in fn.calls
-        if c.func[0] == "attr" and c.func[1] == local and c.span < at and not c.guards
+        if c.func[0] == "attr"
+        and c.func[1] == local
+        and c.span < at
+        and all(g in guards for g in c.guards)
     ]
     if not calls:
         return False
@@ -250,7 +262,7 @@ def stored_for_call(
         # every condition of the store holds at the call (a store under a None test of
         # its value, as the relay's own, may not run)
         if all(g in site.guards for g in store.guards) and never_none(
-            model, fn, store.value, store.span
+            model, fn, store.value, (store.span, store.guards)
         ):
             return True
     # or an earlier call it passes the object to sets its state on every path, as

@@ -105,6 +105,13 @@ def _before(tree: Parents, crash: Place, place: Place) -> bool:
     # where the crash is in the parting function, its span; else the call towards it
     crash_at = crash[1] if common == len(to_crash) else _site_span(to_crash[common][1])
     place_at = place[1] if common == len(to_place) else _site_span(to_place[common][1])
+    if common < len(to_crash) and common < len(to_place):
+        # the call towards the crash runs on every path to the one towards ``place``
+        # (not in another branch: ``if overlap: a() else: b()``)
+        crash_site, place_site = to_crash[common][1], to_place[common][1]
+        assert crash_site is not None and place_site is not None
+        if not all(g in place_site.guards for g in crash_site.guards):
+            return False
     return crash_at < place_at
 
 
