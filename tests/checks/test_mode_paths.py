@@ -73,3 +73,41 @@ def test_a_forward_of_the_idle_batch_in_that_branch_is_reported(tmp_path: Path) 
     assert [f for f in found if f.startswith("PDL102")] == [
         "PDL102 idle_engine/scheduler.py:33 IDLE"
     ]
+
+
+def test_a_state_rebuilt_past_an_early_return_of_the_function_that_makes_the_batch(
+    tmp_path: Path,
+) -> None:
+    """``if not requests: return None`` before ``batch.penalties = ...; return batch``:
+    every batch the function hands out has the penalties, and the IDLE batch made
+    elsewhere still has none (blind probe10 p66's missed PDL102)."""
+    root = shutil.copytree(fixture("rebuilt_for_every_batch"), tmp_path / "engine")
+    scheduler = root / "ward_engine" / "scheduler.py"
+    text = scheduler.read_text()
+    made = "        batch = StepBatch(StepPhase.DECODE, requests)\n"
+    assert made in text
+    scheduler.write_text(
+        text.replace(made, "        if not requests:\n            return None\n" + made)
+    )
+    assert package_findings(root) == ["PDL102 ward_engine/runner.py:9 IDLE"]
+
+
+def test_a_none_test_of_a_local_holding_the_state_guards_it(tmp_path: Path) -> None:
+    """``held = batch.draft`` then ``if held is not None: held.advance()``: the IDLE
+    batch never dereferences its None draft; without the test it does."""
+    root = shutil.copytree(fixture("idle_bypass"), tmp_path / "engine")
+    scheduler = root / "idle_engine" / "scheduler.py"
+    text = scheduler.read_text()
+    read = "            batch.draft.advance()\n"
+    assert read in text
+    guarded = (
+        "            held = batch.draft\n            if held is not None:\n    "
+        + read.replace("batch.draft", "held")
+    )
+    scheduler.write_text(text.replace(read, guarded))
+    assert [f for f in package_findings(root) if f.startswith("PDL102")] == []
+    bare = "            held = batch.draft\n" + read.replace("batch.draft", "held")
+    scheduler.write_text(text.replace(read, bare))
+    assert [f for f in package_findings(root) if f.startswith("PDL102")] == [
+        "PDL102 idle_engine/scheduler.py:34 IDLE"
+    ]

@@ -234,3 +234,17 @@ def test_a_loud_failure_in_another_branch_hides_nothing(tmp_path: Path) -> None:
         "PDL101 eddy_engine/worker.py:42 LOOKUP",
     ]
     assert 'worker.py", line 38' in _run(root, "HEADS").stderr
+
+
+PLACEHOLDER_STEP = """if batch.plan is None:
+            batch.plan = Plan([])
+        return self.verify(batch)"""
+
+
+def test_a_placeholder_stored_before_the_call_is_what_the_callee_reads(tmp_path: Path) -> None:
+    """``if batch.plan is None: batch.plan = Plan([])`` sets the plan on both branches:
+    ``verify`` reads a plan."""
+    root, found = _engine(tmp_path, step=PLACEHOLDER_STEP)
+    assert found == ["PDL001 eddy_engine/algo.py:27 HEADS,LOOKUP"]
+    for member in ("TREE", "HEADS", "LOOKUP"):
+        assert _run(root, member).returncode == 0

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pdlint.checks.relay.analysis import RelayAnalysis
-from pdlint.checks.relay.none_checks import guards_mention, stored_before
+from pdlint.checks.relay.none_checks import guards_mention, state_locals, stored_before
 from pdlint.checks.relay.placeholders import Placeholder, find_placeholders
 from pdlint.checks.relay.relays import Relay, relay_related
 from pdlint.checks.relay.statements import StatementFilter
 from pdlint.facts.exprs import nodes, text
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span, StoreFact
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
@@ -218,7 +218,9 @@ class ModeAnalysis:
             params = {p for p, _ in fn.params} - {"self", "cls"}
             for store in fn.stores:
                 target, value = store.target, store.value
-                if target[0] != "attr" or store.guards or value[0] != "call":
+                if target[0] != "attr" or value[0] != "call":
+                    continue
+                if store.guards and not _every_return_after(fn, target[1], store):
                     continue
                 if target[2] in relayed or target[2] in modes or target[1] == ("name", "self"):
                     continue
@@ -437,7 +439,7 @@ class ModeAnalysis:
         """A dereference of the state with no None check before it."""
         if (
             attr != state
-            or guards_mention(deref.guards, state)
+            or any(guards_mention(deref.guards, n) for n in (state, *state_locals(fn, state)))
             or stored_before(fn, deref, self.model)
         ):
             return False
@@ -615,6 +617,18 @@ def _chain_sites(
 
 NONE: Expr = ("const", None)
 SELF: Expr = ("name", "self")
+
+
+def _every_return_after(fn: FunctionFacts, local: Expr, store: StoreFact) -> bool:
+    """``fn`` hands out the object ``local`` only after ``store`` ran: it returns it, and
+    each such return comes after the store under its conditions (``if not reqs:
+    return None`` before ``batch.sampling = ...; return batch``)."""
+    returns = [r for r in fn.returns if r.value == local]
+    return (
+        local[0] == "name"
+        and bool(returns)
+        and all(store.span < r.span and all(g in r.guards for g in store.guards) for r in returns)
+    )
 
 
 def _guards_at(fn: FunctionFacts, span: Span) -> Guards:

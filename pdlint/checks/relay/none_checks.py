@@ -259,9 +259,10 @@ def stored_for_call(
             continue
         if target[1] not in passed:
             continue
-        # every condition of the store holds at the call (a store under a None test of
-        # its value, as the relay's own, may not run)
-        if all(g in site.guards for g in store.guards) and never_none(
+        # every condition of the store holds at the call, or it is a None test of the
+        # state itself (an idle placeholder: set on both branches); a store under a
+        # None test of its value, as the relay's own, may not run
+        if _dominates(store.guards, site.guards, state) and never_none(
             model, fn, store.value, (store.span, store.guards)
         ):
             return True
