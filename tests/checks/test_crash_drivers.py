@@ -534,6 +534,18 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("TREE", "FLAT", "NONE"),
     ),
+    "handler_callbacks": (
+        """
+        import sys
+        from reed_engine.config import ReceiverConfig
+        from reed_engine.disagg_decode import DecodeReceiver
+        receiver = DecodeReceiver(ReceiverConfig(sys.argv[1]))
+        receiver.on_transfer_start({"key": 1, "port": 2, "chunks": 1})
+        receiver.on_chunk(0)
+        assert receiver.ready()
+        """,
+        ("ib", "tcp"),
+    ),
     "local_alias": (
         """
         import sys

@@ -1213,17 +1213,30 @@ class RelayAnalysis:
             return found
         direct = [e for e in self.entries if relay.function in self.reach_all(e)]
         classes = {c for e in direct for c in self._connectors(e)}
+        # the state is the handler's own (``self.window = ...`` in ``on_handoff``): the
+        # handler's other entry points (``poll``) run on the same object
+        handler = self.model.functions[relay.function].cls
+        if relay.target[1] != ("name", "self"):
+            handler = None
         found = direct
+        mro = self.model.mro
+        if handler is not None:
+            found = [e for e in self.entries if e in direct or self._method_of(e, handler)]
         if classes and outlives(self.model, self.graph, relay.function, relay.target[1]):
-            mro = self.model.mro
             found = [
                 e
                 for e in self.entries
-                if e in direct
+                if e in found
                 or any(a in mro(b) or b in mro(a) for a in self._connectors(e) for b in classes)
             ]
         self._entries_cache[key] = found
         return found
+
+    def _method_of(self, qual: str, cls: str) -> bool:
+        """Whether ``qual`` is a method of ``cls``, of a base of it or of a subclass."""
+        own = self.model.functions[qual].cls
+        mro = self.model.mro
+        return own is not None and (own in mro(cls) or cls in mro(own))
 
     def _reach(
         self, relay: Relay, variant: Variant, member: int, entries: list[str]
