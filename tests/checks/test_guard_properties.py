@@ -128,3 +128,31 @@ def test_a_limit_returned_from_if_and_else(tmp_path: Path) -> None:
             return self.num_lookahead_slots
 """
     assert _returned(tmp_path, helper) == [("slot_engine/scheduler.py", 60, "draft_model")]
+
+
+def test_the_property_read_where_it_is_limited(tmp_path: Path) -> None:
+    """No attribute stores the resource: the limit reads the configuration's property
+    itself, under an ``if`` statement, and only when the configuration is there
+    (blind probe10 p61)."""
+    root = shutil.copytree(fixture("lookahead_guard"), tmp_path / "engine")
+    config = root / "slot_engine" / "config.py"
+    config.write_text(config.read_text() + PROPERTY)
+    scheduler = root / "slot_engine" / "scheduler.py"
+    text = scheduler.read_text()
+    kept = "        self.connector = BlockConnector()\n"
+    assert CHOSEN in text and kept in text
+    scheduler.write_text(
+        text.replace(kept, "        self.config = config\n" + kept).replace(
+            CHOSEN,
+            "        if load_async and self.use_tree_head:\n"
+            "            slots = 0\n"
+            "        else:\n"
+            "            slots = self.config.num_lookahead_slots if self.config else 0\n",
+        )
+    )
+    found = json_findings("slot_engine", "--no-cache", "--select", "PDL107", cwd=root)
+    assert [(f["filename"], f["location"]["row"], f["member"]) for f in found] == [
+        ("slot_engine/scheduler.py", 51, "draft_model")
+    ]
+    related = [(r["filename"], r["location"]["row"]) for r in found[0]["related"]]
+    assert ("slot_engine/config.py", 39) in related  # the property's return for it

@@ -69,7 +69,7 @@ class NarrowGuards:
         owner = self.model.type_of(fn, limit.resource[1])
         if owner is None:
             return None
-        resource = self._stores_of(owner, limit.resource[2])
+        resource = self._stores_of(owner, limit.resource[2]) or self._returns_of(fn, limit.resource)
         nonzero = [s for s in resource if s.store.value not in _ZERO]
         if not nonzero:
             return None
@@ -203,6 +203,20 @@ class NarrowGuards:
         if all(v is T for v in values):
             return T
         return F if all(v is F for v in values) else MAYBE
+
+    def _returns_of(self, fn: FunctionFacts, resource: Expr) -> list[Site]:
+        """A resource no method stores, read from a property (``spec.num_lookahead_slots``
+        returning ``0`` for n-gram, ``self.num_speculative_tokens`` for the others): each
+        of its returns, as the store of that value under the return's conditions."""
+        prop = self._property(fn, resource)
+        if prop is None:
+            return []
+        target = ("attr", ("name", "self"), resource[2])
+        return [
+            Site(prop, StoreFact(target, r.value, None, r.span, r.guards))
+            for r in prop.returns
+            if r.value is not None
+        ]
 
     def _stores_of(self, owner: str, attr: str) -> list[Site]:
         """The stores of ``self.attr`` in the methods of ``owner`` and its relatives."""
@@ -343,8 +357,9 @@ def limits(fn: FunctionFacts) -> Iterator[Limit]:
                 continue
             test = guards[-1][0]
             for other, other_guards, span in choices:
-                if other[0] == "attr" and other_guards[-1:] == ((test, False),):
-                    yield _limit(fn, test, other, span)
+                resource = _resource(other)
+                if resource is not None and other_guards[-1:] == ((test, False),):
+                    yield _limit(fn, test, resource, span)
 
 
 def _chosen(fn: FunctionFacts, value: Expr, span: Span) -> Limit | None:
@@ -356,6 +371,18 @@ def _chosen(fn: FunctionFacts, value: Expr, span: Span) -> Limit | None:
         return _limit(fn, test, orelse, span)
     if orelse in _ZERO and body[0] == "attr" and test[0] == "not":
         return _limit(fn, test[1], body, span)
+    return None
+
+
+def _resource(value: Expr) -> Expr | None:
+    """The resource ``value`` reads: ``obj.attr``, or that when ``obj`` is there
+    (``spec.slots if spec else 0``, ``spec and spec.slots``)."""
+    if value[0] == "attr":
+        return value
+    if value[0] == "ifexp" and value[3] in _ZERO and value[2][0] == "attr":
+        return value[2]
+    if value[0] == "and" and len(value[1]) == 2 and value[1][1][0] == "attr":
+        return value[1][1]
     return None
 
 
