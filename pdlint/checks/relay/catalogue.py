@@ -64,7 +64,17 @@ a startup validator (pdlint treats both as handled). A consumer that raises when
 the state is None (``if batch.state is None: raise``, ``assert isinstance(...)``)
 is reported too, as a late failure: every request of M still fails, at its first
 decode step after the handoff moved its KV cache; only a check reached by idle or
-dummy batches alone is left to the mode check. A validator that rejects M
+dummy batches alone is left to the mode check. A consumer the request of M reaches
+only after such a raise, on every path, is not reported on its own: it is a
+related location of the raise ("would fail here next"). A consumer reads the state
+directly (``batch.state.x``) or through a local given it (``st = batch.state``,
+then ``st.x``); a local annotated with a class that nothing the builder makes is
+related to (``plan: VerifyPlan = batch.state`` where the builder makes a
+``DraftState``) reads a state another step stored, and is not a consumer of the
+relay's. When the relay stores the state on its own object (``self.window =
+...`` in a transfer callback), the object's other entry points (a later
+``ready()`` callback) are consumers too, though they do not reach the relay. A
+validator that rejects M
 only with some setting on (``if FLAG and algo not in (...): raise``) tells pdlint
 that M never runs with FLAG on: code reached only under FLAG is not reached by M.""",
         example="""\
