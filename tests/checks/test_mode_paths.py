@@ -111,3 +111,97 @@ def test_a_none_test_of_a_local_holding_the_state_guards_it(tmp_path: Path) -> N
     assert [f for f in package_findings(root) if f.startswith("PDL102")] == [
         "PDL102 idle_engine/scheduler.py:34 IDLE"
     ]
+
+
+MIXIN_ENGINE = {
+    "kiln_engine/__init__.py": "",
+    "kiln_engine/modes.py": """
+        from enum import Enum
+
+
+        class Mode(Enum):
+            DECODE = 1
+            IDLE = 2
+
+
+        class Draft(Enum):
+            CHAIN = "chain"
+            OFF = "off"
+
+            def build(self, reqs):
+                if self is Draft.CHAIN:
+                    return [r * 2 for r in reqs]
+                return None
+        """,
+    "kiln_engine/handoff.py": """
+        class Sampling:
+            def __init__(self, temps):
+                self.temps = temps
+
+            @classmethod
+            def from_reqs(cls, reqs):
+                return cls([1.0 for _ in reqs])
+
+
+        class BatchHandoffMixin:
+            def process_handoff(self):
+                self.sampling = Sampling.from_reqs(self.reqs)
+                draft = self.draft_kind.build(self.reqs)
+                if draft is not None:
+                    self.draft = draft
+        """,
+    "kiln_engine/batch.py": """
+        from .handoff import BatchHandoffMixin
+        from .modes import Mode
+
+
+        class Batch(BatchHandoffMixin):
+            def __init__(self, reqs, draft_kind, mode=Mode.DECODE):
+                self.reqs = reqs
+                self.draft_kind = draft_kind
+                self.mode = mode
+                self.sampling = None
+                self.draft = None
+        """,
+    "kiln_engine/scheduler.py": """
+        from .batch import Batch
+        from .modes import Draft, Mode
+
+
+        def sample(batch):
+            return [t * 2 for t in batch.sampling.temps]
+
+
+        class DecodeScheduler:
+            def __init__(self, kind):
+                self.kind = Draft(kind)
+
+            def event_loop_disagg_decode(self, arrivals):
+                if arrivals:
+                    batch = Batch(arrivals, self.kind)
+                    batch.process_handoff()
+                else:
+                    batch = Batch([], self.kind, Mode.IDLE)
+                return sample(batch)
+        """,
+}
+
+
+def test_a_state_the_batch_relay_rebuilds_beside_the_relayed_one(tmp_path: Path) -> None:
+    """The batch's own relay method (a mixin's ``process_handoff``) rebuilds the sampling
+    state for every batch handed over, beside the per-variant draft: the IDLE batch,
+    made elsewhere, has none (blind probe10 p62)."""
+    found = package_findings(tmp_path, MIXIN_ENGINE)
+    assert [f for f in found if f.startswith("PDL102")] == [
+        "PDL102 kiln_engine/scheduler.py:6 IDLE"
+    ]
+    probe = (
+        "from kiln_engine.scheduler import DecodeScheduler\n"
+        "print(DecodeScheduler('chain').event_loop_disagg_decode([1]))\n"
+        "DecodeScheduler('chain').event_loop_disagg_decode([])\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.stdout.strip() == "[2.0]"
+    assert 'scheduler.py", line 6' in run.stderr and "NoneType" in run.stderr

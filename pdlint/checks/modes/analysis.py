@@ -211,6 +211,9 @@ class ModeAnalysis:
         instance starts with it None (a class-level or dataclass default, or its
         ``__init__``): a batch its constructor makes in a bypass mode has none."""
         relayed = {r.state for r in relays}
+        # relays that store on their own object (a batch's ``prepare_for_prebuilt``):
+        # what they store beside the relayed state is rebuilt on the handoff too
+        on_self = {r.function for r in relays if r.target[1] == SELF}
         modes = self.mode_attrs()
         out: list[HandoffStore] = []
         for qual in sorted(reachable):
@@ -222,9 +225,12 @@ class ModeAnalysis:
                     continue
                 if store.guards and not _every_return_after(fn, target[1], store):
                     continue
-                if target[2] in relayed or target[2] in modes or target[1] == ("name", "self"):
+                if target[2] in relayed or target[2] in modes:
                     continue
-                if not any(n[0] == "name" and n[1] in params for n in nodes(value)):
+                if target[1] == SELF:
+                    if qual not in on_self or store.guards:
+                        continue
+                elif not any(n[0] == "name" and n[1] in params for n in nodes(value)):
                     continue  # rebuilt from nothing the function was handed
                 cls = self.model.type_of(fn, target[1])
                 if cls is not None and self._starts_none(cls, target[2]):
@@ -244,7 +250,14 @@ class ModeAnalysis:
                     return value == NONE or _default_none(value)
         init = self.model.lookup_method(cls, "__init__")
         if init is None:
-            return False
+            # a mixin of the batch (its relay method stores on ``self``): the classes
+            # made of it, each with its own ``__init__``
+            below = [
+                d
+                for d in self.model.descendants(cls)[:50]
+                if self.model.lookup_method(d, "__init__") is not None
+            ]
+            return bool(below) and all(self._starts_none(d, attr) for d in below)
         stores = [s for s in self.model.functions[init].stores if s.target == ("attr", SELF, attr)]
         return len(stores) == 1 and stores[0].value == NONE and not stores[0].guards
 
