@@ -24,6 +24,7 @@ from pdlint.checks.relay.loop_settings import SettingLiterals
 from pdlint.checks.relay.none_checks import (
     called_on_state,
     guards_mention,
+    never_none,
     none_check,
     state_locals,
     stored_before,
@@ -45,7 +46,7 @@ from pdlint.checks.relay.type_findings import type_finding
 from pdlint.checks.relay.unwired import UnwiredBuilders
 from pdlint.facts.exprs import nodes, text
 from pdlint.facts.indexer import held_entry
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span, StoreFact
 from pdlint.findings import Finding, Related, Step, listed
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import CallGraph, EdgeFilter
@@ -496,6 +497,14 @@ class RelayAnalysis:
                     # (``base.draft = state.tokens`` past ``if state is None: return base``)
                     passed = self._carrier_stores(fn, local)
                     carried = True
+                if (
+                    stored
+                    and local is not None
+                    and _refilled(self.model, fn, local, call.span, stored)
+                ):
+                    # ``if plan is None: plan = Plan(...)`` before the store: the members
+                    # the builder gives None get that carrier (PDL104's), never None
+                    carried = True
                 if not stored and not passed:
                     continue
                 targets = self.model.call_targets(fn, call.func)
@@ -518,7 +527,9 @@ class RelayAnalysis:
                     ]
                 for builder in builders:
                     for store in stored:
-                        relay = Relay(store.target[2], builder, qual, store.span, store.target)
+                        relay = Relay(
+                            store.target[2], builder, qual, store.span, store.target, carried
+                        )
                         into_list.append(relay)
                     for field, _, span, obj in passed:
                         into = ("attr", obj, field)
@@ -1628,3 +1639,25 @@ def _span(finding: Finding) -> Span:
     """The span of a finding's location."""
     loc = finding.location
     return (loc.line, loc.column, loc.end_line, loc.end_column)
+
+
+def _refilled(
+    model: Model, fn: FunctionFacts, local: Expr, after: Span, stores: list[StoreFact]
+) -> bool:
+    """``local`` is given an object (never None) under a None test of itself between
+    ``after`` and each of ``stores`` of it (``if plan is None: plan = Plan(ids)``), at
+    the level of the store: what is stored is never the None the call returned."""
+    test = ("cmp", local, ("is",), (("const", None),))
+    refills = [
+        b
+        for b in fn.binds
+        if b.names == (local[1],)
+        and after < b.span
+        and b.guards[-1:] == ((test, True),)
+        and never_none(model, fn, b.value)
+    ]
+    return bool(refills) and all(
+        any(r.span < store.span and r.guards[:-1] == store.guards for r in refills)
+        and store.value == local
+        for store in stores
+    )

@@ -180,6 +180,10 @@ def _substituted(node: Expr, bound: dict[str, Expr]) -> Expr:
     return tuple(_substituted(x, bound) if isinstance(x, tuple) else x for x in node)
 
 
+# library calls that return a new object, never None
+_NEW_OBJECTS = frozenset({"dataclasses.replace", "copy.replace"})
+
+
 def never_none(
     model: Model,
     fn: FunctionFacts,
@@ -209,7 +213,8 @@ def never_none(
         return False
     if value[1] == ("name", "cls") and "classmethod" in fn.decorators:
         return True
-    if model.resolve_dotted(fn, model.module_of(fn), value[1]) in model.classes:
+    resolved = model.resolve_dotted(fn, model.module_of(fn), value[1])
+    if resolved in model.classes or resolved in _NEW_OBJECTS:
         return True
     targets = model.call_targets(fn, value[1])
     return bool(targets) and all(
