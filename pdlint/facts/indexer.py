@@ -1149,6 +1149,21 @@ def _pattern_expr(subject: Expr, pattern: ast.pattern) -> Expr | None:
     """Guard IR for a ``case`` pattern; None for a wildcard or capture."""
     if isinstance(pattern, ast.MatchAs) and pattern.pattern is None:
         return None
+    if (
+        isinstance(pattern, ast.MatchSequence)
+        and subject[0] == "seq"
+        and len(subject[1]) == len(pattern.patterns)
+        and not any(isinstance(p, ast.MatchStar) for p in pattern.patterns)
+    ):
+        # ``match (role, algo): case ("decode", Algo.X):``: each element's pattern
+        parts = [
+            part
+            for element, inner in zip(subject[1], pattern.patterns, strict=True)
+            if (part := _pattern_expr(element, inner)) is not None
+        ]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else ("and", tuple(parts))
     values = _pattern_values(pattern)
     if values is None:
         return OTHER

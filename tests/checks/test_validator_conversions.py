@@ -144,3 +144,31 @@ def test_a_validator_that_converts_another_setting_rejects_nothing(tmp_path: Pat
     }
     found = package_findings(tmp_path, files)
     assert "PDL101 fen_engine/worker.py:26 HEADS" in found
+
+
+def test_a_validator_matching_the_role_and_the_member_together(tmp_path: Path) -> None:
+    """``match (self.role, algo): case ("decode", SpecAlgo.HEADS): raise`` (blind
+    probe11 p77): the tuple pattern tests the role and the member at once."""
+    text = FILES["fen_engine/args.py"].replace(
+        "CONVERSION", "algo = SpecAlgo.from_string(self.spec_name)"
+    )
+    written = (
+        '                if self.role == "decode" and algo is SpecAlgo.HEADS:\n'
+        "                    raise ValueError("
+        '"HEADS drafts are not handed off: serve it colocated")\n'
+    )
+    assert written in text
+    matched = (
+        "                match (self.role, algo):\n"
+        '                    case ("decode", SpecAlgo.HEADS):\n'
+        '                        raise ValueError("HEADS drafts are not handed off")\n'
+    )
+    files = {**FILES, "fen_engine/args.py": text.replace(written, matched)}
+    assert package_findings(tmp_path, files) == [
+        "PDL001 fen_engine/spec.py:25 LOOKUP",
+        "PDL101 fen_engine/worker.py:26 LOOKUP",
+    ]
+    run = subprocess.run(
+        [sys.executable, "-c", DRIVER, "heads"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.stdout.startswith("rejected:"), run.stderr

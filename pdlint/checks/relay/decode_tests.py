@@ -30,6 +30,10 @@ def is_decode_test(expr: Expr) -> bool:
     a disaggregation mode or of a role (``self.server_role is ServerRole.GENERATION``,
     ``Role.DECODE``), ``"generation"`` against a role, or a flag or a predicate naming
     it (``is_decode_server``, ``server_args.is_disagg_decode()``)."""
+    if expr[0] == "cmp" and len(expr[2]) == 1 and expr[2][0] == "in" and expr[3][0][0] == "seq":
+        # ``role in ("decode",)`` (a ``match`` case's pattern), ``mode in ("decode",
+        # "both")``: true on a decode server when one of them names the role
+        return any(is_decode_test(("cmp", expr[1], ("==",), (value,))) for value in expr[3][0][1])
     if expr[0] == "cmp" and len(expr[2]) == 1 and expr[2][0] in ("==", "is"):
         sides = (expr[1], expr[3][0])
         for side, other in (sides, sides[::-1]):
