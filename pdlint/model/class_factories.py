@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pdlint.facts.exprs import nodes
+from pdlint.facts.indexer import lambda_name
 from pdlint.facts.types import Expr, FunctionFacts, Guards
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
@@ -676,16 +677,47 @@ class ClassFactories:
             return None
         if not entries and default is not None and default != ("const", None):
             entries = [(fn, self.model.module_of(fn), default)]
-        out = set()
+        out: set[str] = set()
         for scope, module, value in entries:
-            named = (
-                self.model.resolve_dotted(scope, module, value)
-                if value[0] in ("name", "attr")
+            made = self._entry_classes(scope, module, value)
+            if made is None:
+                return None
+            out.update(made)
+        return frozenset(out)
+
+    def _entry_classes(
+        self, scope: FunctionFacts | None, module: str, value: Expr
+    ) -> frozenset[str] | None:
+        """The classes a table's entry makes when called: the class it names, one a
+        ``functools.partial`` wraps, or those a lambda's body constructs (``lambda c, d:
+        MedusaProposer(c, d)``); None when any is not known."""
+        model = self.model
+        if value[0] in ("name", "attr"):
+            named = model.resolve_dotted(scope, module, value)
+            if named is None or named not in model.classes:
+                return None
+            return frozenset((named,))
+        if value[0] == "call" and value[2]:
+            called = model.resolve_dotted(scope, module, value[1])
+            if called == "functools.partial" or value[1] == ("name", "partial"):
+                return self._entry_classes(scope, module, value[2][0])
+            return None
+        if value[0] != "lambda":
+            return None
+        where = scope.qualname if scope is not None else module
+        lam = model.functions.get(f"{where}.{lambda_name(value[1], value[2])}")
+        if lam is None or not lam.returns:
+            return None
+        out: set[str] = set()
+        for ret in lam.returns:
+            cls = (
+                model.constructed_class(lam, ret.value[1])
+                if ret.value is not None and ret.value[0] == "call"
                 else None
             )
-            if named is None or named not in self.model.classes:
+            if cls is None:
                 return None
-            out.add(named)
+            out.add(cls)
         return frozenset(out)
 
     def _chosen_entries(

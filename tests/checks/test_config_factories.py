@@ -31,6 +31,7 @@ class EngineConfig:
 """
 
 PROPOSERS = """\
+import functools
 from typing import Optional
 
 
@@ -61,6 +62,17 @@ FACTORY
 FACTORIES = {
     "table": """\
 _CLASSES = {"tree": TreeProposer, "heads": HeadsProposer, "lookup": LookupProposer}
+
+
+def make_proposer(config):
+    return _CLASSES[config.spec.method](config)
+""",
+    "partial-lambda": """\
+_CLASSES = {
+    "tree": functools.partial(TreeProposer),
+    "heads": lambda config: HeadsProposer(config),
+    "lookup": LookupProposer,
+}
 
 
 def make_proposer(config):
@@ -131,7 +143,7 @@ def test_a_factory_reading_the_setting_off_the_config(tmp_path: Path, factory: s
         for f in json_findings("cfgengine", "--no-cache", cwd=root)
     )
     assert found == [
-        ("PDL001", "cfgengine/proposers.py", 8, "heads,lookup"),
+        ("PDL001", "cfgengine/proposers.py", 9, "heads,lookup"),
         ("PDL101", "cfgengine/runner.py", 23, "heads"),
     ]
     # and CPython fails there for heads, not for tree or lookup
@@ -154,3 +166,52 @@ def test_a_factory_reading_the_setting_off_the_config(tmp_path: Path, factory: s
         if fails:
             assert 'runner.py", line 23' in done.stderr
             assert "object of type 'NoneType' has no len()" in done.stderr
+
+
+def test_the_state_handed_to_the_members_own_object(tmp_path: Path) -> None:
+    """``self.proposer.propose(req.state)``: each member reaches the ``propose`` of its
+    own class only (blind probe11 p72: ngram was reported in the suffix proposer's)."""
+    root = _package(tmp_path, "table")
+    proposers = root / "cfgengine" / "proposers.py"
+    text = proposers.read_text()
+    methods = {
+        "TreeProposer": "    def propose(self, state):\n        return len(state)\n",
+        "HeadsProposer": "    def propose(self, state):\n"
+        "        return 0 if state is None else len(state)\n",
+        "LookupProposer": "    def propose(self, state):\n        return len(state)\n",
+    }
+    for cls, method in methods.items():
+        head = f"class {cls}(Proposer):\n"
+        assert head in text
+        text = text.replace(head, head + method, 1)
+    proposers.write_text(text.replace("    pass\n", ""))
+    runner = root / "cfgengine" / "runner.py"
+    consumer = """            if self.config.spec.method != "lookup":
+                out.append(len(req.state))
+"""
+    assert consumer in runner.read_text()
+    runner.write_text(
+        runner.read_text().replace(
+            consumer, "            out.append(self.proposer.propose(req.state))\n"
+        )
+    )
+    found = sorted(
+        (f["code"], f["filename"], f["location"]["row"], f["member"])
+        for f in json_findings("cfgengine", "--no-cache", cwd=root)
+    )
+    assert [f for f in found if f[0] == "PDL101"] == [
+        ("PDL101", "cfgengine/proposers.py", 27, "lookup")
+    ]
+    driver = (
+        "import sys\n"
+        "from cfgengine.config import EngineConfig, SpecConfig\n"
+        "from cfgengine.runner import DecodeRunner\n"
+        "DecodeRunner(EngineConfig(SpecConfig(sys.argv[1])))"
+        ".execute_disagg_decode([{'rows': [1, 2]}])\n"
+    )
+    for method in ("tree", "heads", "lookup"):
+        done = subprocess.run(
+            [sys.executable, "-c", driver, method], cwd=root, capture_output=True, text=True
+        )
+        assert (done.returncode != 0) is (method == "lookup"), done.stderr
+    assert 'proposers.py", line 27' in done.stderr

@@ -1495,6 +1495,9 @@ class RelayAnalysis:
             if not allowed(fn, call):
                 continue
             for target in self.model.call_targets(fn, call.func):
+                when = self.graph.when.get((fn.qualname, target))
+                if when is not None and when[0] == variant.qualname and member not in when[1]:
+                    continue  # a callee other members' objects have (their proposer's)
                 callee = self.model.functions[target]
                 bound = bind_arguments(callee, call.func, call.args, skip_receiver_always=True)
                 for index in indices:
