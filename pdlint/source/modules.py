@@ -283,8 +283,8 @@ class ModuleNames:
         one. The topmost of them is a namespace package (with every folder below)."""
         found: set[str] = set()
         for directory in sorted(set(directories)):
-            if self.is_package(directory):
-                continue
+            if self.top(directory) is not None:
+                continue  # in a package already (a folder between is a namespace one)
             folder, level = None, 1
             current = directory
             while level <= _MAX_DEPTH and os.path.basename(current).isidentifier():
