@@ -1763,6 +1763,29 @@ class Variants:
             else:  # stored only under a condition that does not depend on the variant
                 state.values |= stored
 
+    def _looked_up(
+        self, table: Expr, default: Expr, fn: FunctionFacts, variant: Variant, state: _Rewriting
+    ) -> set[int] | None:
+        """The members ``table.get(value, default)`` gives for the values ``state`` holds
+        (``self.method = _ALIASES.get(self.method, self.method)``: an alias's entry, or
+        the value itself); None when unknown."""
+        out: set[int] = set()
+        for held in state.values or ():
+            entries = self.entry_for(table, fn, variant, held)
+            if entries is None:
+                return None
+            if not entries:
+                if self.denotes(default, fn, variant, frozenset()):
+                    out.add(held)
+                    continue
+                entries = [(fn, self.model.module_of(fn), default)]
+            for scope, module, entry in entries:
+                found = self.members_in(entry, scope, module, variant, 0)
+                if found is None:
+                    return None
+                out.update(found)
+        return out
+
     def _given_rewrite(
         self, fn: FunctionFacts, value: Expr, variant: Variant, member: int
     ) -> Rewrite | None:
@@ -1851,6 +1874,13 @@ class Variants:
             return set(found)
         if value[0] != "call":
             return None
+        if (
+            value[1][0] == "attr"
+            and value[1][2] == "get"
+            and len(value[2]) == 2
+            and self.denotes(value[2][0], fn, variant, frozenset())
+        ):
+            return self._looked_up(value[1][1], value[2][1], fn, variant, state)
         cased = self._recased(value, fn, variant, state)
         if cased is not None:
             return cased
