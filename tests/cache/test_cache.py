@@ -170,20 +170,58 @@ def test_an_edit_that_only_moves_lines_moves_the_findings(relay_gap: Path, tmp_p
     assert steps[-1] == moved["PDL101"]["location"]["row"]
 
 
-def test_a_package_made_between_runs_of_one_process_is_seen(relay_gap: Path) -> None:
+ONE_MODULE_ENGINE = """\
+from enum import Enum
+
+
+class Algo(Enum):
+    TREE = "tree"
+    HEADS = "heads"
+
+
+def build(algo, handoff):
+    if algo is Algo.TREE:
+        return list(handoff["rows"])
+    return None
+
+
+class Request:
+    def __init__(self):
+        self.rows = None
+
+
+class DecodeLoop:
+    def __init__(self, algo):
+        self.algo = Algo(algo)
+
+    def event_loop_disagg_decode(self, handoffs):
+        for handoff in handoffs:
+            req = Request()
+            rows = build(self.algo, handoff)
+            if rows is not None:
+                req.rows = rows
+            self.step(req)
+
+    def step(self, req):
+        return len(req.rows)
+"""
+
+
+def test_a_package_made_between_runs_of_one_process_is_seen(tmp_path: Path) -> None:
     """A long-lived process (the language server) analyses again after a folder lost
     and regained its ``__init__.py``: module names follow (the entry point named by
-    its qualified name matches only while the folder is a package). The package's
-    modules import each other relatively here: an absolute import through its name
-    would make it a namespace package without the ``__init__.py``."""
-    for module in (relay_gap / "relay_gap_engine").glob("*.py"):
-        module.write_text(module.read_text().replace("from relay_gap_engine.", "from ."))
-    init = relay_gap / "relay_gap_engine" / "__init__.py"
-    text = init.read_text()
-    entry = "relay_gap_engine.scheduler.DecodeSchedulerMixin.event_loop_disagg_decode"
-    settings = Settings(root=str(relay_gap), cache=False, entry_points=(entry,))
+    its qualified name matches only while the folder is a package). The package is
+    one module, importing nothing of its own: an import through the package's name,
+    or a relative one, would make the folder a package without the ``__init__.py``."""
+    package = tmp_path / "toggled"
+    package.mkdir()
+    (package / "engine.py").write_text(ONE_MODULE_ENGINE)
+    init = package / "__init__.py"
+    init.write_text("")
+    entry = "toggled.engine.DecodeLoop.event_loop_disagg_decode"
+    settings = Settings(root=str(tmp_path), cache=False, entry_points=(entry,))
     old = os.getcwd()
-    os.chdir(relay_gap)
+    os.chdir(tmp_path)
     try:
 
         def unmatched() -> bool:
@@ -192,8 +230,8 @@ def test_a_package_made_between_runs_of_one_process_is_seen(relay_gap: Path) -> 
 
         assert not unmatched()
         init.unlink()
-        assert unmatched()  # the module is ``scheduler`` now
-        init.write_text(text)
+        assert unmatched()  # the module is ``engine`` now
+        init.write_text("")
         assert not unmatched()
     finally:
         os.chdir(old)
