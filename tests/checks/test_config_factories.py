@@ -125,6 +125,16 @@ class DecodeRunner:
 """
 
 
+# runs the decode loop for the method named in argv[1]
+DRIVER = (
+    "import sys\n"
+    "from cfgengine.config import EngineConfig, SpecConfig\n"
+    "from cfgengine.runner import DecodeRunner\n"
+    "DecodeRunner(EngineConfig(SpecConfig(sys.argv[1])))"
+    ".execute_disagg_decode([{'rows': [1, 2]}])\n"
+)
+
+
 def _package(root: Path, factory: str) -> Path:
     pkg = root / "cfgengine"
     pkg.mkdir()
@@ -147,16 +157,9 @@ def test_a_factory_reading_the_setting_off_the_config(tmp_path: Path, factory: s
         ("PDL101", "cfgengine/runner.py", 23, "heads"),
     ]
     # and CPython fails there for heads, not for tree or lookup
-    driver = (
-        "import sys\n"
-        "from cfgengine.config import EngineConfig, SpecConfig\n"
-        "from cfgengine.runner import DecodeRunner\n"
-        "DecodeRunner(EngineConfig(SpecConfig(sys.argv[1])))"
-        ".execute_disagg_decode([{'rows': [1, 2]}])\n"
-    )
     for method, fails in (("tree", False), ("lookup", False), ("heads", True)):
         done = subprocess.run(
-            [sys.executable, "-c", driver, method],
+            [sys.executable, "-c", DRIVER, method],
             cwd=root,
             capture_output=True,
             text=True,
@@ -202,16 +205,9 @@ def test_the_state_handed_to_the_members_own_object(tmp_path: Path) -> None:
     assert [f for f in found if f[0] == "PDL101"] == [
         ("PDL101", "cfgengine/proposers.py", 27, "lookup")
     ]
-    driver = (
-        "import sys\n"
-        "from cfgengine.config import EngineConfig, SpecConfig\n"
-        "from cfgengine.runner import DecodeRunner\n"
-        "DecodeRunner(EngineConfig(SpecConfig(sys.argv[1])))"
-        ".execute_disagg_decode([{'rows': [1, 2]}])\n"
-    )
     for method in ("tree", "heads", "lookup"):
         done = subprocess.run(
-            [sys.executable, "-c", driver, method], cwd=root, capture_output=True, text=True
+            [sys.executable, "-c", DRIVER, method], cwd=root, capture_output=True, text=True
         )
         assert (done.returncode != 0) is (method == "lookup"), done.stderr
     assert 'proposers.py", line 27' in done.stderr
