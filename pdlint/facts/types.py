@@ -152,6 +152,16 @@ class FunctionFacts(NamedTuple):
     defaults: tuple[tuple[str, Expr], ...] = ()
 
 
+def guards_at(fn: FunctionFacts, span: Span) -> Guards:
+    """The conditions the event of ``fn`` at ``span`` (a call, store, assignment,
+    subscript or return) runs under; none when no event is there."""
+    for facts in (fn.calls, fn.stores, fn.binds, fn.indexes, fn.returns):
+        for fact in facts:
+            if fact.span == span:
+                return fact.guards
+    return ()
+
+
 class ClassFacts(NamedTuple):
     """A class: its bases, class-level assignments and annotated attributes."""
 

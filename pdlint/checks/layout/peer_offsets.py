@@ -15,7 +15,15 @@ from pdlint.checks.layout.frames import AGREE, MAX_DEPTH, PEER_GROWS, Context, F
 from pdlint.checks.layout.linear import Lin, arith, compare
 from pdlint.checks.layout.lists import HandoffList
 from pdlint.facts.exprs import NEGATED_OP, comparisons_with_sense, identifiers, nodes, text
-from pdlint.facts.types import BindFact, CallFact, Expr, FunctionFacts, Guards, IndexFact, Span
+from pdlint.facts.types import (
+    BindFact,
+    CallFact,
+    Expr,
+    Guards,
+    IndexFact,
+    Span,
+    guards_at,
+)
 from pdlint.model.binding import bind_arguments
 
 if TYPE_CHECKING:
@@ -148,7 +156,7 @@ class PeerOffsets:
         before = [b for b in self.check.binds_of(frame.fn).get(name, []) if b.span[:2] < at[:2]]
         if not before:
             return []
-        here = self._guards_at(frame.fn, at)
+        here = guards_at(frame.fn, at)
         dominating = None
         for bind in before:
             if here[: len(bind.guards)] == bind.guards:
@@ -169,21 +177,6 @@ class PeerOffsets:
         if dominating is not None:
             live.insert(0, dominating)
         return live
-
-    def _guards_at(self, fn: FunctionFacts, at: Span) -> Guards:
-        for index in fn.indexes:
-            if index.span == at:
-                return index.guards
-        for bind in fn.binds:
-            if bind.span == at:
-                return bind.guards
-        for call in fn.calls:
-            if call.span == at:
-                return call.guards
-        for ret in fn.returns:
-            if ret.span == at:
-                return ret.guards
-        return ()
 
     def _call_value(self, frame: Frame, expr: Expr, at: Span, sc: Scenario, d: int) -> Lin | None:
         func, args = expr[1], expr[2]

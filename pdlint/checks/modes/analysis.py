@@ -21,7 +21,16 @@ from pdlint.checks.relay.placeholders import Placeholder, find_placeholders
 from pdlint.checks.relay.relays import Relay, relay_related
 from pdlint.checks.relay.statements import StatementFilter
 from pdlint.facts.exprs import nodes, text
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span, StoreFact
+from pdlint.facts.types import (
+    CallFact,
+    DerefFact,
+    Expr,
+    FunctionFacts,
+    Guards,
+    Span,
+    StoreFact,
+    guards_at,
+)
 from pdlint.findings import Finding, Related, Step
 from pdlint.model.callgraph import call_chain
 from pdlint.model.locations import call_step, deref_step, location, short_name
@@ -324,7 +333,7 @@ class ModeAnalysis:
             # ``b.sampling = Sampling.dummy(n)``): what runs from there on sees it
             given = self._given(fn, after, state, batch_cls)
             relayed = given is not None
-            made_under = _guards_at(fn, after)
+            made_under = guards_at(fn, after)
             for deref in sorted(fn.derefs, key=lambda d: d.span):
                 later = deref.span > after or (
                     deref.span[0] == after[0] and qual != origin.function  # as calls below
@@ -642,17 +651,6 @@ def _every_return_after(fn: FunctionFacts, local: Expr, store: StoreFact) -> boo
         and bool(returns)
         and all(store.span < r.span and all(g in r.guards for g in store.guards) for r in returns)
     )
-
-
-def _guards_at(fn: FunctionFacts, span: Span) -> Guards:
-    """The conditions of the call or store of ``fn`` at ``span`` (none found: none)."""
-    for call in fn.calls:
-        if call.span == span:
-            return call.guards
-    for store in fn.stores:
-        if store.span == span:
-            return store.guards
-    return ()
 
 
 def _excluded(fn: FunctionFacts, before: Guards, after: Span, guards: Guards, at: Span) -> bool:
