@@ -151,8 +151,10 @@ def test_the_property_read_where_it_is_limited(tmp_path: Path) -> None:
         )
     )
     found = json_findings("slot_engine", "--no-cache", "--select", "PDL107", cwd=root)
+    # at the ``if`` that limits it, as a flag's limit is at the flag
     assert [(f["filename"], f["location"]["row"], f["member"]) for f in found] == [
-        ("slot_engine/scheduler.py", 51, "draft_model")
+        ("slot_engine/scheduler.py", 48, "draft_model")
     ]
     related = [(r["filename"], r["location"]["row"]) for r in found[0]["related"]]
+    assert ("slot_engine/scheduler.py", 51) in related  # where it is read unlimited
     assert ("slot_engine/config.py", 39) in related  # the property's return for it

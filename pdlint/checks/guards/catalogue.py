@@ -22,9 +22,11 @@ Under prefill/decode disaggregation this is typically a decode side allocating
 more blocks than the prefill side sent for a request whose KV is loaded
 asynchronously, and the transfer fails or waits for blocks that never come.
 
-The finding names the guard, the members it misses, and where the resource is set
-to a nonzero value for them (when it is read from a property of the configuration,
-`self.num_lookahead = config.num_lookahead`, the property's return for them).
+The finding is reported at the guard: where the flag is computed, or the `if`
+that tests the condition itself. It names the members the guard misses, and where
+the resource is set to a nonzero value for them (when it is read from a property of
+the configuration, `self.num_lookahead = config.num_lookahead` or the property read
+where it is limited, the property's return for them).
 
 Fix: test the resource itself (`load_async and self.num_lookahead > 0`), or
 widen the predicate to every member that sets the resource.""",

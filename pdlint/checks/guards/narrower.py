@@ -13,7 +13,7 @@ never hold get the unlimited resource.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pdlint.checks.guards.settings import Setting, Settings
 from pdlint.facts.exprs import nodes, text
@@ -359,7 +359,12 @@ def limits(fn: FunctionFacts) -> Iterator[Limit]:
             for other, other_guards, span in choices:
                 resource = _resource(other)
                 if resource is not None and other_guards[-1:] == ((test, False),):
-                    yield _limit(fn, test, resource, span)
+                    limit = _limit(fn, test, resource, span)
+                    tests = [at for cond, at, _ in fn.branches if cond == test]
+                    if limit.guard is test and tests:
+                        # written in the ``if`` itself: reported there, as a flag is
+                        limit = replace(limit, guard_span=min(tests))
+                    yield limit
 
 
 def _chosen(fn: FunctionFacts, value: Expr, span: Span) -> Limit | None:
