@@ -162,6 +162,13 @@ def guards_at(fn: FunctionFacts, span: Span) -> Guards:
     return ()
 
 
+def before_return(span: Span, ret: ReturnFact) -> bool:
+    """The event at ``span`` runs before the return ``ret``: written before it, or in
+    the last statement of a function that falls off its end (which the implicit
+    return's span covers)."""
+    return span < ret.span or (ret.implicit and span[:2] < ret.span[2:])
+
+
 class ClassFacts(NamedTuple):
     """A class: its bases, class-level assignments and annotated attributes."""
 

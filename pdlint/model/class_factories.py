@@ -305,17 +305,22 @@ class ClassFactories:
         stores: list[tuple[FunctionFacts, Expr, Guards]],
         classes: list[frozenset[str]],
     ) -> tuple[tuple[str, frozenset[int]], ...] | None:
-        """Each class with the members whose guards reach a store of it; None when a
-        guard's truth for a member is unknown."""
+        """Each class with the members whose guards reach a store of it (and, where
+        the stored value is itself chosen by the variant, ``make(self.kind) if
+        self.kind.drafts() else None``, that choose the class); None when a guard's
+        truth for a member is unknown."""
         by_class: dict[str, set[int]] = {}
-        for (fn, _, guards), made in zip(stores, classes, strict=True):
+        for (fn, value, guards), made in zip(stores, classes, strict=True):
+            inner = self.made_choice(fn, value)
+            chosen = dict(inner.options) if inner is not None and inner.variant is variant else None
             for member in range(len(variant.members)):
                 truth = self.variants.guards_truth(guards, fn, variant, member)
                 if truth is UNKNOWN:
                     return None
                 if truth is not F:
                     for cls in made:
-                        by_class.setdefault(cls, set()).add(member)
+                        if chosen is None or member in chosen.get(cls, ()):
+                            by_class.setdefault(cls, set()).add(member)
         return tuple((c, frozenset(m)) for c, m in sorted(by_class.items()))
 
     def _add_alias(self, fn: FunctionFacts, name: str, choice: Choice) -> None:

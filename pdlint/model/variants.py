@@ -9,6 +9,7 @@ pdlint cannot resolve; never produces a finding).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -130,6 +131,10 @@ class _Rewriting:
 # Decorators of the methods run once an object is made (pydantic's validators).
 _AFTER_INIT = ("model_validator", "root_validator")
 
+# comparisons that test which member a value is, and the containers written of members
+_MEMBER_TESTS = ("is", "is not", "==", "!=", "in", "not in")
+_CONTAINERS = ("frozenset", "set", "tuple", "list")
+
 
 class Variants:
     """Finds variants in the model and evaluates conditions per member."""
@@ -152,6 +157,11 @@ class Variants:
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
+        # attribute -> the enums it is compared with (see _compared_carriers), and the
+        # attributes that are carriers by those comparisons alone
+        self._compared_names: dict[str, set[str]] = {}
+        self._compared_in: dict[tuple[str, str], set[str]] = {}  # by (class, attribute)
+        self._by_compare: set[str] = set()
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
         self._copies: dict[tuple[str, str], Variant | None] = {}  # see _copy_in_class
@@ -413,17 +423,82 @@ class Variants:
         done_functions.update(f.qualname for f in functions)
         for found in model.batched(functions, self._function_carriers):
             for name, variant in found:
+                if name in self._by_compare:  # a store says more than a comparison
+                    self._by_compare.discard(name)
+                    seen[name] = set()
                 seen.setdefault(name, set()).add(variant.qualname)
+        compared = self._compared_names
+        for found_compared in model.batched(functions, self._compared_carriers):
+            for owner, name, qual in found_compared:
+                compared.setdefault(name, set()).add(qual)
+                if owner is not None:
+                    self._compared_in.setdefault((owner, name), set()).add(qual)
+        for name, quals in compared.items():
+            if name not in seen or name in self._by_compare:
+                self._by_compare.add(name)
+                seen[name] = set(quals)
         return {
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
+
+    def _compared_carriers(self, fn: FunctionFacts) -> list[tuple[str | None, str, str]]:
+        """(the object's class if known, attribute, enum) for each attribute ``fn``
+        compares with members of one enum where it branches (``batch.kind is
+        Kind.NGRAM``, ``batch.kind in RELAY_KINDS``): what an attribute no store or
+        annotation describes holds (the value came through parameters nothing
+        annotates)."""
+        out = []
+        module = self.model.module_of(fn)
+        for node in (n for b in fn.branches for n in nodes(b[0])):
+            if node[0] != "cmp" or len(node[2]) != 1 or node[2][0] not in _MEMBER_TESTS:
+                continue
+            for side, other in ((node[1], node[3][0]), (node[3][0], node[1])):
+                if side[0] != "attr" or other[0] not in ("attr", "name", "seq"):
+                    continue
+                enum = self._enum_named(fn, module, other, 0)
+                if enum is not None:
+                    out.append((self.model.type_of(fn, side[1]), side[2], enum))
+        return out
+
+    def _compared_in_class(self, cls: str, name: str) -> Variant | None:
+        """The enum the attribute ``name`` of a ``cls`` is compared with the members of
+        (see :meth:`_compared_carriers`), where one is."""
+        for klass in self.model.mro(cls):
+            quals = self._compared_in.get((klass, name))
+            if quals is not None:
+                return self.by_name[next(iter(quals))] if len(quals) == 1 else None
+        return None
+
+    def _enum_named(
+        self, fn: FunctionFacts | None, module: str, expr: Expr, depth: int
+    ) -> str | None:
+        """The enum whose members ``expr`` names (``E.X``, a tuple or set of them, a
+        module-level constant holding them), where they are all of one enum."""
+        if depth > 4:
+            return None
+        if expr[0] == "seq" and expr[1]:
+            owners = {self._enum_named(fn, module, e, depth + 1) for e in expr[1]}
+            return owners.pop() if len(owners) == 1 else None
+        if expr[0] == "call" and _callee_name(expr[1]) in _CONTAINERS and len(expr[2]) == 1:
+            return self._enum_named(fn, module, expr[2][0], depth + 1)
+        if expr[0] == "attr" and expr[1][0] in ("name", "attr"):
+            owner = self.model.resolve_dotted(fn, module, expr[1])
+            variant = self.by_name.get(owner) if owner is not None else None
+            if variant is not None and variant.kind == "enum" and expr[2] in variant.positions:
+                return variant.qualname
+        if expr[0] in ("name", "attr"):
+            constant = self._module_constant(fn, module, expr)
+            if constant is not None and constant[1][0] in ("seq", "call"):
+                return self._enum_named(None, constant[0], constant[1], depth + 1)
+        return None
 
     def learn_classes(self, classes: set[str]) -> None:
         """Read the carriers of ``classes`` and their methods, if loaded since (a lazy
         model that loaded them for a check), forgetting the answers given without them."""
         before = {name: set(quals) for name, quals in self.carrier_names.items()}
+        compared = {key: set(quals) for key, quals in self._compared_in.items()}
         self.carriers = {**self.carriers, **self._find_carriers(classes)}
-        if self.carrier_names != before:
+        if self.carrier_names != before or self._compared_in != compared:
             self._attr_cache.clear()
             self._copies.clear()  # they read the carriers
             self._mentions.clear()
@@ -713,7 +788,46 @@ class Variants:
                     variant = self.by_name.get(owner) if owner is not None else None
                     if variant is not None and variant.kind == "enum":
                         found.setdefault(side[1], set()).add(variant.qualname)
+        for param, qualname in self._table_keys(fn, params, module):
+            found.setdefault(param, set()).add(qualname)
         return [(self.by_name[next(iter(q))], p) for p, q in sorted(found.items()) if len(q) == 1]
+
+    def _table_keys(
+        self, fn: FunctionFacts, params: set[str], module: str
+    ) -> Iterator[tuple[str, str]]:
+        """(parameter, enum) for a parameter ``fn`` looks up in a table whose every key
+        is a member of that enum (``_BUILDERS.get(kind)``, ``_BUILDERS[kind]``)."""
+        values = [v for _, v in fn.assigns]
+        values += [("call", c.func, c.args, c.kwargs) for c in fn.calls]
+        for value in values:
+            for node in nodes(value):
+                if node[0] == "call" and node[1][0] == "attr" and node[1][2] == "get":
+                    table, key = node[1][1], node[2][0] if node[2] else None
+                elif node[0] == "subscript":
+                    table, key = node[1], node[2]
+                else:
+                    continue
+                if key is None or key[0] != "name" or key[1] not in params:
+                    continue
+                owner = self._key_enum(fn, module, table)
+                if owner is not None:
+                    yield key[1], owner
+
+    def _key_enum(self, fn: FunctionFacts, module: str, table: Expr) -> str | None:
+        """The enum every key of the table ``table`` is a member of (None: not one)."""
+        owners: set[str | None] = set()
+        for key, _ in self.model.entries(fn, module, table):
+            scope: FunctionFacts | None = fn
+            where = module
+            while key is not None and key[0] == "scoped":
+                scope = self.model.functions.get(key[1]) if key[1] else None
+                where, key = key[2], key[3]
+            if key is None or key[0] != "attr" or key[1][0] not in ("name", "attr"):
+                return None
+            owners.add(self.model.resolve_dotted(scope, where, key[1]))
+        owner = owners.pop() if len(owners) == 1 else None
+        variant = self.by_name.get(owner) if owner is not None else None
+        return variant.qualname if variant is not None and variant.kind == "enum" else None
 
     def string_params(self, fn: FunctionFacts) -> list[tuple[Variant, str]]:
         """Parameters compared against strings that all belong to one string variant."""
@@ -824,6 +938,9 @@ class Variants:
         copied = self._copy_in_class(cls, name)
         if copied is not None:
             return copied
+        compared = self._compared_in_class(cls, name)
+        if compared is not None:
+            return compared
         if not held:
             return None
         found = self.model.attribute_class(cls, name)
@@ -1267,6 +1384,7 @@ class Variants:
         if obj[0] not in ("name", "attr"):
             return False
         candidates = [value for _, value in fn.assigns] + [call.func for call in fn.calls]
+        candidates += [test for test, _, _ in fn.branches]
         return any(
             node[0] == "attr" and node[1] == obj and self.denotes(node, fn, variant, bound)
             for candidate in candidates

@@ -554,6 +554,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("WINDOW", "PLAIN"),
     ),
+    "keyed_relay": (
+        """
+        import sys
+        from sluice_engine.decode import Receiver
+        from sluice_engine.guess import Guess
+        Receiver(Guess[sys.argv[1]]).serve_disagg_decode([[{"last": 3}, {"last": 5}]])
+        """,
+        ("OFF", "TREE", "CHAIN", "LOOKUP"),
+    ),
     "returned_carrier": (
         """
         import sys

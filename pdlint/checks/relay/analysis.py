@@ -22,6 +22,7 @@ from pdlint.checks.relay.inline import inline_builder, state_stores
 from pdlint.checks.relay.late_failures import BYPASS_WORDS, bypass_only, late_failures
 from pdlint.checks.relay.loop_settings import SettingLiterals
 from pdlint.checks.relay.none_checks import (
+    Holds,
     called_on_state,
     guards_mention,
     never_none,
@@ -97,7 +98,8 @@ class RelayAnalysis:
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
         # (id of a call site, state) -> (the site, whether its caller set the state of an
         # object the call receives just before it)
-        self._stored_calls: dict[tuple[int, str], tuple[CallFact, bool]] = {}
+        self._stored_calls: dict[tuple[int, str, Holds | None], tuple[CallFact, bool]] = {}
+        self._holds: dict[tuple[str, int], Holds] = {}  # see holds_for
         # the raises (and asserts) a member's request fails loudly at (see _late)
         self._loud: set[tuple[str, Span]] = set()
         self._carriers = CarrierSearch(model, variants)
@@ -291,19 +293,22 @@ class RelayAnalysis:
             variant = self.factories.variant(chosen[0])
         if chosen is not None and variant is not None:
             nones: dict[str, tuple[list[int], Span]] = {}
-            covered = False
+            values: dict[int, str] = {}
             for cls, members in chosen[1]:
                 method = self.model.lookup_method(cls, call.func[2])
                 outcome = self._plain_outcome(method) if method is not None else None
-                if outcome is None:
+                if outcome is None or method is None:
                     continue
                 if outcome[0] == "value":
-                    covered = True
-                elif outcome[0] == "none" and method is not None:
+                    values.update((m, method) for m in members)
+                elif outcome[0] == "none":
                     nones.setdefault(method, ([], outcome[1]))[0].extend(members)
-            for method, (gaps, span) in sorted(nones.items()) if covered else ():
+            overrides = tuple(sorted(values.items()))
+            for method, (gaps, span) in sorted(nones.items()) if values else ():
                 ordered = tuple(sorted(set(gaps)))
-                found.append(Builder(method, variant, ordered, (span,) * len(ordered)))
+                found.append(
+                    Builder(method, variant, ordered, (span,) * len(ordered), overrides=overrides)
+                )
         self._overrides[key] = (call, found)
         return found
 
@@ -665,7 +670,10 @@ class RelayAnalysis:
                     or (reads and self._reads_setting(flat, fn, variant))
                 ):
                     continue
-                rest = tuple(g for g in flat if g not in decode)
+                # the object the role is read from exists on a decode server (``if kvc
+                # is None: return`` before ``kvc.role == "decode"``)
+                holders = {n[1] for e, _ in decode for n in nodes(e) if n[0] == "attr"}
+                rest = tuple(g for g in flat if g not in decode and not _exists_test(g, holders))
                 if not rest or self._never_named(fn):
                     continue
                 # past an earlier raise of this function: its condition is false
@@ -786,6 +794,9 @@ class RelayAnalysis:
         reported_builders: set[str] = set()
         carried: set[tuple[str, str, int]] = set()
         statements = StatementFilter()
+        unwired = UnwiredBuilders(
+            self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
+        )
         for relay in relays:
             builder = relay.builder
             variant = builder.variant
@@ -798,21 +809,27 @@ class RelayAnalysis:
             for member, none_span in zip(builder.gaps, builder.none_spans, strict=True):
                 if member in rejected:
                     continue
-                found = []
-                # a carried field left None is the carrier's (PDL104), not a missing state
-                consumers = () if relay.carried else self._consumers(relay, member, none_span)
-                for finding in consumers:
-                    # one finding per statement and state (``a, b = x.s.a, x.s.b``)
-                    consumer = self.model.functions[finding.path[-1].function]
-                    key = (finding.code, finding.member or "", relay.state)
-                    if statements.first(consumer, key, _span(finding)):
-                        found.append(finding)
-                yield from self._with_notes(relay, member, found)
+                yield from self._missing_state(relay, member, none_span, statements)
                 if relay.origin is not None:
                     continue  # its carrier is the relay's: PDL104 reads the relay's own
                 if (relay.function, builder.qualname, member) not in carried:
                     carried.add((relay.function, builder.qualname, member))
                     yield from self._carried(relay, member, none_span)
+            # members the relay never calls the builder for have no state either (PDL106
+            # reports the builder left out; the crash is PDL101's)
+            skipped = None if relay.carried else unwired.skipped(relay, rejected, relays)
+            if skipped is not None:
+                members, site, tests = skipped
+                for member in members:
+                    left_out = replace(
+                        builder,
+                        gaps=(member,),
+                        none_spans=(site.span,),
+                        skipped=(relay.function, tests),
+                    )
+                    yield from self._missing_state(
+                        replace(relay, builder=left_out), member, site.span, statements
+                    )
             for member in range(len(variant.members)):
                 if member not in rejected and member not in builder.gaps and not relay.carried:
                     yield from self._state_types(relay, member)
@@ -821,15 +838,27 @@ class RelayAnalysis:
             for member in range(len(relay.builder.variant.members)):
                 if member not in rejected:
                     yield from self._state_types(relay, member)
-        unwired = UnwiredBuilders(
-            self.model, self.variants, self._outcome, self._calls_reach, self._relay_path
-        )
         wiring: set[tuple[str, str, str]] = set()
         for relay in relays:
             key = (relay.builder.qualname, relay.function, relay.state)
             if key not in wiring and relay.origin is None:  # the calls are the relay's
                 wiring.add(key)
                 yield from unwired.findings(relay, self.rejected(relay.builder.variant), relays)
+
+    def _missing_state(
+        self, relay: Relay, member: int, none_span: Span, statements: StatementFilter
+    ) -> Iterator[Finding]:
+        """PDL101 for the consumers a member reaches with no state (``none_span``: where
+        the builder's gap is), one per statement and state (``a, b = x.s.a, x.s.b``)."""
+        found = []
+        # a carried field left None is the carrier's (PDL104), not a missing state
+        consumers = () if relay.carried else self._consumers(relay, member, none_span)
+        for finding in consumers:
+            consumer = self.model.functions[finding.path[-1].function]
+            key = (finding.code, finding.member or "", relay.state)
+            if statements.first(consumer, key, _span(finding)):
+                found.append(finding)
+        yield from self._with_notes(relay, member, found)
 
     def _relay_path(self, relay: Relay) -> list[Step]:
         """The steps from a decode entry point that reaches the relay to its function."""
@@ -844,8 +873,9 @@ class RelayAnalysis:
 
     def built(self, builder: Builder, member: int) -> tuple[frozenset[str], Span] | None:
         """The classes the builder makes for a member it builds a value for, and the
-        first return that makes one; None when it builds none or any is unknown."""
-        fn = self.model.functions[builder.qualname]
+        first return that makes one; None when it builds none or any is unknown (for
+        an override the member's object runs, that override's)."""
+        fn = self.model.functions[builder.made_by(member)]
         variant, bound = builder.variant, builder.bound
         outcome = self._outcome(fn, variant, member, bound)
         if outcome is None or outcome[0] != "value":
@@ -1168,6 +1198,7 @@ class RelayAnalysis:
         variants = self.variants
         # (id of a site, caller) -> (the site, the variants' epoch, the answer)
         answers: dict[tuple[int, str], tuple[CallFact, int, bool]] = {}
+        holds = self.holds_for(variant, member)
 
         def decide(fn: FunctionFacts, site: CallFact) -> bool:
             guards = site.guards
@@ -1178,7 +1209,7 @@ class RelayAnalysis:
                 mentioned[(id(guards), state)] = found
             if found[1]:
                 return False
-            if self._stored_for(fn, site, state):
+            if self._stored_for(fn, site, state) or self._stored_for(fn, site, state, holds):
                 return False  # the callee sees the state this function just set
             if called_on_state(fn, site, state):
                 return False  # a method of the state runs only when it exists
@@ -1195,14 +1226,31 @@ class RelayAnalysis:
         self._filters[key] = allowed
         return allowed
 
-    def _stored_for(self, fn: FunctionFacts, site: CallFact, state: str) -> bool:
-        key = (id(site), state)
+    def _stored_for(
+        self, fn: FunctionFacts, site: CallFact, state: str, holds: Holds | None = None
+    ) -> bool:
+        """:func:`stored_for_call`, for every member or (``holds``) for one."""
+        key = (id(site), state, holds)
         found = self._stored_calls.get(key)
         if found is None or found[0] is not site:
             relays = frozenset(r.function for r in self.found_relays() if r.state == state)
-            stored = stored_for_call(self.model, fn, site, state, relays)
+            stored = stored_for_call(self.model, fn, site, state, relays, holds)
             found = self._stored_calls[key] = (site, stored)
         return found[1]
+
+    def holds_for(self, variant: Variant, member: int) -> Holds:
+        """Whether conditions of a function surely hold for the member (one callable
+        per member, which keys the answers kept for it)."""
+        key = (variant.qualname, member)
+        found = self._holds.get(key)
+        if found is None:
+            variants = self.variants
+
+            def found(guards: Guards, fn: FunctionFacts) -> bool:
+                return variants.guards_truth(guards, fn, variant, member) is T
+
+            self._holds[key] = found
+        return found
 
     def member_reach(
         self, relay: Relay, variant: Variant, member: int
@@ -1627,6 +1675,23 @@ class RelayAnalysis:
             key=("PDL101", entry, name, consumer, shown, *(("raise",) if late else ())),
             summary=summary,
         )
+
+
+def _exists_test(guard: tuple[Expr, bool], objects: set[Expr]) -> bool:
+    """Whether the guard holds when one of ``objects`` is not None: ``x is not None``,
+    ``not (x is None)``, ``x``."""
+    expr, polarity = guard
+    if expr in objects:
+        return polarity
+    if expr[0] != "cmp" or len(expr[2]) != 1 or expr[2][0] not in ("is", "is not", "==", "!="):
+        return False
+    left, right = expr[1], expr[3][0]
+    if not (
+        (left in objects and right == ("const", None))
+        or (right in objects and left == ("const", None))
+    ):
+        return False
+    return polarity == (expr[2][0] in ("is not", "!="))
 
 
 def _returned(fn: FunctionFacts) -> Iterator[Expr]:

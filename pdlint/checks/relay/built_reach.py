@@ -4,7 +4,7 @@ walks this reach: a placeholder made under a None test does not hide a built sta
 from __future__ import annotations
 
 from pdlint.checks.relay.none_checks import guards_mention, never_none
-from pdlint.facts.types import CallFact, Expr, FunctionFacts
+from pdlint.facts.types import CallFact, Expr, FunctionFacts, before_return
 from pdlint.model.binding import bind_arguments, call_arguments
 from pdlint.model.callgraph import EdgeFilter
 from pdlint.model.names import Model
@@ -60,7 +60,10 @@ def built_state_edges(
                 and not guards_mention(s.guards, state)
             ]
             if stores and all(
-                any(s.span < r.span and all(g in r.guards for g in s.guards) for s in stores)
+                any(
+                    before_return(s.span, r) and all(g in r.guards for g in s.guards)
+                    for s in stores
+                )
                 for r in callee.returns
             ):
                 return True

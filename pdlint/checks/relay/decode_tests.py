@@ -7,11 +7,14 @@ from pdlint.facts.types import Expr, Guards
 
 
 def flatten(guards: Guards) -> Guards:
-    """The guards with each positive ``and`` split into its parts."""
+    """The guards with each positive ``and`` split into its parts, and each negated
+    ``or`` (past ``if a is None or b is None: return``) into its negated parts."""
     out: list[tuple[Expr, bool]] = []
     for expr, polarity in guards:
         if polarity and expr[0] == "and":
             out.extend((e, True) for e in expr[1])
+        elif not polarity and expr[0] == "or":
+            out.extend((e, False) for e in expr[1])
         else:
             out.append((expr, polarity))
     return tuple(out)

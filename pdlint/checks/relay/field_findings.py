@@ -52,7 +52,7 @@ def carrier_finding(
             f"`{cls}` is made here without `{field}` (None by default)",
         ),
         Related(
-            location(model, builder.qualname, none_span),
+            location(model, builder.gap_function, none_span),
             builder.gap(model, relay.state, name),
         ),
         Related(

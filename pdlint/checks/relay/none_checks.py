@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pdlint.checks.relay.late_failures import bypass_only
 from pdlint.facts.indexer import held_entry, keyed_name
-from pdlint.facts.types import CallFact, DerefFact, Expr, FunctionFacts, Guards, Span
+from pdlint.facts.types import (
+    CallFact,
+    DerefFact,
+    Expr,
+    FunctionFacts,
+    Guards,
+    Span,
+    before_return,
+)
 from pdlint.model.binding import bind_arguments
 from pdlint.model.names import Model, assigned_values
+
+# Whether conditions of a function surely hold for the member a check asks about
+# (``if batch.kind is Kind.NGRAM:`` for NGRAM): a store under them runs for it.
+Holds = Callable[[Guards, FunctionFacts], bool]
 
 
 def _is_state(expr: Expr, name: str) -> bool:
@@ -96,45 +110,60 @@ def guards_mention(guards: Guards, name: str) -> bool:
     return any(none_check(expr, name) for expr, _ in guards)
 
 
-def stored_before(fn: FunctionFacts, deref: DerefFact, model: Model | None = None) -> bool:
+def stored_before(
+    fn: FunctionFacts, deref: DerefFact, model: Model | None = None, holds: Holds | None = None
+) -> bool:
     """The state was set earlier on every path to the deref.
 
     Set by the function itself (a store under ``if x.state is None:`` counts:
     after that block the state is set on both branches), or, with ``model``, by
-    an earlier call that receives the object and sets its state on every path.
+    an earlier call that receives the object and sets its state on every path
+    (with ``holds``, on every path the member takes).
     """
     for store in fn.stores:
         if store.target != deref.obj or store.span >= deref.span:
             continue
-        if _dominates(store.guards, deref.guards, deref.attr):
+        if _dominates(store.guards, deref.guards, deref.attr, holds, fn):
             return True
     if model is None or deref.obj[0] != "attr":
         return False
     base = deref.obj[1]
     for call in fn.calls:
-        if call.span >= deref.span or not _dominates(call.guards, deref.guards, deref.attr):
+        if call.span >= deref.span:
+            continue
+        if not _dominates(call.guards, deref.guards, deref.attr, holds, fn):
             continue
         targets = model.call_targets(fn, call.func)
         if targets and all(
-            _sets_state(model.functions[t], call, base, deref.attr) for t in targets
+            _sets_state(model.functions[t], call, base, deref.attr, holds) for t in targets
         ):
             return True
     return False
 
 
-def _dominates(store_guards: Guards, guards: Guards, state: str) -> bool:
+def _dominates(
+    store_guards: Guards,
+    guards: Guards,
+    state: str,
+    holds: Holds | None = None,
+    fn: FunctionFacts | None = None,
+) -> bool:
     """Code under ``store_guards`` runs on every path to code under ``guards``: a store
     under a test of the state itself (``if x.state is None: x.state = ...``) sets it on
     both branches; one under a test of a local (``if state is not None: x.state =
-    state``, the local named as the state or not) may not run."""
+    state``, the local named as the state or not) may not run; with ``holds``, one
+    under conditions that hold for the member asked about runs for it."""
     while store_guards and _tests_attribute(store_guards[-1][0], state):
         store_guards = store_guards[:-1]
     # Every condition the store runs under also holds at the later code (the
     # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
-    return all(g in guards for g in store_guards)
+    rest = tuple(g for g in store_guards if g not in guards)
+    return not rest or (holds is not None and fn is not None and holds(rest, fn))
 
 
-def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -> bool:
+def _sets_state(
+    callee: FunctionFacts, call: CallFact, base: Expr, state: str, holds: Holds | None = None
+) -> bool:
     """``callee`` sets ``<param>.state`` before each of its returns, for the param
     that receives ``base`` at ``call`` (but a return for bypass batches alone, idle or
     dummy, whose state the mode check follows)."""
@@ -143,7 +172,10 @@ def _sets_state(callee: FunctionFacts, call: CallFact, base: Expr, state: str) -
     for name in names:
         stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
         if stores and all(
-            any(s.span < r.span and _dominates(s.guards, r.guards, state) for s in stores)
+            any(
+                before_return(s.span, r) and _dominates(s.guards, r.guards, state, holds, callee)
+                for s in stores
+            )
             for r in callee.returns
             if not _ruled_out(r.guards, call, dict(bound))
         ):
@@ -249,7 +281,12 @@ def _called_on_before(fn: FunctionFacts, local: Expr, at: Span, guards: Guards) 
 
 
 def stored_for_call(
-    model: Model, fn: FunctionFacts, site: CallFact, state: str, relays: frozenset[str]
+    model: Model,
+    fn: FunctionFacts,
+    site: CallFact,
+    state: str,
+    relays: frozenset[str],
+    holds: Holds | None = None,
 ) -> bool:
     """``fn`` sets ``<obj>.state`` to a new object on every path before ``site``, for an
     ``obj`` the call receives (an argument, or the receiver of a method call): the
@@ -267,7 +304,7 @@ def stored_for_call(
         # every condition of the store holds at the call, or it is a None test of the
         # state itself (an idle placeholder: set on both branches); a store under a
         # None test of its value, as the relay's own, may not run
-        if _dominates(store.guards, site.guards, state) and never_none(
+        if _dominates(store.guards, site.guards, state, holds, fn) and never_none(
             model, fn, store.value, (store.span, store.guards)
         ):
             return True
@@ -276,12 +313,12 @@ def stored_for_call(
     # which ends ``batch.draft = result.next_draft``, then ``self.extend(batch)``); a
     # relay (``relays``) sets it to what its builder gave, maybe None
     for call in fn.calls:
-        if call.span >= site.span or not _dominates(call.guards, site.guards, state):
+        if call.span >= site.span or not _dominates(call.guards, site.guards, state, holds, fn):
             continue
         for base in passed & {*call.args, *(v for _, v in call.kwargs), *_receiver(call)}:
             targets = model.call_targets(fn, call.func)
             if targets and all(
-                t not in relays and _sets_state(model.functions[t], call, base, state)
+                t not in relays and _sets_state(model.functions[t], call, base, state, holds)
                 for t in targets
             ):
                 return True

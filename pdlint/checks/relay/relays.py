@@ -24,14 +24,35 @@ class Builder:
     bound: frozenset[str] = frozenset()  # the parameters holding the variant value
     # the relay method itself, storing the state only under a test of the variant
     inline: bool = False
+    # (the relay, its tests) when the gaps are members the relay never calls the builder
+    # for, the builder building their state (see unwired.py); the spans are its call's
+    skipped: tuple[str, str] | None = None
+    # (member, method) where the member's object runs an override of the builder (a
+    # method called on an object whose class a variant picks) that builds its state
+    overrides: tuple[tuple[int, str], ...] = ()
 
     def gap(self, model: Model, state: str, names: str) -> str:
-        """Why the members ``names`` have no state: the builder's None, or the relay
-        method's stores that leave them out."""
+        """Why the members ``names`` have no state: the builder's None, the relay
+        method's stores that leave them out, or the relay's tests that do."""
         name = model.functions[self.qualname].name
+        if self.skipped is not None:
+            relay, tests = self.skipped
+            return (
+                f"the relay `{model.functions[relay].name}` calls `{name}` only under "
+                f"{tests}, never for {names}"
+            )
         if self.inline:
             return f"`{name}` never sets `{state}` for {names}"
         return f"`{name}` returns None for {names}"
+
+    def made_by(self, member: int) -> str:
+        """The function that builds the member's state (an override its object runs)."""
+        return dict(self.overrides).get(member, self.qualname)
+
+    @property
+    def gap_function(self) -> str:
+        """The function the spans of the gaps are in."""
+        return self.qualname if self.skipped is None else self.skipped[0]
 
     def __hash__(self) -> int:  # its gaps grow with the members: keys must not
         return hash((self.qualname, self.variant))
@@ -82,7 +103,8 @@ def relay_related(
     )
     return (
         Related(
-            location(model, builder.qualname, none_span), builder.gap(model, first.state, name)
+            location(model, builder.gap_function, none_span),
+            builder.gap(model, first.state, name),
         ),
         Related(
             location(model, first.function, first.store_span),

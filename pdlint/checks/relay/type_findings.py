@@ -30,7 +30,7 @@ def type_finding(
     makes the member's value, the relay's store, the entry point."""
     builder = relay.builder
     name = builder.variant.members[member]
-    builder_fn = model.functions[builder.qualname]
+    builder_fn = model.functions[builder.made_by(member)]
     entry, steps = path_steps(model, parents, consumer)
     built = " or ".join(_class_names(made))
     state = text(demand.obj, brief=True)
@@ -49,7 +49,7 @@ def type_finding(
     )
     related = (
         Related(
-            location(model, builder.qualname, made_span),
+            location(model, builder_fn.qualname, made_span),
             f"`{builder_fn.name}` makes {built} for {name}",
         ),
         Related(

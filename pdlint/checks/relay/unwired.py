@@ -114,14 +114,20 @@ class UnwiredBuilders:
             c for c in fn.calls if relay.builder.qualname in self.model.call_targets(fn, c.func)
         ]
 
-    def _guarded(self, relay: Relay, rejected: set[int], relays: list[Relay]) -> Iterator[Finding]:
-        """The relay calls the builder under tests that never hold for members it covers."""
+    def skipped(
+        self, relay: Relay, rejected: set[int], relays: list[Relay]
+    ) -> tuple[list[int], CallFact, str] | None:
+        """The members the builder covers that the relay never calls it for (its calls
+        are under tests that never hold for them), the first call and its tests as
+        text; None when there are none."""
+        if relay.builder.inline or relay.origin is not None:
+            return None
         model, variants = self.model, self.variants
         builder, variant = relay.builder, relay.builder.variant
         relay_fn = model.functions[relay.function]
         sites = self._sites(relay)
         if not sites:
-            return
+            return None
         others = [
             r
             for r in relays
@@ -135,14 +141,24 @@ class UnwiredBuilders:
                 if not any(self._wired(other, member) for other in others):
                     left.append(member)
         if not left:
-            return
-        names = [variant.members[m] for m in left]
-        fn = model.functions[builder.qualname]
+            return None
         site = sites[0]
         tests = [
             text(expr) if polarity else f"not ({text(expr)})" for expr, polarity in site.guards
         ]
-        shown = " and ".join(f"`{t}`" for t in tests)
+        return left, site, " and ".join(f"`{t}`" for t in tests)
+
+    def _guarded(self, relay: Relay, rejected: set[int], relays: list[Relay]) -> Iterator[Finding]:
+        """The relay calls the builder under tests that never hold for members it covers."""
+        found = self.skipped(relay, rejected, relays)
+        if found is None:
+            return
+        model = self.model
+        builder, variant = relay.builder, relay.builder.variant
+        relay_fn = model.functions[relay.function]
+        left, site, shown = found
+        names = [variant.members[m] for m in left]
+        fn = model.functions[builder.qualname]
         them = "them" if len(names) > 1 else "it"
         listed_names = ", ".join(names)
         message = (
