@@ -715,7 +715,15 @@ class _FunctionWalker:
 
     def augmented_assign(self, node: ast.AugAssign, guards: Guards) -> tuple[bool, Guards]:
         self.events(node.value, guards)
-        self.events(node.target, guards)
+        if node.target.__class__ is ast.Attribute:
+            # ``self.budget -= batch.draft_len`` stores ``self.budget - batch.draft_len``
+            # (what it reads is read, a property's getter runs)
+            op = _BINOP.get(node.op.__class__)
+            target = _ir(node.target, 0)
+            value = OTHER if op is None else ("binop", op, target, _ir(node.value, 0))
+            self.target(node.target, None, guards, value_ir=value)
+        else:
+            self.events(node.target, guards)
         if node.op.__class__ is ast.Add and node.target.__class__ in _NAME_OR_ATTRIBUTE:
             self.grow(_ir(node.target, 0), node.value, node, guards)
         return False, guards

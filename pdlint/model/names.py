@@ -1933,13 +1933,22 @@ class Model:
         the constructor keeps it in, by the methods of the class and its subclasses
         (``config.validate()``,
         ``self.mode.is_ngram()``). None, or several: unknown, as are methods defined
-        in more than a few modules."""
-        if fn.name != "__init__" or fn.cls is None:
+        in more than a few modules. The same holds of a parameter of a function no
+        analysed code calls (an entry point a launcher runs, ``def
+        run_disagg_decode(engine, handoffs)``), by the methods it calls on it."""
+        passed = self.passed_arguments(fn, ("param", param))
+        if fn.name == "__init__" and fn.cls is not None:
+            methods = self._methods_called_on(fn, fn.cls, param)
+            if not all(_passed_on(caller, arg) for caller, arg in passed):
+                return _NO_CLASSES
+        elif passed or self._call_sites(fn):
             return _NO_CLASSES
-        methods = self._methods_called_on(fn, fn.cls, param)
-        if not methods or not all(
-            _passed_on(caller, arg) for caller, arg in self.passed_arguments(fn, ("param", param))
-        ):
+        else:
+            on_param = ("name", param)
+            methods = sorted(
+                {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == on_param}
+            )
+        if not methods:
             return _NO_CLASSES
         key = (fn.qualname, f"injected:{param}")
         kept = self._passed_cache.get(key)
@@ -2047,14 +2056,44 @@ class Model:
             return kept
         top, cuts = self._at_top(), self._cuts
         init = fn.name == "__init__" and fn.cls is not None
+        # a keyword forwarded with ``**kwargs`` may fill it
+        keyword = want[1] if want[0] in ("param", "keyword") else ""
+        out: list[tuple[FunctionFacts, Expr]] = []
+        for caller, site in self._call_sites(fn):
+            args, kwargs = site.args, site.kwargs
+            # the caller's own ``*args``/``**kwargs`` passed on: each position or
+            # keyword they fill stands for the caller's callers' argument
+            if isinstance(site, CallFact) and site.star is not None:
+                if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
+                    extra = len(fn.params) + (int(want[1]) + 1 if want[0] == "packed" else 0)
+                    args = (*args, *(("forwarded", i) for i in range(extra)))
+            if isinstance(site, CallFact) and site.double_star is not None and keyword:
+                if (
+                    site.double_star == ("name", caller.var_params[1])
+                    and caller.var_params[1]
+                    and all(k != keyword for k, _ in kwargs)
+                ):
+                    kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
+            packed = -1
+            for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
+                if bound.how == "packed":
+                    packed += 1
+                if _wanted(bound, want, fn.var_params, packed):
+                    out.append((caller, bound.arg))
+        if top or self._cuts == cuts:  # which calls are its own was not cut short
+            self._arguments_cache[key] = out
+        return out
+
+    def _call_sites(self, fn: FunctionFacts) -> list[tuple[FunctionFacts, Site]]:
+        """(caller, site) for each call of ``fn`` (or callable handed with arguments)
+        found as :meth:`passed_classes` says."""
+        init = fn.name == "__init__" and fn.cls is not None
         name = fn.cls.rsplit(".", 1)[-1] if init and fn.cls is not None else fn.name
         modules = {self.module_of(fn)}
         if fn.cls is not None:
             modules.update(self.class_module[k] for k in self.mro(fn.cls) if k in self.class_module)
         if init and fn.cls is not None:  # a class is built where it is imported
             modules.update(self.modules_building(fn.cls))
-        # a keyword forwarded with ``**kwargs`` may fill it
-        keyword = want[1] if want[0] in ("param", "keyword") else ""
         sites = [site for m in sorted(modules) for site in self._sites_in(m, name, fn)]
         if not sites and init and fn.cls is not None:
             sites = self._inherited_init_sites(fn, fn.cls)
@@ -2094,31 +2133,7 @@ class Model:
                 if m not in modules
                 for site in self._sites_in(m, name, fn)
             ]
-        out: list[tuple[FunctionFacts, Expr]] = []
-        for caller, site in sites:
-            args, kwargs = site.args, site.kwargs
-            # the caller's own ``*args``/``**kwargs`` passed on: each position or
-            # keyword they fill stands for the caller's callers' argument
-            if isinstance(site, CallFact) and site.star is not None:
-                if site.star == ("name", caller.var_params[0]) and caller.var_params[0]:
-                    extra = len(fn.params) + (int(want[1]) + 1 if want[0] == "packed" else 0)
-                    args = (*args, *(("forwarded", i) for i in range(extra)))
-            if isinstance(site, CallFact) and site.double_star is not None and keyword:
-                if (
-                    site.double_star == ("name", caller.var_params[1])
-                    and caller.var_params[1]
-                    and all(k != keyword for k, _ in kwargs)
-                ):
-                    kwargs = (*kwargs, (keyword, ("forwarded", keyword)))
-            packed = -1
-            for bound in bind_call(fn, site.func, args, kwargs, skip_receiver_always=init):
-                if bound.how == "packed":
-                    packed += 1
-                if _wanted(bound, want, fn.var_params, packed):
-                    out.append((caller, bound.arg))
-        if top or self._cuts == cuts:  # which calls are its own was not cut short
-            self._arguments_cache[key] = out
-        return out
+        return sites
 
     def _inherited_init_sites(
         self, init: FunctionFacts, cls: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pdlint.checks.relay.decode_tests import flatten
 from pdlint.checks.relay.late_failures import bypass_only
 from pdlint.facts.indexer import held_entry, keyed_name
 from pdlint.facts.types import (
@@ -156,8 +157,10 @@ def _dominates(
     while store_guards and _tests_attribute(store_guards[-1][0], state):
         store_guards = store_guards[:-1]
     # Every condition the store runs under also holds at the later code (the
-    # same test may be written twice: ``if v: set()`` ... ``if v: use()``).
-    rest = tuple(g for g in store_guards if g not in guards)
+    # same test may be written twice: ``if v: set()`` ... ``if v: use()``), each
+    # ``and`` and negated ``or`` read as its parts on both sides.
+    later = set(flatten(guards))
+    rest = tuple(g for g in flatten(store_guards) if g not in later)
     return not rest or (holds is not None and fn is not None and holds(rest, fn))
 
 

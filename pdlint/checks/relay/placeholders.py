@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pdlint.checks.relay.decode_tests import flatten
 from pdlint.checks.relay.none_checks import none_check
 from pdlint.facts.exprs import text
 from pdlint.facts.types import Expr, Guards, Span
@@ -59,8 +60,9 @@ def find_placeholders(
 
 
 def none_branch(guards: Guards, state: str) -> bool:
-    """Code under ``guards`` runs only when ``state`` is None (or falsy)."""
-    for expr, polarity in guards:
+    """Code under ``guards`` runs only when ``state`` is None (or falsy), tested alone
+    or as a part of an ``and`` (``if algo.drafts() and batch.state is None:``)."""
+    for expr, polarity in flatten(guards):
         if not none_check(expr, state):
             continue
         if expr[0] == "cmp" and expr[2][0] in ("is", "=="):
