@@ -42,6 +42,13 @@ def nodes(expr: Expr) -> Iterator[Expr]:
             stack.extend(reversed([p for p in node if isinstance(p, tuple)]))
 
 
+def substituted(node: Expr, bound: dict[str, Expr]) -> Expr:
+    """``node`` with the names of ``bound`` replaced by what they are bound to."""
+    if len(node) == 2 and node[0] == "name" and isinstance(node[1], str):
+        return bound.get(node[1], node)
+    return tuple(substituted(x, bound) if isinstance(x, tuple) else x for x in node)
+
+
 _PRECEDENCE = {"or": 1, "and": 2, "not": 3, "cmp": 4, "+": 5, "-": 5, "*": 6, "/": 6, "//": 6}
 
 

@@ -329,8 +329,13 @@ def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, d: int) 
 
 
 def _dict_comprehension(node: ast.DictComp, d: int) -> Expr:
-    # a mapping's elements are its values, as for a dict literal
-    return ("comp", tuple([_ir(g.iter, d) for g in node.generators]), _ir(node.value, d))
+    # a mapping's elements are its values, as for a dict literal; with no filter, its
+    # targets and key too, from which its entries can be read (Model.entries)
+    iters = tuple([_ir(g.iter, d) for g in node.generators])
+    if any(g.ifs or g.is_async for g in node.generators):
+        return ("comp", iters, _ir(node.value, d))
+    targets = ("seq", tuple([_ir(g.target, d) for g in node.generators]))
+    return ("comp", iters, _ir(node.value, d), targets, _ir(node.key, d))
 
 
 def _named(node: ast.NamedExpr, d: int) -> Expr:

@@ -7,7 +7,8 @@ Expressions are kept as small nested tuples (an "expression IR"):
 ``("seq", elements)``, ``("subscript", base, index)``, ``("binop", op, left, right)``
 (arithmetic; ``|`` is ``("union", left, right)``), ``("neg", operand)``,
 ``("slice", lower, upper, step)`` (a missing bound is ``("const", None)``),
-``("comp", iterables, element)`` (a comprehension: what it iterates, what it gives),
+``("comp", iterables, element)`` (a comprehension: what it iterates, what it gives;
+a dict comprehension with no filter adds ``("seq", targets)`` and its key),
 ``("await", value)``, ``("fstr", pieces)`` (an f-string: constants and the values formatted),
 ``("ifexp", test, body, orelse)`` (``body if test else orelse``), ``("other",)``.
 A guard is ``(expression, polarity)``: the event runs only where the expression

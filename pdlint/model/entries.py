@@ -133,6 +133,23 @@ def by_name(model: Model) -> list[str]:
     )
 
 
+def inherited_constructors(model: Model, named: list[str]) -> list[str]:
+    """The ``__init__`` a class named for the decode side inherits (``class
+    DisaggDecodeRunner(GPUModelRunner)`` with no ``__init__`` of its own): it runs in
+    the decode process when the class is made, as that class's own would (an entry
+    by its name)."""
+    out: set[str] = set()
+    for qualname in named:
+        cls = model.functions[qualname].cls
+        short = cls.rsplit(".", 1)[-1].lower() if cls is not None else ""
+        if cls is None or "disagg" not in short or "decode" not in short:
+            continue
+        found = model.lookup_method(cls, "__init__")
+        if found is not None and found != f"{cls}.__init__":
+            out.add(found)
+    return sorted(out)
+
+
 def named_loops(model: Model, named: list[str]) -> list[str]:
     """The functions that call an entry found by name on ``self`` (and on up, as
     :func:`connector_drivers` climbs), up to the outermost: a step named for the decode
@@ -368,6 +385,7 @@ def heuristic_entries(model: Model) -> list[str]:
     found = {
         *named,
         *named_loops(model, named),
+        *inherited_constructors(model, named),
         *connectors,
         *role_methods(model),
         *connector_drivers(model, connectors),

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol, TypeVar
 
+from pdlint.facts.exprs import nodes, substituted
 from pdlint.facts.indexer import lambda_name, string_annotation_expr
 from pdlint.facts.types import CallFact, ClassFacts, Expr, FunctionFacts, ModuleFacts
 from pdlint.model.binding import (
@@ -130,6 +131,28 @@ def _scoped(
         None if key is None else ("scoped", function, module, key),
         ("scoped", function, module, value),
     )
+
+
+# the most entries a comprehension is expanded into (more: not read)
+_MAX_COMPREHENSION = 256
+
+
+def _paired(key: Expr, value: Expr) -> Expr:
+    """The pair ``(key, value)`` an ``.items()`` gives, each part in its own scope."""
+    if key[0] == "scoped" and value[0] == "scoped" and key[1:3] == value[1:3]:
+        return ("scoped", key[1], key[2], ("seq", (key[3], value[3])))
+    return ("seq", (key, value))
+
+
+def _bind_target(target: Expr, element: Expr, bound: dict[str, Expr]) -> bool:
+    """Bind a ``for`` target (a name, or a tuple of them) to an element; False when
+    the element does not unpack into it."""
+    if target[0] == "name":
+        bound[target[1]] = element
+        return True
+    if target[0] == "seq" and element[0] == "seq" and len(target[1]) == len(element[1]):
+        return all(_bind_target(t, e, bound) for t, e in zip(target[1], element[1], strict=True))
+    return False
 
 
 # type variable (qualified) -> (annotation it is bound to, its module, its function)
@@ -313,6 +336,7 @@ class Model:
         self._held_named: dict[str, dict[str, list[tuple[FunctionFacts, Site]]]] = {}
         self._passed_cache: dict[tuple[str, str], frozenset[str]] = {}
         self._arguments_cache: dict[tuple[str, str], list[tuple[FunctionFacts, Expr]]] = {}
+        self._sites_cache: dict[str, list[tuple[FunctionFacts, Site]]] = {}  # see _call_sites
         self._in_progress: set[tuple[str, str, str]] = set()
         self._passing = 0  # parameters being resolved from their callers (see passed_classes)
         self.methods_of: dict[str, list[FunctionFacts]] = {}
@@ -1948,7 +1972,10 @@ class Model:
             methods = sorted(
                 {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == on_param}
             )
-        if not methods:
+        # and the attributes read on it (``config.speculative_config``), where it has
+        # them: a configuration object is mostly read, not called
+        attrs = sorted(_attributes_read(fn, param) - set(methods))
+        if not methods and not attrs:
             return _NO_CLASSES
         key = (fn.qualname, f"injected:{param}")
         kept = self._passed_cache.get(key)
@@ -1958,22 +1985,43 @@ class Model:
         for method in methods:  # a module defining them all defines each
             found = set(self._modules_defining(method))
             modules = found if modules is None else modules & found
-        candidates = sorted(modules or ())
+        if modules is None and self.texts is not None:
+            # read only: a module whose text names each, and declares one (``name:``,
+            # ``name =``), as a class defining them all does
+            declared = [f"{a}{s}" for a in attrs for s in (":", " =", "=")]
+            modules = set(self.texts.with_text(any_of=declared, all_of=(tuple(attrs),)))
+        candidates = sorted(modules) if modules is not None else sorted(self.modules)
         found_classes: frozenset[str] = _NO_CLASSES
-        if len(candidates) <= _BUILDING_MODULES:
+        if len(candidates) <= _BUILDING_MODULES or modules is None:
             self.load_modules(candidates)
             defining = {
                 cls.qualname
                 for m in candidates
                 if m in self.modules
                 for cls in self.modules[m].classes
-                if any(f"{cls.qualname}.{method}" in self.functions for method in methods)
+                if (
+                    any(f"{cls.qualname}.{method}" in self.functions for method in methods)
+                    or (not methods and any(self._declares(cls.qualname, a) for a in attrs))
+                )
                 and all(self.lookup_method(cls.qualname, method) for method in methods)
+                and all(self._declares(cls.qualname, a) for a in attrs)
             }
             if len(defining) == 1:
                 found_classes = frozenset(defining)
         self._passed_cache[key] = found_classes
         return found_classes
+
+    def _declares(self, cls: str, name: str) -> bool:
+        """Whether a ``cls`` has the attribute ``name``: annotated or assigned in a class
+        of its MRO, stored on ``self`` by a method, or a method or property."""
+        for klass in self.mro(cls):
+            facts = self.classes.get(klass)
+            if facts is not None and (
+                any(n == name for n, _ in facts.annotations)
+                or any(n == name for n, _, _ in facts.assigns)
+            ):
+                return True
+        return bool(self.attribute_stores(cls, name)) or self.lookup_method(cls, name) is not None
 
     def _methods_called_on(self, init: FunctionFacts, cls: str, param: str) -> list[str]:
         """The names of the methods called on a constructor's parameter: by the
@@ -2087,6 +2135,16 @@ class Model:
     def _call_sites(self, fn: FunctionFacts) -> list[tuple[FunctionFacts, Site]]:
         """(caller, site) for each call of ``fn`` (or callable handed with arguments)
         found as :meth:`passed_classes` says."""
+        kept = self._sites_cache.get(fn.qualname)
+        if kept is not None:
+            return kept
+        top, cuts = self._at_top(), self._cuts
+        sites = self._find_call_sites(fn)
+        if top or self._cuts == cuts:  # which calls are its own was not cut short
+            self._sites_cache[fn.qualname] = sites
+        return sites
+
+    def _find_call_sites(self, fn: FunctionFacts) -> list[tuple[FunctionFacts, Site]]:
         init = fn.name == "__init__" and fn.cls is not None
         name = fn.cls.rsplit(".", 1)[-1] if init and fn.cls is not None else fn.name
         modules = {self.module_of(fn)}
@@ -2441,6 +2499,8 @@ class Model:
             for part in container[2:]:
                 out.extend(self.entries(fn, module, part, depth + 1))
             return out
+        if kind == "comp" and len(container) == 5:
+            return self._comprehension_entries(fn, module, container, depth)
         if kind == "name" and fn is not None:
             values = [v for n, v in fn.assigns if n == container[1] and v != container]
             for value in values:
@@ -2469,9 +2529,65 @@ class Model:
             held = self.module_assigns.get(target) if target is not None else None
             if target is not None and held is not None:
                 where = target.rsplit(".", 1)[0]
-                if held[0] in ("dict", "seq"):
+                if held[0] in ("dict", "seq", "comp"):
                     out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
                 out.extend(self.registered_entries(target))
+        return out
+
+    def _comprehension_entries(
+        self, fn: FunctionFacts | None, module: str, comp: Expr, depth: int
+    ) -> list[tuple[Expr | None, Expr]]:
+        """The entries of a dict comprehension with no filter over containers whose
+        entries are known (``{kind: cls.build for cls, kinds in CLASSES.items() for
+        kind in kinds}``): its key and value with each target bound to an element;
+        none when an element is not known (an unknown entry is no entry)."""
+        iterables, value, targets, key = comp[1], comp[2], comp[3][1], comp[4]
+        scope = fn.qualname if fn is not None else ""
+        bindings: list[dict[str, Expr]] = [{}]
+        for target, iterable in zip(targets, iterables, strict=True):
+            grown: list[dict[str, Expr]] = []
+            for bound in bindings:
+                elements = self._iterated(fn, module, substituted(iterable, bound), depth + 1)
+                for element in elements or ():
+                    if element[0] == "scoped":  # written in this scope: read here as it is
+                        if element[1] != scope or element[2] != module:
+                            return []
+                        element = element[3]
+                    given = dict(bound)
+                    if not _bind_target(target, element, given):
+                        return []
+                    grown.append(given)
+                if elements is None or len(grown) > _MAX_COMPREHENSION:
+                    return []
+            bindings = grown
+        return [(substituted(key, bound), substituted(value, bound)) for bound in bindings]
+
+    def _iterated(
+        self, fn: FunctionFacts | None, module: str, iterable: Expr, depth: int
+    ) -> list[Expr] | None:
+        """What iterating ``iterable`` gives, element by element: a container's
+        elements (a mapping's keys), its ``.items()`` as pairs, its ``.keys()`` and
+        ``.values()``; None when an entry's key is not known."""
+        method = ""
+        if iterable[0] == "call" and iterable[1][0] == "attr" and not iterable[2]:
+            method = iterable[1][2]
+            if method in ("items", "keys", "values"):
+                iterable = iterable[1][1]
+        found = self.entries(fn, module, iterable, depth + 1)
+        if not found:
+            return None
+        out: list[Expr] = []
+        for entry_key, entry_value in found:
+            if method == "values":
+                out.append(entry_value)
+            elif entry_key is None:
+                if method in ("items", "keys"):
+                    return None
+                out.append(entry_value)
+            elif method == "items":
+                out.append(_paired(entry_key, entry_value))
+            else:
+                out.append(entry_key)
         return out
 
     def class_entries(self, cls: str, name: str) -> list[tuple[Expr | None, Expr]]:
@@ -2546,6 +2662,24 @@ def _imports_from(facts: ModuleFacts, top: str) -> bool:
         for imports in (facts.imports, *(fn.imports for fn in facts.functions))
         for _, q in imports
     )
+
+
+def _attributes_read(fn: FunctionFacts, param: str) -> set[str]:
+    """The attributes ``fn`` reads on its parameter ``param`` (``config.block_size``),
+    methods called on it included."""
+    on_param = ("name", param)
+    exprs: list[Expr] = [value for _, value in fn.assigns]
+    exprs += [store.value for store in fn.stores]
+    exprs += [call.func for call in fn.calls]
+    exprs += [arg for call in fn.calls for arg in (*call.args, *(v for _, v in call.kwargs))]
+    exprs += [test for test, _, _ in fn.branches]
+    exprs += [ret.value for ret in fn.returns if ret.value is not None]
+    return {
+        node[2]
+        for expr in exprs
+        for node in nodes(expr)
+        if node[0] == "attr" and node[1] == on_param
+    }
 
 
 def _passed_on(caller: FunctionFacts, arg: Expr) -> bool:

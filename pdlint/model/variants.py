@@ -155,12 +155,16 @@ class Variants:
         # (function, expression, variant, bound) -> :meth:`mentions`; the same guard
         # is asked once per member
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
+        # (function, object, variant, bound) -> see _read_from
+        self._reads_from: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         # attribute -> the enums it is compared with (see _compared_carriers), and the
         # attributes that are carriers by those comparisons alone
         self._compared_names: dict[str, set[str]] = {}
         self._compared_in: dict[tuple[str, str], set[str]] = {}  # by (class, attribute)
+        # the comparisons read so far whose object's class was not asked
+        self._compared_sides: list[tuple[FunctionFacts, Expr, str, str]] = []
         self._by_compare: set[str] = set()
         self._giving: set[str] = set()  # constructors being read, see _given_rewrite
         self._copying: set[tuple[str, Expr]] = set()  # see _copied_variant
@@ -428,11 +432,24 @@ class Variants:
                     seen[name] = set()
                 seen.setdefault(name, set()).add(variant.qualname)
         compared = self._compared_names
-        for found_compared in model.batched(functions, self._compared_carriers):
-            for owner, name, qual in found_compared:
+        sides = self._compared_sides
+        for fn, found_compared in zip(
+            functions, model.batched(functions, self._compared_carriers), strict=True
+        ):
+            for obj, name, qual in found_compared:
                 compared.setdefault(name, set()).add(qual)
-                if owner is not None:
-                    self._compared_in.setdefault((owner, name), set()).add(qual)
+                sides.append((fn, obj, name, qual))
+        # a name compared with the members of several enums: by its object's class
+        # (asked only then: most names are compared with one)
+        kept = []
+        for fn, obj, name, qual in sides:
+            if len(compared[name]) < 2:
+                kept.append((fn, obj, name, qual))
+                continue
+            owner = model.type_of(fn, obj)
+            if owner is not None:
+                self._compared_in.setdefault((owner, name), set()).add(qual)
+        self._compared_sides = kept
         for name, quals in compared.items():
             if name not in seen or name in self._by_compare:
                 self._by_compare.add(name)
@@ -441,12 +458,11 @@ class Variants:
             name: self.by_name[next(iter(quals))] for name, quals in seen.items() if len(quals) == 1
         }
 
-    def _compared_carriers(self, fn: FunctionFacts) -> list[tuple[str | None, str, str]]:
-        """(the object's class if known, attribute, enum) for each attribute ``fn``
-        compares with members of one enum where it branches (``batch.kind is
-        Kind.NGRAM``, ``batch.kind in RELAY_KINDS``): what an attribute no store or
-        annotation describes holds (the value came through parameters nothing
-        annotates)."""
+    def _compared_carriers(self, fn: FunctionFacts) -> list[tuple[Expr, str, str]]:
+        """(the object, attribute, enum) for each attribute ``fn`` compares with
+        members of one enum where it branches (``batch.kind is Kind.NGRAM``,
+        ``batch.kind in RELAY_KINDS``): what an attribute no store or annotation
+        describes holds (the value came through parameters nothing annotates)."""
         out = []
         module = self.model.module_of(fn)
         for node in (n for b in fn.branches for n in nodes(b[0])):
@@ -457,7 +473,7 @@ class Variants:
                     continue
                 enum = self._enum_named(fn, module, other, 0)
                 if enum is not None:
-                    out.append((self.model.type_of(fn, side[1]), side[2], enum))
+                    out.append((side[1], side[2], enum))
         return out
 
     def _compared_in_class(self, cls: str, name: str) -> Variant | None:
@@ -502,6 +518,7 @@ class Variants:
             self._attr_cache.clear()
             self._copies.clear()  # they read the carriers
             self._mentions.clear()
+            self._reads_from.clear()
             self._forget_truths()
 
     def _load_validators(self) -> bool:
@@ -1220,7 +1237,11 @@ class Variants:
     def local_lookup(
         self, expr: Expr, fn: FunctionFacts, variant: Variant, bound: frozenset[str]
     ) -> tuple[Expr, set[int]] | None:
-        """A local assigned once from ``TABLE.get(v)``: (that call, members with a value)."""
+        """A local assigned once from ``TABLE.get(v)``, or that lookup itself (``(maker
+        := TABLE.get(v)) is None``): (that call, members with a value)."""
+        if expr[0] == "call":
+            found = self.table_lookup(expr, fn, variant, bound)
+            return None if found is None else (expr, found)
         if expr[0] != "name":
             return None
         values = assigned_values(fn, expr[1])
@@ -1383,13 +1404,17 @@ class Variants:
         obj.mode``, ``obj.mode.is_tree()``), ``obj`` an attribute or a name."""
         if obj[0] not in ("name", "attr"):
             return False
-        candidates = [value for _, value in fn.assigns] + [call.func for call in fn.calls]
-        candidates += [test for test, _, _ in fn.branches]
-        return any(
-            node[0] == "attr" and node[1] == obj and self.denotes(node, fn, variant, bound)
-            for candidate in candidates
-            for node in nodes(candidate)
-        )
+        key = (fn.qualname, obj, variant.qualname, bound)
+        found = self._reads_from.get(key)
+        if found is None:
+            candidates = [value for _, value in fn.assigns] + [call.func for call in fn.calls]
+            candidates += [test for test, _, _ in fn.branches]
+            found = self._reads_from[key] = any(
+                node[0] == "attr" and node[1] == obj and self.denotes(node, fn, variant, bound)
+                for candidate in candidates
+                for node in nodes(candidate)
+            )
+        return found
 
     def _attribute_set(
         self, fn: FunctionFacts, expr: Expr, variant: Variant

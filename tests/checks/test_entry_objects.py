@@ -174,3 +174,59 @@ def test_an_engine_two_classes_could_be_is_unknown(tmp_path: Path) -> None:
             """,
     }
     assert package_findings(tmp_path, files) == []
+
+
+RUNNER = {
+    "tern/__init__.py": "",
+    "tern/cfg.py": """
+        from dataclasses import dataclass
+        from typing import Literal
+
+
+        @dataclass
+        class DraftConfig:
+            method: Literal["tree", "chain", "chain_a", "chain_b"]
+            draft_heads: int = 1
+
+            def __post_init__(self):
+                if self.method in ("chain_a", "chain_b"):
+                    self.method = "chain"
+        """,
+    "tern/runner.py": """
+        from tern.cfg import DraftConfig
+
+
+        class Runner:
+            def __init__(self, cfg: DraftConfig):
+                self.heads = 0
+                if cfg.method == "chain_b":
+                    self.heads = cfg.draft_heads
+
+
+        class DisaggDecodeRunner(Runner):
+            def step(self):
+                return self.heads
+        """,
+}
+
+
+@pytest.mark.parametrize("annotated", [True, False])
+def test_the_constructor_a_decode_class_inherits_runs_on_decode(
+    tmp_path: Path, annotated: bool
+) -> None:
+    """``DisaggDecodeRunner`` has no ``__init__`` of its own: the base's runs when it is
+    made, and its test of a value the config rewrites never holds (PDL108); with no
+    annotation, the config is the one class declaring what the constructor reads."""
+    files = dict(RUNNER)
+    if not annotated:
+        files["tern/runner.py"] = files["tern/runner.py"].replace("cfg: DraftConfig", "cfg")
+    assert package_findings(tmp_path, files) == ["PDL108 tern/runner.py:7 chain_b"]
+    driver = (
+        "from tern.cfg import DraftConfig\n"
+        "from tern.runner import DisaggDecodeRunner\n"
+        "print(DisaggDecodeRunner(DraftConfig('chain_b', 3)).step())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", driver], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.stdout.strip() == "0", done.stderr

@@ -145,3 +145,54 @@ def test_the_relays_test_is_read_per_member(
     assert [f.rsplit(" ", 1)[1] for f in found if f.startswith("PDL101")] == reported
     crashes = _crashes(root)
     assert sorted(m for m, where in crashes.items() if where) == reported
+
+
+MAKERS = """_MAKERS = {
+    Guess.TREE: functools.partial(Proposal, width=4),
+    Guess.CHAIN: Proposal,
+    Guess.SKETCH: lambda seqs: Proposal(seqs, 2),
+}"""
+BUILDER = """    maker = _MAKERS.get(mode)
+    return maker(seqs) if maker else None"""
+
+
+@pytest.mark.parametrize(
+    ("makers", "builder"),
+    [
+        # a table written as a comprehension over another table's items
+        (
+            "_WIDTHS = {Proposal: (Guess.TREE, Guess.CHAIN, Guess.SKETCH)}\n"
+            "_MAKERS = {mode: cls for cls, modes in _WIDTHS.items() for mode in modes}",
+            BUILDER,
+        ),
+        # the lookup written in its test (a walrus)
+        (
+            MAKERS,
+            "    if (maker := _MAKERS.get(mode)) is None:\n        return None\n"
+            "    return maker(seqs)",
+        ),
+    ],
+)
+def test_the_table_as_other_code_writes_it(tmp_path: Path, makers: str, builder: str) -> None:
+    guess = "sluice_engine/guess.py"
+    root = _package(tmp_path, {guess: (MAKERS, makers)})
+    path = root / guess
+    path.write_text(path.read_text().replace(BUILDER, builder))
+    line = path.read_text().splitlines().index("def make_proposal(mode, seqs):") + 1
+    assert summary(_findings(root)) == [
+        f"PDL001 {guess}:{line} OFF,LOOKUP",
+        f"PDL101 {DECODE}:15 SKETCH",
+        f"PDL106 {guess}:{line} SKETCH",
+    ]
+    assert _crashes(root) == {m: f"{DECODE}:15" if m == "SKETCH" else "" for m in MEMBERS}
+
+
+def test_a_filtered_comprehension_is_not_read(tmp_path: Path) -> None:
+    """``{... for mode in modes if ...}``: which keys it keeps is not known, so the
+    builder's gaps are not either (unknown is silent)."""
+    makers = (
+        "_WIDTHS = {Proposal: (Guess.TREE, Guess.CHAIN, Guess.SKETCH)}\n"
+        "_MAKERS = {mode: cls for cls, modes in _WIDTHS.items() for mode in modes if mode}"
+    )
+    root = _package(tmp_path, {"sluice_engine/guess.py": (MAKERS, makers)})
+    assert [f for f in summary(_findings(root)) if "guess.py" in f] == []

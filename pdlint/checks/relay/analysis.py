@@ -1245,9 +1245,14 @@ class RelayAnalysis:
         found = self._holds.get(key)
         if found is None:
             variants = self.variants
+            answers: dict[tuple[Guards, str, int], bool] = {}
 
             def found(guards: Guards, fn: FunctionFacts) -> bool:
-                return variants.guards_truth(guards, fn, variant, member) is T
+                key = (guards, fn.qualname, variants.epoch)
+                answer = answers.get(key)
+                if answer is None:
+                    answer = answers[key] = variants.guards_truth(guards, fn, variant, member) is T
+                return answer
 
             self._holds[key] = found
         return found

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from pdlint.checks.relay.decode_tests import flatten
 from pdlint.checks.relay.late_failures import bypass_only
+from pdlint.facts.exprs import substituted
 from pdlint.facts.indexer import held_entry, keyed_name
 from pdlint.facts.types import (
     CallFact,
@@ -159,8 +160,10 @@ def _dominates(
     # Every condition the store runs under also holds at the later code (the
     # same test may be written twice: ``if v: set()`` ... ``if v: use()``), each
     # ``and`` and negated ``or`` read as its parts on both sides.
-    later = set(flatten(guards))
-    rest = tuple(g for g in flatten(store_guards) if g not in later)
+    rest = tuple(g for g in store_guards if g not in guards)
+    if rest:
+        later = set(flatten(guards))
+        rest = tuple(g for g in flatten(rest) if g not in later)
     return not rest or (holds is not None and fn is not None and holds(rest, fn))
 
 
@@ -193,7 +196,7 @@ def _ruled_out(guards: Guards, call: CallFact, bound: dict[str, Expr]) -> bool:
     false, with the callee's parameters standing for the arguments)."""
 
     def false_at_call(part: Expr) -> bool:
-        shown = _substituted(part, bound)
+        shown = substituted(part, bound)
         return any(
             not polarity and (expr == shown or (expr[0] == "or" and shown in expr[1]))
             for expr, polarity in call.guards
@@ -206,13 +209,6 @@ def _ruled_out(guards: Guards, call: CallFact, bound: dict[str, Expr]) -> bool:
         if all(bypass_only(((p, True),)) or false_at_call(p) for p in parts):
             return True
     return False
-
-
-def _substituted(node: Expr, bound: dict[str, Expr]) -> Expr:
-    """``node`` with the names of ``bound`` replaced by what they are bound to."""
-    if len(node) == 2 and node[0] == "name" and isinstance(node[1], str):
-        return bound.get(node[1], node)
-    return tuple(_substituted(x, bound) if isinstance(x, tuple) else x for x in node)
 
 
 # library calls that return a new object, never None
