@@ -52,9 +52,11 @@ class Algo(Enum):
         explanation="""\
 A request handed over from prefill enters the decode engine through a relay
 path that rebuilds per-request state with a per-variant builder and stores it
-in an attribute (the relay state). For member M the builder returns None, so
-the state is never set, yet a consumer reached from a disaggregated decode
-entry point dereferences the state while the variant is M. In a colocated
+in an attribute (the relay state). For member M the builder returns None (or
+the relay calls it only under a test that never holds for M, the shape PDL106
+reports at the builder), so the state is never set, yet a consumer reached from
+a disaggregated decode entry point dereferences the state while the variant is
+M. In a colocated
 deployment the local prefill builds the state and everything works; under PD
 the first decode step fails (AttributeError on None) or computes on garbage.
 
