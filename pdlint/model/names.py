@@ -2530,7 +2530,9 @@ class Model:
             if target is not None and held is not None:
                 where = target.rsplit(".", 1)[0]
                 if held[0] in ("dict", "seq", "comp"):
-                    out = [_scoped("", where, e) for e in self.entries(None, where, held, 0)]
+                    # a comprehension reads other tables (maybe itself: the depth goes on)
+                    deeper = depth + 1 if held[0] == "comp" else 0
+                    out = [_scoped("", where, e) for e in self.entries(None, where, held, deeper)]
                 out.extend(self.registered_entries(target))
         return out
 

@@ -196,3 +196,11 @@ def test_a_filtered_comprehension_is_not_read(tmp_path: Path) -> None:
     )
     root = _package(tmp_path, {"sluice_engine/guess.py": (MAKERS, makers)})
     assert [f for f in summary(_findings(root)) if "guess.py" in f] == []
+
+
+def test_a_table_rebuilt_from_itself_is_read_without_end(tmp_path: Path) -> None:
+    """``_MAKERS = {k: v for k, v in _MAKERS.items()}`` (a table copied over its own
+    name) names itself: the run ends, with the table unknown."""
+    makers = MAKERS + "\n_MAKERS = {mode: maker for mode, maker in _MAKERS.items()}"
+    root = _package(tmp_path, {"sluice_engine/guess.py": (MAKERS, makers)})
+    assert [f for f in summary(_findings(root)) if "guess.py" in f] == []
