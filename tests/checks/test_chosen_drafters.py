@@ -187,3 +187,59 @@ def test_a_validator_returning_first_still_rejects(
     done = _run(tmp_path, rejected)
     assert done.returncode != 0
     assert "is not relayed to a decode server" in done.stderr
+
+
+def test_the_state_handed_on_through_a_local(tmp_path: Path) -> None:
+    """The engine hands each request's state to its drafter through a local that may
+    be None (``meta = None``, then ``meta = req.state``): WIDE's drafter demands the
+    subclass of it (PDL105 there), and no lane is reported at another lane's drafter."""
+    drafters = (
+        FILES["ferry_engine/drafters.py"]
+        .replace(
+            """                    if self.lane is Lane.WIDE:
+                        assert isinstance(req.state, WideState)
+""",
+            "",
+        )
+        .replace(
+            """        class ScanDrafter(Drafter):""",
+            """            def check(self, meta):
+                if self.lane is Lane.WIDE:
+                    assert isinstance(meta, WideState)
+
+
+        class ScanDrafter(Drafter):
+            def check(self, meta):
+                return meta""",
+        )
+    )
+    engine = FILES["ferry_engine/engine.py"].replace(
+        """                if self.drafter is not None:
+                    self.drafter.plan(reqs)
+                return [req.out for req in reqs]""",
+        """                self._check_all(reqs)
+                if self.drafter is not None:
+                    self.drafter.plan(reqs)
+                return [req.out for req in reqs]
+
+            def _check_all(self, reqs):
+                for req in reqs:
+                    meta = None
+                    if self.drafter is not None:
+                        meta = req.state
+                        self.drafter.check(meta)""",
+    )
+    files = {
+        **_files("nothing"),
+        "ferry_engine/drafters.py": drafters,
+        "ferry_engine/engine.py": engine,
+    }
+    found = package_findings(tmp_path, files)
+    assert found == [
+        f"PDL001 {DRAFTERS}:17 SCAN",
+        f"PDL101 {DRAFTERS}:40 SCAN",
+        f"PDL105 {DRAFTERS}:32 WIDE",
+    ]
+    assert _failure(tmp_path, "wide") == f"{DRAFTERS}:32"
+    assert _failure(tmp_path, "scan") == f"{DRAFTERS}:40"
+    assert _failure(tmp_path, "thin") == ""

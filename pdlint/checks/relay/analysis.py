@@ -1007,6 +1007,9 @@ class RelayAnalysis:
                 or not edges(self.model.functions[caller], call)
             ):
                 continue
+            when = self.graph.when.get((caller, target))
+            if when is not None and when[0] == variant.qualname and member not in when[1]:
+                continue  # a callee other members' objects have (their drafter's)
             fn = self.model.functions[caller]
             if self.variants.guards_truth(call.guards, fn, variant, member) not in (T, MAYBE):
                 continue
@@ -1589,12 +1592,16 @@ class RelayAnalysis:
         before on the object passed."""
         relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
         # an entry of the state (``self.pending[rid]``), or a local holding one (``for rid,
-        # meta in self.pending.items()``)
+        # meta in self.pending.items()``) or the state itself (``md = batch.spec_md``)
         held = {
             ("name", local): entry
             for local in state_locals(fn, relay.state)
             for name, value in fn.assigns
-            if name == local and (entry := held_entry(value)) is not None
+            if name == local
+            and (entry := held_entry(value) or value)[0] == "attr"
+            # (a local annotated with a class unrelated to the builder's reads a state
+            # another step stored, as a dereference through it does)
+            and self._may_hold_built(fn, local, relay.builder)
         }
         out = []
         for call in fn.calls:

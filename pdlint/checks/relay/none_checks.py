@@ -55,8 +55,9 @@ def state_locals(fn: FunctionFacts, state: str) -> frozenset[str]:
     given: a None test of one tests the state, and passing one on passes the state."""
     held: dict[str, bool] = {}
     for local, value in fn.assigns:
-        if value[0] != "annotated":
-            # an entry of the keyed state, or the state itself (``ctx = batch.draft_ctx``)
+        if value[0] != "annotated" and value != ("const", None):
+            # an entry of the keyed state, or the state itself (``ctx = batch.draft_ctx``);
+            # a None besides (``md = None``, then ``if ...: md = batch.md``) holds none
             entry = held_entry(value) if state.endswith("[...]") else value
             held[local] = (
                 held.get(local, True)
