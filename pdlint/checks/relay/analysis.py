@@ -98,8 +98,11 @@ class RelayAnalysis:
         self._mentioned: dict[tuple[int, str], tuple[Guards, bool]] = {}
         # (id of a call site, state) -> (the site, whether its caller set the state of an
         # object the call receives just before it)
-        self._stored_calls: dict[tuple[int, str, Holds | None], tuple[CallFact, bool]] = {}
+        # (site, state, the member's Holds or None for every member) -> (site, answer):
+        # for every member, None when no store was left out for its conditions alone
+        self._stored_calls: dict[tuple[int, str, Holds | None], tuple[CallFact, bool | None]] = {}
         self._holds: dict[tuple[str, int], Holds] = {}  # see holds_for
+        self._relays_of: dict[str, frozenset[str]] = {}  # see _relay_functions
         # the raises (and asserts) a member's request fails loudly at (see _late)
         self._loud: set[tuple[str, Span]] = set()
         self._carriers = CarrierSearch(model, variants)
@@ -1212,7 +1215,7 @@ class RelayAnalysis:
                 mentioned[(id(guards), state)] = found
             if found[1]:
                 return False
-            if self._stored_for(fn, site, state) or self._stored_for(fn, site, state, holds):
+            if self._stored_for(fn, site, state, holds):
                 return False  # the callee sees the state this function just set
             if called_on_state(fn, site, state):
                 return False  # a method of the state runs only when it exists
@@ -1229,17 +1232,33 @@ class RelayAnalysis:
         self._filters[key] = allowed
         return allowed
 
-    def _stored_for(
-        self, fn: FunctionFacts, site: CallFact, state: str, holds: Holds | None = None
-    ) -> bool:
-        """:func:`stored_for_call`, for every member or (``holds``) for one."""
-        key = (id(site), state, holds)
+    def _stored_for(self, fn: FunctionFacts, site: CallFact, state: str, holds: Holds) -> bool:
+        """:func:`stored_for_call` for the member ``holds`` asks about: asked for every
+        member first, then for this one only where a store was left out for its
+        conditions alone."""
+        key: tuple[int, str, Holds | None] = (id(site), state, None)
         found = self._stored_calls.get(key)
+        relays = self._relay_functions(state)
         if found is None or found[0] is not site:
-            relays = frozenset(r.function for r in self.found_relays() if r.state == state)
+            asked = _Asked()
+            stored = stored_for_call(self.model, fn, site, state, relays, asked)
+            found = self._stored_calls[key] = (site, stored or not asked.asked and None)
+        if found[1] is not False:
+            return bool(found[1])
+        member_key = (id(site), state, holds)
+        mine = self._stored_calls.get(member_key)
+        if mine is None or mine[0] is not site:
             stored = stored_for_call(self.model, fn, site, state, relays, holds)
-            found = self._stored_calls[key] = (site, stored)
-        return found[1]
+            mine = self._stored_calls[member_key] = (site, stored)
+        return bool(mine[1])
+
+    def _relay_functions(self, state: str) -> frozenset[str]:
+        """The functions of the relays storing ``state`` (kept: asked per call site)."""
+        found = self._relays_of.get(state)
+        if found is None:
+            found = frozenset(r.function for r in self.found_relays() if r.state == state)
+            self._relays_of[state] = found
+        return found
 
     def holds_for(self, variant: Variant, member: int) -> Holds:
         """Whether conditions of a function surely hold for the member (one callable
@@ -1687,6 +1706,18 @@ class RelayAnalysis:
             key=("PDL101", entry, name, consumer, shown, *(("raise",) if late else ())),
             summary=summary,
         )
+
+
+class _Asked:
+    """A :data:`Holds` for no member (never holds) that records whether it was asked:
+    whether a store was left out for its conditions alone."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self, guards: Guards, fn: FunctionFacts) -> bool:
+        self.asked = True
+        return False
 
 
 def _exists_test(guard: tuple[Expr, bool], objects: set[Expr]) -> bool:
