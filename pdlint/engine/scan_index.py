@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import pickle
+import re
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -33,6 +34,7 @@ SCAN_INDEX = "scan-index"
 SCAN_DELTA = "scan-delta"  # the scans of files changed since the scan index was written
 SCAN_DELTA_MAX = 64  # more of them: the whole index is written again
 TEXT_INDEX = "text-index"
+FEW_FILES = 256  # files a text query tests one by one, with no word index
 
 
 class ScanIndex:
@@ -70,8 +72,8 @@ class ScanIndex:
         self.text_now: dict[tuple[object, ...], set[str]] = {}
         # (a query's branch part, a content hash) -> whether the file passes it
         self._branch_hits: dict[tuple[object, str], bool] = {}
-        # the bytes of the files read so far, joined (see _containing), and each word's hits
-        self._joined: tuple[list[str], bytes, list[int], set[str]] | None = None
+        # the identifier tokens of the files read so far (see _containing), each word's hits
+        self._tokens: _TokenIndex | None = None
         self._word_hits: dict[bytes, set[str]] = {}
 
     def scans(self) -> dict[str, FileScan]:
@@ -194,7 +196,10 @@ class ScanIndex:
         passing, tested = self._text_known.get(query, (set(), set()))
         scans = self.scans() if query[1] else {}
         test = text_test(query, self._branch_hits)
-        found = self._candidates(query)
+        # the files no last run tested: a few (an edit) are tested one by one, more
+        # narrowed down first by the words the query needs
+        untested = sum(1 for e in self.by_module.values() if e.digest not in tested)
+        found = self._candidates(query) if untested > FEW_FILES else None
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:
@@ -209,12 +214,12 @@ class ScanIndex:
         return out
 
     def _candidates(self, query: tuple[object, ...]) -> tuple[set[str], set[str]] | None:
-        """(the files that hold the words a text query needs, the files that answer
-        covers: those read so far), or None when the query needs no word."""
+        """(the files that may hold the words a text query needs, the files that
+        answer covers: those read so far), or None when the query needs no word."""
         any_of, all_of = query[3], query[4]
         assert isinstance(any_of, tuple) and isinstance(all_of, tuple)
         words = [*any_of, *(w for group in all_of for w in group)]
-        if not words or any("\0" in w for w in words):
+        if not words:
             return None
         hits = self._containing
         parts = []
@@ -226,23 +231,24 @@ class ScanIndex:
                     *(set.intersection(*(hits(w.encode()) for w in group)) for group in all_of)
                 )
             )
-        assert self._joined is not None
-        return set.intersection(*parts), self._joined[3]
+        assert self._tokens is not None
+        return set.intersection(*parts), self._tokens.covered
 
     def _containing(self, word: bytes) -> set[str]:
-        """The files read so far whose bytes hold ``word``: found in all of them joined,
-        the search done in C, a Python step only at each hit (a test of each file in
-        turn costs a Python step per file for every query)."""
-        if self._joined is None:
-            modules = [m for m, e in self.by_module.items() if e.raw is not None]
-            datas = [self.by_module[m].raw or b"" for m in modules]
-            whole, starts = _joined(datas, b"\0")
-            self._joined = (modules, whole, starts, set(modules))
+        """The files read so far that may hold ``word`` (all that do, and a few that
+        do not: the query's test of each file decides): those holding the identifier
+        tokens the word's identifier runs can be part of. Each distinct token of the
+        files is kept with the files holding it, so a word is looked up among the
+        tokens (a small fraction of the bytes) rather than searched through every
+        file, which costs a pass over the whole tree for each word."""
+        if self._tokens is None:
+            self._tokens = _TokenIndex(
+                [m for m, e in self.by_module.items() if e.raw is not None],
+                [e.raw for e in self.by_module.values() if e.raw is not None],
+            )
         found = self._word_hits.get(word)
         if found is None:
-            modules, whole, starts, _ = self._joined
-            found = {modules[i] for i in _parts_holding(whole, starts, word)}
-            self._word_hits[word] = found
+            found = self._word_hits[word] = self._tokens.holding(word)
         return found
 
     def defining(self, query: tuple[object, ...]) -> list[str]:
@@ -287,6 +293,60 @@ class ScanIndex:
         for word in words:
             found |= self._header_index.get(word, set())
         return sorted(found)
+
+
+class _TokenIndex:
+    """Each identifier token (a run of ``[A-Za-z0-9_]``) of some files, with the files
+    holding it; the tokens joined in one text, a line each, to find those that hold,
+    start or end with a piece of a word."""
+
+    def __init__(self, modules: list[str], datas: list[bytes]) -> None:
+        self.modules = modules
+        self.covered = set(modules)
+        postings: dict[bytes, list[int]] = {}
+        for index, data in enumerate(datas):
+            for token in set(data.translate(_SPACE_BETWEEN_TOKENS).split()):
+                holders = postings.get(token)
+                if holders is None:
+                    postings[token] = [index]
+                else:
+                    holders.append(index)
+        self.postings = postings
+        self.tokens = list(postings)
+        self.text, self.starts = _joined([b"", *self.tokens, b""], b"\n")
+
+    def holding(self, word: bytes) -> set[str]:
+        """The files whose tokens can hold each identifier run of ``word``: a run with
+        other characters of the word on both sides is a whole token, one at the
+        word's start ends a token, one at its end starts one, one spanning the word
+        is inside one. A word with no run may be anywhere."""
+        found: set[int] | None = None
+        for run in _TOKEN.finditer(word):
+            piece = run.group()
+            after, before = run.start() > 0, run.end() < len(word)
+            if after and before:
+                holders = set(self.postings.get(piece, ()))
+            else:
+                pattern = (b"\n" if after else b"") + piece + (b"\n" if before else b"")
+                # token i is the text's part i + 1; a hit starting with a line break
+                # starts in the part before its token's
+                shift = 0 if after else 1
+                tokens = {i - shift for i in _parts_holding(self.text, self.starts, pattern)}
+                holders = {h for i in tokens for h in self.postings[self.tokens[i]]}
+            found = holders if found is None else found & holders
+            if not found:
+                break
+        if found is None:
+            return set(self.modules)
+        return {self.modules[i] for i in found}
+
+
+_TOKEN = re.compile(rb"[A-Za-z0-9_]+")
+# every byte but a token's made a space: a file's tokens are its bytes split (which
+# is several times faster than finding each with _TOKEN)
+_SPACE_BETWEEN_TOKENS = bytes(
+    c if chr(c).isascii() and (chr(c).isalnum() or chr(c) == "_") else ord(" ") for c in range(256)
+)
 
 
 def _joined(parts: list[AnyStr], separator: AnyStr) -> tuple[AnyStr, list[int]]:

@@ -7,6 +7,7 @@ import pickle
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,13 +60,22 @@ def test_defining_is_may_define_of_each_module(
             assert program.defining(pieces, ignore_case=ignore_case) == expected
 
 
+@pytest.mark.parametrize("few_files", [scan_index.FEW_FILES, 0], ids=["each-file", "token-index"])
+def test_text_queries_are_the_test_of_each_file(few_files: int) -> None:
+    """A text query's answer is the modules whose file passes the query's test, file
+    by file: with the files tested one by one, and narrowed down first by the token
+    index (a word's pieces found among the files' identifier tokens)."""
+    before = scan_index.FEW_FILES
+    scan_index.FEW_FILES = few_files
+    try:
+        _text_queries_are_the_test_of_each_file()
+    finally:
+        scan_index.FEW_FILES = before
+
+
 @settings(max_examples=80, deadline=None)
 @given(MODULES, st.data())
-def test_text_queries_are_the_test_of_each_file(
-    modules: list[list[str]], data: st.DataObject
-) -> None:
-    """A text query's answer (its words found in every file's bytes joined) is the
-    modules whose file passes the query's test, file by file."""
+def _text_queries_are_the_test_of_each_file(modules: list[list[str]], data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         files = _package_of(Path(folder), modules, "{name}(1)")
         program = Program([(f, None) for f in files], FactStore(None), "salt")
@@ -73,14 +83,15 @@ def test_text_queries_are_the_test_of_each_file(
             f"pkg_x.{Path(f.path).stem}".removesuffix(".__init__"): Path(f.path).read_bytes()
             for f in files
         }
-        # words cut from the defined names, with the call's parenthesis or not
+        # words cut from the defined names, after and before other characters or not
         words = [*(n for names in modules for n in names), "def", "zz"]
         word = st.builds(
-            lambda w, start, size, call: w[start : start + size] + ("(" if call else ""),
+            lambda before, w, start, size, after: before + w[start : start + size] + after,
+            st.sampled_from(["", " ", "def ", "\n"]),
             st.sampled_from(words),
             st.integers(0, 3),
             st.integers(1, 6),
-            st.booleans(),
+            st.sampled_from(["", "(", "():", "(1"]),
         )
         for _ in range(data.draw(st.integers(1, 6))):
             any_of = data.draw(st.lists(word, max_size=3))
