@@ -313,9 +313,12 @@ def stored_for_call(
     # which ends ``batch.draft = result.next_draft``, then ``self.extend(batch)``); a
     # relay (``relays``) sets it to what its builder gave, maybe None
     for call in fn.calls:
-        if call.span >= site.span or not _dominates(call.guards, site.guards, state, holds, fn):
+        if call.span >= site.span:
             continue
-        for base in passed & {*call.args, *(v for _, v in call.kwargs), *_receiver(call)}:
+        bases = passed & {*call.args, *(v for _, v in call.kwargs), *_receiver(call)}
+        if not bases or not _dominates(call.guards, site.guards, state, holds, fn):
+            continue
+        for base in bases:
             targets = model.call_targets(fn, call.func)
             if targets and all(
                 t not in relays and _sets_state(model.functions[t], call, base, state, holds)
