@@ -198,8 +198,9 @@ class ScanIndex:
         test = text_test(query, self._branch_hits)
         # the files no last run tested: a few (an edit) are tested one by one, more
         # narrowed down first by the words the query needs
-        untested = sum(1 for e in self.by_module.values() if e.digest not in tested)
-        found = self._candidates(query) if untested > FEW_FILES else None
+        untested = (e for e in self.by_module.values() if e.digest not in tested)
+        many = next(itertools.islice(untested, FEW_FILES, None), None) is not None
+        found = self._candidates(query) if many else None
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:

@@ -157,6 +157,7 @@ class Variants:
         self._mentions: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
         # (function, object, variant, bound) -> see _read_from
         self._reads_from: dict[tuple[str, Expr, str, frozenset[str]], bool] = {}
+        self._attribute_reads: dict[str, list[Expr]] = {}  # see _attribute_nodes
         # the classes and the functions read for carriers so far
         self._read_for_carriers: tuple[set[str], set[str]] = (set(), set())
         # attribute -> the enums it is compared with (see _compared_carriers), and the
@@ -1407,13 +1408,22 @@ class Variants:
         key = (fn.qualname, obj, variant.qualname, bound)
         found = self._reads_from.get(key)
         if found is None:
+            found = self._reads_from[key] = any(
+                node[1] == obj and self.denotes(node, fn, variant, bound)
+                for node in self._attribute_nodes(fn)
+            )
+        return found
+
+    def _attribute_nodes(self, fn: FunctionFacts) -> list[Expr]:
+        """The attribute reads in what ``fn`` assigns, calls and branches on (each
+        object's reads are asked of them for every variant)."""
+        found = self._attribute_reads.get(fn.qualname)
+        if found is None:
             candidates = [value for _, value in fn.assigns] + [call.func for call in fn.calls]
             candidates += [test for test, _, _ in fn.branches]
-            found = self._reads_from[key] = any(
-                node[0] == "attr" and node[1] == obj and self.denotes(node, fn, variant, bound)
-                for candidate in candidates
-                for node in nodes(candidate)
-            )
+            found = self._attribute_reads[fn.qualname] = [
+                node for candidate in candidates for node in nodes(candidate) if node[0] == "attr"
+            ]
         return found
 
     def _attribute_set(
