@@ -28,6 +28,11 @@ the resource is set to a nonzero value for them (when it is read from a property
 the configuration, `self.num_lookahead = config.num_lookahead` or the property read
 where it is limited, the property's return for them).
 
+The rule reads the code the decode entry points reach (those pdlint finds, and
+those `entry-points` or `--entry-point` name): a scheduler that the decode role
+runs from elsewhere (an engine core's loop) is not read unless a function that
+reaches it is named an entry point.
+
 Fix: test the resource itself (`load_async and self.num_lookahead > 0`), or
 widen the predicate to every member that sets the resource.""",
         example="""\
@@ -52,7 +57,9 @@ string) that cannot be there where the branch runs: the holder's construction
 rewrites it into another (`if self.method in get_args(MTPMethods): self.method =
 "mtp"`; NEXTN becomes EAGLE), or the value is not one of the variant's own (a
 `Literal` that does not list it). The branch never runs, and the configuration it
-was written for falls to the next branch or the default.
+was written for falls to the next branch or the default. The rule reads the code
+the decode entry points reach, and the other files that test a value the variant
+can no longer hold.
 
 Fix: test the value the configuration holds once made (`method == "mtp"`, or the
 predicate defined over the variant), or move the test before the rewrite. A rule
