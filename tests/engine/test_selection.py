@@ -8,6 +8,7 @@ PDL103) reads the relay check's relays, so selecting either runs both.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from dataclasses import replace
@@ -17,6 +18,7 @@ import pytest
 from pdlint_helpers import chdir, fixture, fixture_dirs, run_pdlint
 
 from pdlint.api import analyze, running_checks
+from pdlint.findings import Finding
 from pdlint.policy.selection import is_enabled
 from pdlint.settings.config import Settings
 
@@ -73,12 +75,21 @@ def test_a_selection_finds_what_every_check_finds_filtered(
 ) -> None:
     select, ignore = selection
     folder = fixture(name)
+    chosen = replace(_settings(name), select=select, ignore=ignore)
     with chdir(folder):
-        settings = Settings(root=str(folder), cache=False)
-        every = analyze(["."], settings, lazy=lazy).findings
-        chosen = replace(settings, select=select, ignore=ignore)
         some = analyze(["."], chosen, lazy=lazy).findings
-    assert some == [f for f in every if is_enabled(f.code, chosen)]
+    assert some == [f for f in _every_check(name, lazy) if is_enabled(f.code, chosen)]
+
+
+def _settings(name: str) -> Settings:
+    return Settings(root=str(fixture(name)), cache=False)
+
+
+@functools.cache
+def _every_check(name: str, lazy: bool) -> tuple[Finding, ...]:
+    """The findings of every check on a fixture (one run for all the selections)."""
+    with chdir(fixture(name)):
+        return tuple(analyze(["."], _settings(name), lazy=lazy).findings)
 
 
 def test_an_unselected_check_parses_nothing(both: Path) -> None:
