@@ -1336,6 +1336,11 @@ class _ModuleIndexer:
                 tuple(assigns),
                 tuple(annotations),
                 tuple([_ir(d, 0) for d in node.decorator_list]),
+                tuple(
+                    (k.arg, _ir(k.value, 0))
+                    for k in node.keywords
+                    if k.arg is not None and k.arg != "metaclass"
+                ),
             )
         )
         self.body(node.body, qualname, qualname)

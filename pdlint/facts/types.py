@@ -181,6 +181,9 @@ class ClassFacts(NamedTuple):
     annotations: tuple[tuple[str, Expr], ...]
     # its decorators as written (``register("tree")``), outermost first
     decorators: tuple[Expr, ...] = ()
+    # the keywords of its class statement but ``metaclass`` (``class D(Base,
+    # mode=Mode.MTP)``), which the bases' ``__init_subclass__`` receives
+    keywords: tuple[tuple[str, Expr], ...] = ()
 
 
 class ModuleFacts(NamedTuple):

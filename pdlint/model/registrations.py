@@ -266,6 +266,8 @@ def _applications(model: Model, fn: FunctionFacts) -> list[Binding] | None:
     ``@maker(args)`` (``maker`` returning ``fn``) on a module-level class or function,
     a call ``fn(args)`` or ``maker(args)(x)``, in the modules :func:`_applying_modules`
     gives; None when they are too many to read."""
+    if fn.name == "__init_subclass__" and fn.cls is not None:
+        return _subclass_applications(model, fn, fn.cls)
     maker = _maker(model, fn)
     names = [fn.name] if maker is None else [fn.name, maker.name]
     modules = _applying_modules(model, model.module_of(fn), names)
@@ -286,6 +288,48 @@ def _applications(model: Model, fn: FunctionFacts) -> list[Binding] | None:
                 out.extend(
                     _bound(model, fn, maker, caller, module, call.func, call.args, call.kwargs)
                 )
+    return out
+
+
+def _subclass_applications(model: Model, fn: FunctionFacts, cls: str) -> list[Binding]:
+    """What the class statement of each module-level class inheriting ``cls`` binds
+    to ``fn``, the ``__init_subclass__`` of ``cls`` that Python runs when it makes
+    that class (the first its bases define): its first parameter the class, the
+    others the statement's keywords (``class MTPDrafter(Drafter, mode=Mode.MTP)``)
+    or their defaults. A statement giving none of them is no application (an
+    intermediate base, which the registration's ``if mode is not None`` skips), nor
+    one missing a parameter with no default (Python raises)."""
+    names = [p for p, _ in fn.params]
+    if not names:
+        return []
+    where = model.module_of(fn)
+    defaults = {p: ("scoped", "", where, d) for p, d in fn.defaults}
+    out: list[Binding] = []
+    for sub in model.descendants(cls):
+        facts, module = model.classes.get(sub), model.class_module.get(sub)
+        if facts is None or module is None or sub != f"{module}.{facts.name}":
+            continue  # a nested class, not named from its module
+        runs = next(
+            (
+                f"{k}.__init_subclass__"
+                for k in model.mro(sub)[1:]
+                if f"{k}.__init_subclass__" in model.functions
+            ),
+            None,
+        )
+        if runs != fn.qualname:
+            continue
+        written = {k: ("scoped", "", module, v) for k, v in facts.keywords}
+        if len(names) > 1 and not written:
+            continue
+        binding: Binding = {names[0]: ("scoped", "", module, ("name", facts.name))}
+        for name in names[1:]:
+            value = written.get(name, defaults.get(name))
+            if value is None:
+                break
+            binding[name] = value
+        else:
+            out.append(binding)
     return out
 
 

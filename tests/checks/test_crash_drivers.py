@@ -563,6 +563,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("OFF", "TREE", "CHAIN", "LOOKUP"),
     ),
+    "subclass_registry": (
+        """
+        import sys
+        from reel_engine.decode import DecodeLoop
+        from reel_engine.lanes import Lane
+        DecodeLoop(Lane[sys.argv[1]]).loop_disagg_decode([{"tokens": [1, 2], "depth": 2}])
+        """,
+        ("OFF", "TREE", "CHAIN"),
+    ),
     "returned_carrier": (
         """
         import sys
@@ -992,6 +1001,7 @@ FAILURES: dict[str, tuple[str, ...]] = {
     "fallback_payload": ("'NoneType' object is not subscriptable",),
     "carried_field": ("'NoneType' object is not subscriptable",),
     "returned_carrier": ("'NoneType' object is not subscriptable",),
+    "subclass_registry": ("AssertionError",),
     "typed_builder": ("AssertionError: paged trees need their page table",),
     "placeholder_subclass": ("TypeError: a cached grid needs a cached plan",),
     "state_alias": ("'NoneType' object has no attribute", "AssertionError: an audit needs"),

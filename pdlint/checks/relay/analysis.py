@@ -25,6 +25,7 @@ from pdlint.checks.relay.none_checks import (
     Holds,
     called_on_state,
     guards_mention,
+    held_state,
     never_none,
     none_check,
     state_locals,
@@ -1058,7 +1059,9 @@ class RelayAnalysis:
                 continue
             fn = model.functions[caller]
             reads = StateReads(fn, names)
-            for call, passed in self._state_arguments(relay, fn):
+            # the relay's object is what a callee gets where a placeholder only fills
+            # a None state
+            for call, passed in self._state_arguments(relay, fn, replaced=True):
                 on_state = call.func[0] == "attr" and (
                     reads.state(call.func[1], call.span, call.guards) is not None
                 )
@@ -1565,9 +1568,23 @@ class RelayAnalysis:
         """Relay state passed as an argument to a callee that dereferences it (the
         attribute of an object of the relay's class, as a direct dereference is)."""
         variant = relay.builder.variant
+        holds = self.holds_for(variant, member)
         for call, passed in self._state_arguments(relay, fn):
-            indices = [i for i, _ in passed]
             if not allowed(fn, call):
+                continue
+            # the state stored on every path the member takes to the call (an idle
+            # placeholder made under a test of the variant) is no None the relay left
+            indices = [
+                i
+                for i, state in passed
+                if not stored_before(
+                    fn,
+                    DerefFact(state[2], state, "call", call.span, call.guards),
+                    self.model,
+                    holds,
+                )
+            ]
+            if not indices:
                 continue
             for target in self.model.call_targets(fn, call.func):
                 when = self.graph.when.get((fn.qualname, target))
@@ -1604,20 +1621,21 @@ class RelayAnalysis:
                         break
 
     def _state_arguments(
-        self, relay: Relay, fn: FunctionFacts
+        self, relay: Relay, fn: FunctionFacts, *, replaced: bool = False
     ) -> list[tuple[CallFact, list[tuple[int, Expr]]]]:
         """The calls of ``fn`` passing the relay state positionally, with (the index of
         each such argument, the state it holds), where the state is not stored just
-        before on the object passed."""
+        before on the object passed (with ``replaced``, a placeholder stored where it
+        is None does not count: see :func:`stored_before`)."""
         relay_cls = self.model.type_of(self.model.functions[relay.function], relay.target[1])
         # an entry of the state (``self.pending[rid]``), or a local holding one (``for rid,
         # meta in self.pending.items()``) or the state itself (``md = batch.spec_md``)
         held = {
             ("name", local): entry
-            for local in state_locals(fn, relay.state)
+            for local in state_locals(fn, relay.state, self.model)
             for name, value in fn.assigns
             if name == local
-            and (entry := held_entry(value) or value)[0] == "attr"
+            and (entry := held_state(fn, value, relay.state, self.model)) is not None
             # (a local annotated with a class unrelated to the builder's reads a state
             # another step stored, as a dereference through it does)
             and self._may_hold_built(fn, local, relay.builder)
@@ -1631,7 +1649,10 @@ class RelayAnalysis:
                 and state[2] == relay.state
                 and self.same_class(fn, state[1], relay_cls)
                 and not stored_before(
-                    fn, DerefFact(state[2], state, "call", call.span, call.guards), self.model
+                    fn,
+                    DerefFact(state[2], state, "call", call.span, call.guards),
+                    self.model,
+                    replaced=replaced,
                 )
             ]
             if passed:

@@ -48,24 +48,53 @@ def _is_entry(expr: Expr, name: str) -> bool:
     return entry is not None and entry[2] == name
 
 
-def state_locals(fn: FunctionFacts, state: str) -> frozenset[str]:
+def state_locals(fn: FunctionFacts, state: str, model: Model | None = None) -> frozenset[str]:
     """The locals of ``fn`` that hold the state ``state`` (``ctx = batch.draft_ctx``) or,
     for a keyed container's entries, an entry (``for rid, meta in
     self.pending.items()``, ``meta = self.pending.get(rid)``), every value the local is
-    given: a None test of one tests the state, and passing one on passes the state."""
+    given: a None test of one tests the state, and passing one on passes the state.
+    With ``model``, also a local given what a call returns, when that is the state of
+    an object the call passes (see :func:`held_state`)."""
     held: dict[str, bool] = {}
     for local, value in fn.assigns:
         if value[0] != "annotated" and value != ("const", None):
-            # an entry of the keyed state, or the state itself (``ctx = batch.draft_ctx``);
             # a None besides (``md = None``, then ``if ...: md = batch.md``) holds none
-            entry = held_entry(value) if state.endswith("[...]") else value
-            held[local] = (
-                held.get(local, True)
-                and entry is not None
-                and entry[0] == "attr"
-                and entry[2] == state
-            )
+            found = held_state(fn, value, state, model) is not None
+            held[local] = held.get(local, True) and found
     return frozenset(local for local, only in held.items() if only)
+
+
+def held_state(
+    fn: FunctionFacts, value: Expr, state: str, model: Model | None = None
+) -> Expr | None:
+    """The state (``obj.state``) a local of ``fn`` given ``value`` holds: the state
+    itself (``ctx = batch.draft_ctx``), an entry of a keyed state, or, with ``model``,
+    the state a called function returns of an object the call passes (``md =
+    self._prepare(batch)``, which ends ``return batch.md``); None for any other."""
+    entry = held_entry(value) if state.endswith("[...]") else value
+    if entry is not None and entry[0] == "call" and model is not None:
+        entry = _returned_state(model, fn, entry, state)
+    if entry is None or entry[0] != "attr" or entry[2] != state:
+        return None
+    return entry
+
+
+def _returned_state(model: Model, fn: FunctionFacts, call: Expr, state: str) -> Expr | None:
+    """``arg.state`` for a call of the one function whose every return is
+    ``param.state``, ``arg`` what the call binds to ``param``."""
+    targets = model.call_targets(fn, call[1])
+    if len(targets) != 1:
+        return None
+    callee = model.functions[targets[0]]
+    returned = {r.value for r in callee.returns}
+    if len(returned) != 1:
+        return None
+    value = returned.pop()
+    if value is None or value[0] != "attr" or value[2] != state or value[1][0] != "name":
+        return None
+    bound = dict(bind_arguments(callee, call[1], call[2], call[3], bind_receiver=True))
+    arg = bound.get(value[1][1])
+    return None if arg is None else ("attr", arg, state)
 
 
 def none_check(expr: Expr, name: str) -> bool:
@@ -114,19 +143,26 @@ def guards_mention(guards: Guards, name: str) -> bool:
 
 
 def stored_before(
-    fn: FunctionFacts, deref: DerefFact, model: Model | None = None, holds: Holds | None = None
+    fn: FunctionFacts,
+    deref: DerefFact,
+    model: Model | None = None,
+    holds: Holds | None = None,
+    *,
+    replaced: bool = False,
 ) -> bool:
     """The state was set earlier on every path to the deref.
 
     Set by the function itself (a store under ``if x.state is None:`` counts:
     after that block the state is set on both branches), or, with ``model``, by
     an earlier call that receives the object and sets its state on every path
-    (with ``holds``, on every path the member takes).
+    (with ``holds``, on every path the member takes). With ``replaced``, a store
+    under a test of the state does not count: a placeholder for a None state keeps
+    the value the state had (its class), as the question is then what replaced it.
     """
     for store in fn.stores:
         if store.target != deref.obj or store.span >= deref.span:
             continue
-        if _dominates(store.guards, deref.guards, deref.attr, holds, fn):
+        if _dominates(store.guards, deref.guards, deref.attr, holds, fn, replaced=replaced):
             return True
     if model is None or deref.obj[0] != "attr":
         return False
@@ -138,7 +174,8 @@ def stored_before(
             continue
         targets = model.call_targets(fn, call.func)
         if targets and all(
-            _sets_state(model.functions[t], call, base, deref.attr, holds) for t in targets
+            _sets_state(model.functions[t], call, base, deref.attr, holds, replaced=replaced)
+            for t in targets
         ):
             return True
     return False
@@ -150,13 +187,15 @@ def _dominates(
     state: str,
     holds: Holds | None = None,
     fn: FunctionFacts | None = None,
+    *,
+    replaced: bool = False,
 ) -> bool:
     """Code under ``store_guards`` runs on every path to code under ``guards``: a store
     under a test of the state itself (``if x.state is None: x.state = ...``) sets it on
     both branches; one under a test of a local (``if state is not None: x.state =
     state``, the local named as the state or not) may not run; with ``holds``, one
     under conditions that hold for the member asked about runs for it."""
-    while store_guards and _tests_attribute(store_guards[-1][0], state):
+    while not replaced and store_guards and _tests_attribute(store_guards[-1][0], state):
         store_guards = store_guards[:-1]
     # Every condition the store runs under also holds at the later code (the
     # same test may be written twice: ``if v: set()`` ... ``if v: use()``), each
@@ -169,7 +208,13 @@ def _dominates(
 
 
 def _sets_state(
-    callee: FunctionFacts, call: CallFact, base: Expr, state: str, holds: Holds | None = None
+    callee: FunctionFacts,
+    call: CallFact,
+    base: Expr,
+    state: str,
+    holds: Holds | None = None,
+    *,
+    replaced: bool = False,
 ) -> bool:
     """``callee`` sets ``<param>.state`` before each of its returns, for the param
     that receives ``base`` at ``call`` (but a return for bypass batches alone, idle or
@@ -180,7 +225,8 @@ def _sets_state(
         stores = [s for s in callee.stores if s.target == ("attr", ("name", name), state)]
         if stores and all(
             any(
-                before_return(s.span, r) and _dominates(s.guards, r.guards, state, holds, callee)
+                before_return(s.span, r)
+                and _dominates(s.guards, r.guards, state, holds, callee, replaced=replaced)
                 for s in stores
             )
             for r in callee.returns
