@@ -1961,20 +1961,26 @@ class Model:
         analysed code calls (an entry point a launcher runs, ``def
         run_disagg_decode(engine, handoffs)``), by the methods it calls on it."""
         passed = self.passed_arguments(fn, ("param", param))
-        if fn.name == "__init__" and fn.cls is not None:
-            methods = self._methods_called_on(fn, fn.cls, param)
-            if not all(_passed_on(caller, arg) for caller, arg in passed):
-                return _NO_CLASSES
-        elif passed or self._call_sites(fn):
+        if not all(_passed_on(caller, arg) for caller, arg in passed):
             return _NO_CLASSES
-        else:
-            on_param = ("name", param)
-            methods = sorted(
-                {c.func[2] for c in fn.calls if c.func[0] == "attr" and c.func[1] == on_param}
-            )
+        if not passed and fn.name != "__init__" and self._call_sites(fn):
+            return _NO_CLASSES  # called with nothing for it (``loop.call_soon(tally)``)
+        # read by the function and by the closures it makes (``def handle(req): ...
+        # worker.verify(req)``)
+        readers = self._sharing(fn, param)
+        on_param = ("name", param)
+        called = {
+            c.func[2]
+            for r in readers
+            for c in r.calls
+            if c.func[0] == "attr" and c.func[1] == on_param
+        }
+        if fn.name == "__init__" and fn.cls is not None:
+            called.update(self._methods_called_on(fn, fn.cls, param))
         # and the attributes read on it (``config.speculative_config``), where it has
         # them: a configuration object is mostly read, not called
-        attrs = sorted(_attributes_read(fn, param) - set(methods))
+        methods = sorted(called)
+        attrs = sorted(set().union(*(_attributes_read(r, param) for r in readers)) - called)
         if not methods and not attrs:
             return _NO_CLASSES
         key = (fn.qualname, f"injected:{param}")
@@ -1983,13 +1989,17 @@ class Model:
             return kept
         modules: set[str] | None = None
         for method in methods:  # a module defining them all defines each
+            # (a name no module defines a function of is an attribute holding a
+            # callable: ``worker.plain(req)``, ``self.plain = partial(...)``)
             found = set(self._modules_defining(method))
-            modules = found if modules is None else modules & found
+            if found:
+                modules = found if modules is None else modules & found
         if modules is None and self.texts is not None:
             # read only: a module whose text names each, and declares one (``name:``,
             # ``name =``), as a class defining them all does
-            declared = [f"{a}{s}" for a in attrs for s in (":", " =", "=")]
-            modules = set(self.texts.with_text(any_of=declared, all_of=(tuple(attrs),)))
+            names = [*methods, *attrs]
+            declared = [f"{a}{s}" for a in names for s in (":", " =", "=")]
+            modules = set(self.texts.with_text(any_of=declared, all_of=(tuple(names),)))
         candidates = sorted(modules) if modules is not None else sorted(self.modules)
         found_classes: frozenset[str] = _NO_CLASSES
         if len(candidates) <= _BUILDING_MODULES or modules is None:
@@ -2003,13 +2013,24 @@ class Model:
                     any(f"{cls.qualname}.{method}" in self.functions for method in methods)
                     or (not methods and any(self._declares(cls.qualname, a) for a in attrs))
                 )
-                and all(self.lookup_method(cls.qualname, method) for method in methods)
-                and all(self._declares(cls.qualname, a) for a in attrs)
+                and all(self._declares(cls.qualname, name) for name in (*methods, *attrs))
             }
             if len(defining) == 1:
                 found_classes = frozenset(defining)
         self._passed_cache[key] = found_classes
         return found_classes
+
+    def _sharing(self, fn: FunctionFacts, name: str) -> list[FunctionFacts]:
+        """``fn`` and the functions nested in it (at any depth) whose ``name`` is the
+        variable of ``fn`` (a closure's free variable)."""
+        module = self.modules.get(self.module_of(fn))
+        prefix = f"{fn.qualname}."
+        nested = [
+            f
+            for f in (module.functions if module is not None else ())
+            if f.qualname.startswith(prefix) and self.closure_scope(f, name) is fn
+        ]
+        return [fn, *nested]
 
     def _declares(self, cls: str, name: str) -> bool:
         """Whether a ``cls`` has the attribute ``name``: annotated or assigned in a class

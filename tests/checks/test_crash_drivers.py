@@ -563,6 +563,15 @@ DRIVERS: dict[str, tuple[str, tuple[str, ...]]] = {
         """,
         ("OFF", "TREE", "CHAIN", "LOOKUP"),
     ),
+    "closure_worker": (
+        """
+        import sys
+        from hatch_engine.handler import Server
+        from hatch_engine.worker import Worker
+        Server(Worker(sys.argv[1].lower())).serve([1, 2], {"hidden": [7]})
+        """,
+        ("FULL", "NONE"),
+    ),
     "subclass_registry": (
         """
         import sys
