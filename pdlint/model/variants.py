@@ -2028,6 +2028,17 @@ class Variants:
         if value[0] != "call":
             return None
         if (
+            len(value[2]) == 1
+            and not value[3]
+            and variant.kind == "enum"
+            and value[1][0] in ("name", "attr")
+            and self.model.resolve_dotted(fn, self.model.module_of(fn), value[1])
+            == variant.qualname
+        ):
+            # a conversion by the enum itself (``self.kind = Kind(kind)``): the
+            # member of what it converts
+            return self._stored_members(value[2][0], fn, variant, state)
+        if (
             value[1][0] == "attr"
             and value[1][2] == "get"
             and len(value[2]) == 2

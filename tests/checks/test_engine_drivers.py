@@ -110,6 +110,15 @@ DEAD: dict[str, tuple[str, tuple[str, ...], tuple[str, str] | None]] = {
         ("NEXT_TOKEN", "TREE", "LOOKUP"),
         None,
     ),
+    "converted_mode": (
+        """
+        import sys
+        from shunt_engine.worker import DecodeWorker
+        print(DecodeWorker(sys.argv[1].lower()).event_loop_disagg_decode())
+        """,
+        ("BEAM", "STACK", "FAST"),
+        None,
+    ),
     "dead_enum_branch_fixed": (
         """
         import sys
