@@ -6,7 +6,9 @@ TreeDrafter``, ``HOOKS.append(hook)``), or by a registering function storing its
 parameters into the container (``_DRAFTERS[name] = cls``), applied as a decorator
 (``@register("tree") class TreeDrafter``, the function returned by ``register``
 storing the class), called (``register("tree", TreeDrafter)``), or both
-(``register("tree")(TreeDrafter)``). Each entry comes with the scope it was written
+(``register("tree")(TreeDrafter)``), or by a base class's ``__init_subclass__`` storing
+the class into a table on the base, applied by each subclass's class statement
+(``class TreeDrafter(Drafter, mode="tree")``). Each entry comes with the scope it was written
 in (``("scoped", function or "", module, expression)``), a registering function's
 parameters replaced by what each application binds to them, so that a lookup
 (``_DRAFTERS[method]``, ``_DRAFTERS.get(method)``) reads the classes registered and
