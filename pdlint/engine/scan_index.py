@@ -74,6 +74,7 @@ class ScanIndex:
         self._branch_hits: dict[tuple[object, str], bool] = {}
         # the identifier tokens of the files read so far (see _containing), each word's hits
         self._tokens: _TokenIndex | None = None
+        self._digests: frozenset[str] | None = None  # of every file, once all are read
         self._word_hits: dict[bytes, set[str]] = {}
 
     def scans(self) -> dict[str, FileScan]:
@@ -198,9 +199,9 @@ class ScanIndex:
         test = text_test(query, self._branch_hits)
         # the files no last run tested: a few (an edit) are tested one by one, more
         # narrowed down first by the words the query needs
-        untested = (e for e in self.by_module.values() if e.digest not in tested)
-        many = next(itertools.islice(untested, FEW_FILES, None), None) is not None
-        found = self._candidates(query) if many else None
+        if self._digests is None:
+            self._digests = frozenset(e.digest for e in self.by_module.values())
+        found = self._candidates(query) if len(self._digests - tested) > FEW_FILES else None
         out = []
         for module, entry in self.by_module.items():
             if entry.digest in tested:
