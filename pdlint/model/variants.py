@@ -130,6 +130,8 @@ class _Rewriting:
 
 # Decorators of the methods run once an object is made (pydantic's validators).
 _AFTER_INIT = ("model_validator", "root_validator")
+# annotations that name no variant but hold one's values (``spec: str``)
+_PLAIN_SCALARS = frozenset({("name", "str"), ("name", "int")})
 
 # comparisons that test which member a value is, and the containers written of members
 _MEMBER_TESTS = ("is", "is not", "==", "!=", "in", "not in")
@@ -330,7 +332,11 @@ class Variants:
         for pname, ann in fn.params:
             if pname == name:
                 if ann is not None:
-                    return self.variant_of_annotation(ann, self.model.module_of(fn), fn)
+                    found = self.variant_of_annotation(ann, self.model.module_of(fn), fn)
+                    if found is not None or ann not in _PLAIN_SCALARS:
+                        return found
+                # a plain ``str`` or ``int`` says no more than no annotation does:
+                # the variant is what the callers pass (``build(spec: str)``)
                 reads = self._value_reads.get(fn.qualname)
                 if reads is None:
                     reads = self._value_reads[fn.qualname] = _value_reads(fn)
