@@ -1959,12 +1959,18 @@ class Model:
         ``self.mode.is_ngram()``). None, or several: unknown, as are methods defined
         in more than a few modules. The same holds of a parameter of a function no
         analysed code calls (an entry point a launcher runs, ``def
-        run_disagg_decode(engine, handoffs)``), by the methods it calls on it."""
+        run_disagg_decode(engine, handoffs)``), or whose callers only pass it on, by
+        what it and the closures it makes use of it (a called name may be an attribute
+        holding a callable)."""
         passed = self.passed_arguments(fn, ("param", param))
         if not all(_passed_on(caller, arg) for caller, arg in passed):
             return _NO_CLASSES
         if not passed and fn.name != "__init__" and self._call_sites(fn):
             return _NO_CLASSES  # called with nothing for it (``loop.call_soon(tally)``)
+        key = (fn.qualname, f"injected:{param}")
+        kept = self._passed_cache.get(key)
+        if kept is not None:
+            return kept
         # read by the function and by the closures it makes (``def handle(req): ...
         # worker.verify(req)``)
         readers = self._sharing(fn, param)
@@ -1983,10 +1989,6 @@ class Model:
         attrs = sorted(set().union(*(_attributes_read(r, param) for r in readers)) - called)
         if not methods and not attrs:
             return _NO_CLASSES
-        key = (fn.qualname, f"injected:{param}")
-        kept = self._passed_cache.get(key)
-        if kept is not None:
-            return kept
         modules: set[str] | None = None
         for method in methods:  # a module defining them all defines each
             # (a name no module defines a function of is an attribute holding a
